@@ -1,0 +1,133 @@
+"""Base classes that give every envsuite env the same action-handling contract.
+
+A concrete env fills in its hooks (template method, as in Minigrid):
+
+- ``new_episode(options)`` builds the first observation and info after seeding;
+- ``parse_action(action)`` turns whatever the agent sent into the env's own action type,
+  raising :class:`InvalidAction` (or anything else) when it cannot;
+- ``apply_action(parsed)`` / ``apply_invalid_action(message)`` advance the env.
+
+The base class owns ``reset`` and ``step``: it never lets a malformed action raise into agent code, puts
+``parse_error`` (``None`` or the reason) into every ``info``, and answers a step taken after
+the episode ended with the last observation, reward 0 and a ``parse_error``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Generic, TypeVar
+
+import gymnasium as gym
+
+from envsuite.registry import registry
+
+ObsType = TypeVar("ObsType")
+ActType = TypeVar("ActType")
+ParsedT = TypeVar("ParsedT")
+
+#: The sections every env docstring has, in this order.
+DOCSTRING_SECTIONS = (
+    "Description",
+    "Observation",
+    "Action",
+    "Reward",
+    "Termination",
+    "Arguments",
+    "Version history",
+)
+
+EPISODE_OVER = "the episode has ended; call reset() before stepping again"
+
+
+class InvalidAction(ValueError):
+    """Raised by ``parse_action`` with a message saying what was wrong with the action."""
+
+
+def describe_parse_failure(exc: BaseException) -> str:
+    """The ``parse_error`` text for an exception raised while parsing an action."""
+    if isinstance(exc, InvalidAction):
+        return str(exc) or "invalid action"
+    return f"could not interpret the action ({type(exc).__name__}: {exc})"
+
+
+class EnvsuiteEnv(gym.Env[ObsType, ActType], Generic[ObsType, ActType, ParsedT]):
+    """A Gymnasium env whose ``step`` tolerates any action and reports ``parse_error``.
+
+    Subclasses implement :meth:`new_episode`, :meth:`parse_action`, :meth:`apply_action`
+    and :meth:`apply_invalid_action`; the base class seeds ``self.np_random`` in ``reset``
+    and records the last step, so that a step after the end of an episode is answered
+    without touching the env's state.
+    """
+
+    metadata: dict[str, Any] = {"render_modes": []}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._last_observation: ObsType | None = None
+        self._episode_over = False
+        self._cached_spec_hash: tuple[int, str] | None = None
+
+    # -- hooks -------------------------------------------------------------------------
+    def new_episode(self, options: dict[str, Any] | None) -> tuple[ObsType, dict[str, Any]]:
+        """Start an episode (``self.np_random`` is already seeded); return obs and info."""
+        raise NotImplementedError
+
+    def parse_action(self, action: Any) -> ParsedT:
+        """Convert the agent's action to the env's action type, or raise InvalidAction."""
+        raise NotImplementedError
+
+    def apply_action(
+        self, parsed: ParsedT
+    ) -> tuple[ObsType, float, bool, bool, dict[str, Any]]:
+        """Advance the env with a well-formed action."""
+        raise NotImplementedError
+
+    def apply_invalid_action(
+        self, message: str
+    ) -> tuple[ObsType, float, bool, bool, dict[str, Any]]:
+        """Advance the env after a malformed action, applying the env's documented penalty."""
+        raise NotImplementedError
+
+    # -- the loop ----------------------------------------------------------------------
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[ObsType, dict[str, Any]]:
+        """Seed ``self.np_random`` (when ``seed`` is given) and start a new episode."""
+        super().reset(seed=seed)
+        observation, info = self.new_episode(options)
+        self._last_observation = observation
+        self._episode_over = False
+        return observation, info
+
+    def step(self, action: Any) -> tuple[ObsType, float, bool, bool, dict[str, Any]]:
+        """Apply ``action``; a malformed one costs the documented penalty, never an exception."""
+        if self._episode_over and self._last_observation is not None:
+            return self._last_observation, 0.0, True, False, {"parse_error": EPISODE_OVER}
+        try:
+            parsed = self.parse_action(action)
+        except Exception as exc:  # any failure to understand the action is the agent's error
+            message = describe_parse_failure(exc)
+            observation, reward, terminated, truncated, info = self.apply_invalid_action(message)
+            info["parse_error"] = message
+        else:
+            observation, reward, terminated, truncated, info = self.apply_action(parsed)
+            info.setdefault("parse_error", None)
+        self._last_observation = observation
+        self._episode_over = bool(terminated or truncated)
+        return observation, float(reward), bool(terminated), bool(truncated), info
+
+    # -- identity ----------------------------------------------------------------------
+    @property
+    def spec_hash(self) -> str | None:
+        """sha256 of id, effective kwargs, envsuite version and dataset checksums.
+
+        Available on envs built by ``envsuite.make`` or ``gymnasium.make``; ``None`` for an
+        env constructed directly from its class (it then has no id).
+        """
+        if self.spec is None or self.spec.id not in registry:
+            return None
+        kwargs: Mapping[str, Any] = self.spec.kwargs
+        key = id(self.spec)
+        if self._cached_spec_hash is None or self._cached_spec_hash[0] != key:
+            self._cached_spec_hash = (key, registry[self.spec.id].hash_for(kwargs))
+        return self._cached_spec_hash[1]

@@ -1,0 +1,40 @@
+"""Errors raised by envsuite, with their messages as named templates that tests check."""
+
+from __future__ import annotations
+
+UNKNOWN_ID = "No environment with id {id!r} is registered.{hint}"
+BAD_ID = (
+    "{id!r} is not an envsuite id: ids look like 'envsuite/<Name>-v<N>' "
+    "(the version is required; variants are keyword arguments to make).{hint}"
+)
+MISSING_EXTRA = (
+    "{id} needs the optional dependency {module!r}, which is not installed. "
+    "Install it with: pip install 'envsuite[{extra}]'"
+)
+UNKNOWN_KWARG = "{id} does not accept the keyword argument(s) {names}. Accepted: {accepted}."
+WRONG_API = "{id} is a {api} environment; {what}"
+DUPLICATE_ID = "An environment with id {id!r} is already registered."
+
+
+class EnvsuiteError(Exception):
+    """Base class of every error envsuite raises on purpose."""
+
+
+class UnknownEnvError(EnvsuiteError, KeyError):
+    """No spec is registered under the requested id."""
+
+    def __str__(self) -> str:
+        """Show the message without KeyError's quoting."""
+        return str(self.args[0]) if self.args else ""
+
+
+class MissingExtraError(EnvsuiteError, ImportError):
+    """An environment needs a pip extra that is not installed."""
+
+
+class InvalidKwargsError(EnvsuiteError, TypeError):
+    """``make`` was given keyword arguments the environment does not accept."""
+
+
+class WrongApiError(EnvsuiteError, ValueError):
+    """A single-agent operation was asked of a multi-agent spec, or the reverse."""

@@ -1,0 +1,1 @@
+"""Decision-making environments: bandits, online learning with experts, repeated games."""

@@ -1,0 +1,311 @@
+"""K-armed stochastic bandit with EVOLvE's difficulty presets, for text or vector agents."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+import numpy as np
+from gymnasium import spaces
+
+from envsuite.env_base import EnvsuiteEnv, InvalidAction
+from envsuite.spaces import UnicodeText
+
+ArmType = Literal["bernoulli", "gaussian"]
+Difficulty = Literal["easy", "hard"]
+ObservationMode = Literal["text", "vector"]
+TextHistory = Literal["last", "summary", "full"]
+
+#: Bernoulli gap Δ between the best arm (0.5 + Δ/2) and the others (0.5 − Δ/2), per EVOLvE.
+BERNOULLI_GAP: dict[str, float] = {"easy": 0.5, "hard": 0.2}
+#: Standard deviation σ of the Gaussian arms' means (means ~ N(0, σ)), per EVOLvE.
+GAUSSIAN_MEAN_STD: dict[str, float] = {"easy": 1.0, "hard": 3.0}
+
+BUTTON_COLOURS = (
+    "blue", "green", "red", "yellow", "purple", "orange", "pink", "brown", "black", "white",
+    "gray", "cyan", "magenta", "teal", "navy", "olive", "maroon", "lime", "gold", "silver",
+)  # fmt: skip
+
+
+def arm_names(num_arms: int) -> tuple[str, ...]:
+    """Names of the arms: colours for the first 20, then ``button-21``, ``button-22``, ..."""
+    extra = tuple(f"button-{i + 1}" for i in range(len(BUTTON_COLOURS), num_arms))
+    return (BUTTON_COLOURS + extra)[:num_arms]
+
+
+def parse_arm_name(text: str, names: tuple[str, ...]) -> int:
+    """Return the index of the one arm named in ``text``.
+
+    Case is ignored and the answer may hold other words ("I press Blue."), but it must
+    name exactly one arm.
+
+    Raises:
+        InvalidAction: no arm, or more than one arm, is named.
+    """
+    words = set(re.findall(r"[a-z0-9]+(?:-[0-9]+)?", text.lower()))
+    named = [i for i, name in enumerate(names) if name in words]
+    if len(named) != 1:
+        what = "no button" if not named else "more than one button"
+        raise InvalidAction(f"the answer names {what}; answer with one of: {', '.join(names)}")
+    return named[0]
+
+
+class BanditEnv(EnvsuiteEnv[Any, Any, int]):
+    """K-armed stochastic bandit with Bernoulli or Gaussian arms.
+
+    Description:
+        Each episode draws a bandit instance from ``self.np_random``: with Bernoulli arms the
+        best arm (at a random position) pays 1 with probability 0.5 + Δ/2 and every other
+        arm with 0.5 − Δ/2 (Δ = 0.5 easy, 0.2 hard); with Gaussian arms the means are drawn
+        from N(0, σ) (σ = 1 easy, 3 hard) and rewards are N(mean, ``reward_std``). These are
+        the presets of EVOLvE (Nie et al., 2024, "EVOLvE: Evaluating and Optimizing LLMs
+        For Exploration"). ``arm_means`` fixes the means instead.
+
+    Observation:
+        ``observation_mode="text"``: a :class:`~envsuite.spaces.UnicodeText` message. Reset
+        gives the instructions (the buttons are named by colour); each step reports the
+        round, the button pressed and its reward, and, with ``text_history="summary"``,
+        every button's press count and average reward, or with ``"full"`` every past round.
+        ``observation_mode="vector"``: ``Box(K + 2)`` float32 holding a one-hot of the
+        last arm pulled (zeros at reset), the last reward, and the fraction of the horizon
+        elapsed.
+
+    Action:
+        Text mode: a string naming one button ("blue", "I press blue"). Vector mode: an
+        integer in ``Discrete(K)``. A malformed action (no or several buttons named, wrong
+        type, out of range) pulls the worst arm for the agent — the documented penalty —
+        and sets ``info["parse_error"]``.
+
+    Reward:
+        The sampled reward of the pulled arm. ``info`` holds ``arm`` (index pulled),
+        ``reward``, ``optimal_mean`` (the best arm's mean), ``arm_mean``, ``regret`` (this
+        step's pseudo-regret, optimal_mean − arm_mean) and ``cumulative_regret``.
+
+    Termination:
+        Terminates after ``horizon`` pulls. At the end ``info["success"]`` is True when an
+        optimal arm was the most pulled arm over the second half of the episode, and
+        ``info["score"]`` is OptFrac, the fraction of pulls of an optimal arm.
+
+    Arguments:
+        num_arms: Number of arms K (EVOLvE uses 5 and 20).
+        arm_type: ``"bernoulli"`` or ``"gaussian"``.
+        difficulty: ``"easy"`` or ``"hard"`` (see Description).
+        horizon: Number of pulls T per episode.
+        observation_mode: ``"text"`` for LLM agents or ``"vector"`` for classic agents.
+        text_history: How much history text observations carry: ``"last"``, ``"summary"``
+            or ``"full"``.
+        arm_means: Fixed arm means (length K) instead of drawing them; sets Δ / σ aside.
+        reward_std: Standard deviation of Gaussian rewards around their arm's mean.
+        render_mode: ``"ansi"`` renders the last text observation, or None.
+
+    Version history:
+        v0: Initial version.
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+    #: Per-step info keys the runner records as curves, and final ones it records as metrics.
+    record_curves = ("regret",)
+    record_metrics = ("cumulative_regret", "opt_frac")
+
+    def __init__(
+        self,
+        num_arms: int = 5,
+        arm_type: ArmType = "bernoulli",
+        difficulty: Difficulty = "easy",
+        horizon: int = 300,
+        observation_mode: ObservationMode = "text",
+        text_history: TextHistory = "last",
+        arm_means: tuple[float, ...] | list[float] | None = None,
+        reward_std: float = 1.0,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        if not isinstance(num_arms, int) or num_arms < 2:
+            raise ValueError(f"num_arms must be an int >= 2, got {num_arms!r}")
+        if arm_type not in ("bernoulli", "gaussian"):
+            raise ValueError(f"arm_type must be 'bernoulli' or 'gaussian', got {arm_type!r}")
+        if difficulty not in BERNOULLI_GAP:
+            raise ValueError(f"difficulty must be 'easy' or 'hard', got {difficulty!r}")
+        if not isinstance(horizon, int) or horizon < 1:
+            raise ValueError(f"horizon must be an int >= 1, got {horizon!r}")
+        if observation_mode not in ("text", "vector"):
+            raise ValueError(f"observation_mode must be 'text' or 'vector', got {observation_mode!r}")
+        if text_history not in ("last", "summary", "full"):
+            raise ValueError(f"text_history must be 'last', 'summary' or 'full', got {text_history!r}")
+        if arm_means is not None:
+            arm_means = tuple(float(m) for m in arm_means)
+            if len(arm_means) != num_arms or not all(np.isfinite(arm_means)):
+                raise ValueError(f"arm_means must hold {num_arms} finite numbers")
+            if arm_type == "bernoulli" and not all(0.0 <= m <= 1.0 for m in arm_means):
+                raise ValueError("Bernoulli arm_means must lie in [0, 1]")
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        self.num_arms = num_arms
+        self.arm_type = arm_type
+        self.difficulty = difficulty
+        self.horizon = horizon
+        self.observation_mode = observation_mode
+        self.text_history = text_history
+        self.fixed_means = arm_means
+        self.reward_std = float(reward_std)
+        self.render_mode = render_mode
+        self.names = arm_names(num_arms)
+
+        if observation_mode == "text":
+            per_round = 96 + 40 * num_arms if text_history == "summary" else 96
+            length = 2048 + 32 * num_arms + per_round * (horizon if text_history == "full" else 1)
+            self.observation_space: spaces.Space[Any] = UnicodeText(length)
+            self.action_space: spaces.Space[Any] = UnicodeText(256)
+        else:
+            low, high = (0.0, 1.0) if arm_type == "bernoulli" else (-np.inf, np.inf)
+            self.observation_space = spaces.Box(low, high, (num_arms + 2,), np.float32)
+            self.action_space = spaces.Discrete(num_arms)
+
+        self.means = np.zeros(num_arms)
+        self._reset_counters()
+
+    def _reset_counters(self) -> None:
+        self.t = 0
+        self.counts = np.zeros(self.num_arms, dtype=np.int64)
+        self.second_half_counts = np.zeros(self.num_arms, dtype=np.int64)
+        self.reward_sums = np.zeros(self.num_arms)
+        self.cumulative_regret = 0.0
+        self.optimal_pulls = 0
+        self.history: list[str] = []
+        self.text = ""
+
+    # -- episode -----------------------------------------------------------------------
+    def draw_means(self) -> np.ndarray:
+        """Draw this episode's arm means from ``self.np_random``."""
+        if self.fixed_means is not None:
+            return np.array(self.fixed_means)
+        if self.arm_type == "bernoulli":
+            gap = BERNOULLI_GAP[self.difficulty]
+            means = np.full(self.num_arms, 0.5 - gap / 2)
+            means[self.np_random.integers(self.num_arms)] = 0.5 + gap / 2
+            return means
+        return self.np_random.normal(0.0, GAUSSIAN_MEAN_STD[self.difficulty], self.num_arms)
+
+    def new_episode(self, options: dict[str, Any] | None) -> tuple[Any, dict[str, Any]]:
+        """Draw a new instance and show the instructions."""
+        self.means = self.draw_means()
+        self._reset_counters()
+        self.text = self.instructions()
+        info: dict[str, Any] = {"optimal_mean": float(self.means.max()), "t": 0}
+        if self.observation_mode == "text":
+            info["legal_actions"] = list(self.names)
+        return self._observation(last_arm=None, last_reward=0.0), info
+
+    def instructions(self) -> str:
+        """The text shown at reset."""
+        distribution = "Bernoulli" if self.arm_type == "bernoulli" else "Gaussian"
+        return (
+            f"You are in a room with {self.num_arms} buttons labelled {', '.join(self.names)}. "
+            f"Each button gives a reward drawn from its own {distribution} distribution, whose "
+            "mean is fixed but unknown to you; different buttons may have different means. "
+            f"You will press a button {self.horizon} times, one press per round, and see the "
+            "reward each time. Your goal is to collect as much total reward as possible.\n"
+            "Answer each round with the name of one button and nothing else.\n"
+            f"Round 1 of {self.horizon}: which button do you press?"
+        )
+
+    # -- actions -----------------------------------------------------------------------
+    def parse_action(self, action: Any) -> int:
+        """Text mode: the one button named; vector mode: an int in [0, K)."""
+        if self.observation_mode == "text":
+            if not isinstance(action, str):
+                raise InvalidAction(f"expected a button name (str), got {type(action).__name__}")
+            return parse_arm_name(action, self.names)
+        if isinstance(action, np.ndarray) and action.shape == ():
+            action = action.item()
+        if isinstance(action, bool | np.bool_) or not isinstance(action, int | np.integer):
+            raise InvalidAction(f"expected an arm index (int), got {type(action).__name__}")
+        if not 0 <= int(action) < self.num_arms:
+            raise InvalidAction(f"arm index {int(action)} is outside [0, {self.num_arms})")
+        return int(action)
+
+    def apply_action(self, parsed: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """Pull the chosen arm."""
+        return self._pull(parsed, penalised=False)
+
+    def apply_invalid_action(self, message: str) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """Penalty: the worst arm is pulled for the agent."""
+        return self._pull(int(np.argmin(self.means)), penalised=True)
+
+    def _pull(self, arm: int, *, penalised: bool) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if self.arm_type == "bernoulli":
+            reward = float(self.np_random.random() < self.means[arm])
+        else:
+            reward = float(self.np_random.normal(self.means[arm], self.reward_std))
+        optimal_mean = float(self.means.max())
+        regret = optimal_mean - float(self.means[arm])
+        in_second_half = self.t >= self.horizon // 2
+        self.t += 1
+        self.counts[arm] += 1
+        self.second_half_counts[arm] += in_second_half
+        self.reward_sums[arm] += reward
+        self.cumulative_regret += regret
+        self.optimal_pulls += bool(self.means[arm] == optimal_mean)
+        terminated = self.t >= self.horizon
+
+        info: dict[str, Any] = {
+            "arm": arm,
+            "reward": reward,
+            "optimal_mean": optimal_mean,
+            "arm_mean": float(self.means[arm]),
+            "regret": regret,
+            "cumulative_regret": self.cumulative_regret,
+            "t": self.t,
+        }
+        if self.observation_mode == "text":
+            info["legal_actions"] = list(self.names)
+            self.text = self._round_text(arm, reward, penalised, terminated)
+        if terminated:
+            best = self.means == optimal_mean
+            info["success"] = bool(best[int(np.argmax(self.second_half_counts))])
+            info["score"] = self.optimal_pulls / self.horizon
+            info["opt_frac"] = info["score"]
+        return self._observation(arm, reward), reward, terminated, False, info
+
+    # -- observations ------------------------------------------------------------------
+    def _round_text(self, arm: int, reward: float, penalised: bool, terminated: bool) -> str:
+        shown = f"{reward:g}" if self.arm_type == "bernoulli" else f"{reward:.3f}"
+        if penalised:
+            line = f"Round {self.t}: your answer named no single button, so a button was "
+            line += f"pressed for you; reward {shown}."
+        else:
+            line = f"Round {self.t}: you pressed {self.names[arm]} and received reward {shown}."
+        self.history.append(line)
+        parts = self.history if self.text_history == "full" else [line]
+        if self.text_history == "summary":
+            parts = [line, self._summary()]
+        ask = "The game is over." if terminated else (
+            f"Round {self.t + 1} of {self.horizon}: which button do you press?"
+        )
+        return "\n".join([*parts, ask])
+
+    def _summary(self) -> str:
+        rows = []
+        for i, name in enumerate(self.names):
+            n = int(self.counts[i])
+            mean = f"{self.reward_sums[i] / n:.3f}" if n else "-"
+            rows.append(f"{name}: pressed {n} times, average reward {mean}")
+        return "So far: " + "; ".join(rows) + "."
+
+    def _observation(self, last_arm: int | None, last_reward: float) -> Any:
+        if self.observation_mode == "text":
+            return self.text
+        vector = np.zeros(self.num_arms + 2, dtype=np.float32)
+        if last_arm is not None:
+            vector[last_arm] = 1.0
+        vector[-2] = last_reward
+        vector[-1] = self.t / self.horizon
+        return vector
+
+    def render(self) -> str | None:
+        """``"ansi"``: the last text observation (or a one-line state in vector mode)."""
+        if self.render_mode != "ansi":
+            return None
+        if self.observation_mode == "text":
+            return self.text
+        return f"t={self.t}/{self.horizon} counts={self.counts.tolist()}"

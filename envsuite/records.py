@@ -1,0 +1,161 @@
+"""The episode record: the one schema the runner writes and metrics and leaderboards read.
+
+One :class:`EpisodeRecord` per episode, one JSON object per line in a ``.jsonl`` file.
+Metrics are computed from records only, so a record carries everything they need: the
+outcome (return, success, score, length), identity (env id, spec hash, seed, attempt) and
+the action trace with per-step rewards, which leaderboards replay.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from envsuite.jsonable import to_jsonable
+
+SCHEMA_VERSION = 1
+
+#: A reward: a float for single-agent envs, agent name -> float for multi-agent envs.
+Reward = float | dict[str, float]
+
+
+class Step(BaseModel):
+    """One step of an action trace: the action sent (JSON form) and the reward(s) received."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    action: Any
+    reward: Reward
+
+    @field_validator("action", mode="before")
+    @classmethod
+    def _jsonable_action(cls, value: Any) -> Any:
+        return to_jsonable(value)
+
+
+class EpisodeRecord(BaseModel):
+    """Everything recorded about one episode.
+
+    Attributes:
+        schema_version: Version of this schema (bumped on incompatible change).
+        run_id: The run that produced the record.
+        task_id: The task protocol the episode belongs to ("" for ad-hoc runs).
+        env_id: ``envsuite/<Name>-v<N>``.
+        env_kwargs: Keyword arguments the env was made with (beyond the spec's defaults).
+        spec_hash: The made env's spec hash.
+        envsuite_version: Version of envsuite that ran the episode.
+        agent_id: Name of the agent (for multi-agent envs, the agents joined by ``+``).
+        seed: The seed passed to ``reset``.
+        attempt: Attempt index for pass@k-style repeated attempts (0-based).
+        episode_return: Sum of rewards; per agent for multi-agent envs.
+        success: ``info["success"]`` at the end of the episode (None where undefined).
+        score: ``info["score"]`` at the end, in [0, 1] where the env defines one.
+        length: Number of steps taken.
+        terminated: Whether the episode ended in a terminal state.
+        truncated: Whether it was cut by a step or time limit.
+        wall_time_s: Seconds the episode took (reporting only; never affects results).
+        infra_error: Infrastructure failure (env crash, sandbox loss), kept apart from
+            agent failure; None when the episode ran normally.
+        metrics: Final per-episode numbers envs report in ``info`` (e.g. ``regret``).
+        curves: Per-step series envs report in ``info`` (e.g. ``regret`` for regret curves).
+        agent_info: What the agent reported (token usage, latency, ...).
+        trace: The action trace, one :class:`Step` per step.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    schema_version: int = SCHEMA_VERSION
+    run_id: str
+    task_id: str = ""
+    env_id: str
+    env_kwargs: dict[str, Any] = Field(default_factory=dict)
+    spec_hash: str
+    envsuite_version: str
+    agent_id: str
+    seed: int
+    attempt: int = Field(default=0, ge=0)
+    episode_return: Reward
+    success: bool | None = None
+    score: float | None = None
+    length: int = Field(ge=0)
+    terminated: bool
+    truncated: bool
+    wall_time_s: float = Field(ge=0.0)
+    infra_error: str | None = None
+    metrics: dict[str, float] = Field(default_factory=dict)
+    curves: dict[str, list[float]] = Field(default_factory=dict)
+    agent_info: dict[str, Any] = Field(default_factory=dict)
+    trace: list[Step] = Field(default_factory=list)
+
+    @field_validator("env_kwargs", "agent_info", mode="before")
+    @classmethod
+    def _jsonable_mapping(cls, value: Any) -> Any:
+        return to_jsonable(value)
+
+    @property
+    def key(self) -> tuple[str, str, int, int]:
+        """Identity of the episode within a run: (task, env, seed, attempt)."""
+        return (self.task_id, self.env_id, self.seed, self.attempt)
+
+    def to_json_line(self) -> str:
+        """One line of JSON (no trailing newline)."""
+        return self.model_dump_json()
+
+    @classmethod
+    def from_json_line(cls, line: str) -> EpisodeRecord:
+        """Parse one line written by :meth:`to_json_line`."""
+        return cls.model_validate_json(line)
+
+
+class RecordFileError(ValueError):
+    """A records file has a line that is not a valid record."""
+
+
+def read_records(path: str | Path, *, skip_partial_last_line: bool = True) -> list[EpisodeRecord]:
+    """Read every record from a JSONL file.
+
+    A run killed mid-write can leave a partial last line (no trailing newline); it is
+    skipped when ``skip_partial_last_line`` is set, since the episode will be run again.
+
+    Raises:
+        RecordFileError: a complete line that is not a valid record (with its line number).
+    """
+    return list(iter_records(path, skip_partial_last_line=skip_partial_last_line))
+
+
+def iter_records(
+    path: str | Path, *, skip_partial_last_line: bool = True
+) -> Iterator[EpisodeRecord]:
+    """Yield the records of a JSONL file one at a time (see :func:`read_records`)."""
+    with open(path, encoding="utf-8") as handle:
+        lines = handle.read().split("\n")
+    partial = lines.pop()  # text after the last newline: "" for a complete file
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        yield _parse_line(line, path, number)
+    if partial.strip() and not skip_partial_last_line:
+        yield _parse_line(partial, path, len(lines) + 1)
+
+
+def _parse_line(line: str, path: str | Path, number: int) -> EpisodeRecord:
+    try:
+        return EpisodeRecord.from_json_line(line)
+    except ValueError as exc:
+        raise RecordFileError(f"{path}:{number}: not a valid episode record: {exc}") from exc
+
+
+def write_records(path: str | Path, records: Iterable[EpisodeRecord]) -> None:
+    """Write records to a JSONL file, replacing it."""
+    with open(path, "w", encoding="utf-8") as handle:
+        for record in records:
+            handle.write(record.to_json_line() + "\n")
+
+
+def json_schema() -> str:
+    """The JSON Schema of :class:`EpisodeRecord`, for tools outside Python."""
+    return json.dumps(EpisodeRecord.model_json_schema(), indent=2, sort_keys=True)

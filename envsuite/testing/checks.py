@@ -1,0 +1,298 @@
+"""The conformance checks. Each takes an :class:`EnvSpec` and raises ConformanceError.
+
+Every check builds its own envs from the spec (with the spec's ``test_kwargs``), so a spec
+that is not registered, such as a deliberately broken one in a test, is checked the same way.
+"""
+
+from __future__ import annotations
+
+import math
+import pickle
+import random
+import re
+import warnings
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+from gymnasium.utils.env_checker import check_env, data_equivalence
+
+from envsuite.env_base import DOCSTRING_SECTIONS
+from envsuite.registry import EnvSpec
+from envsuite.testing.rollout import (
+    ActionChooser,
+    Episode,
+    episode_success,
+    iter_step_values,
+    make_for_test,
+    random_policy,
+    run_episode,
+)
+
+#: Seeds the checks use (fixed, so a failure reproduces).
+SEEDS = (0, 1, 2, 3, 4)
+#: Steps per episode for checks that do not need to reach the end.
+SHORT_EPISODE = 60
+
+#: Actions no env may crash on, whatever its action space.
+MALFORMED_ACTIONS: tuple[tuple[str, Any], ...] = (
+    ("random bytes", bytes(range(7, 256, 9))),
+    ("empty string", ""),
+    ("NUL and control characters", "\x00\x01\x1b[31m\x7f"),
+    ("random unicode", "\u202e🙃\udcff\ufffd漢字"),
+    ("very long string", "a" * 200_000),
+    ("None", None),
+    ("float", 3.7),
+    ("NaN", float("nan")),
+    ("negative int", -1),
+    ("huge int", 2**70),
+    ("bool", True),
+    ("list", [1, 2, 3]),
+    ("dict", {"action": 1}),
+    ("wrong-shape array", np.zeros((3, 3, 3))),
+    ("object", object()),
+)
+#: Of those, the ones that are wrong for every env: they must set ``parse_error``.
+ALWAYS_WRONG = frozenset({"random bytes", "None", "dict", "object", "wrong-shape array"})
+
+
+class ConformanceError(AssertionError):
+    """An env does not keep one of envsuite's rules."""
+
+
+def _fail(spec: EnvSpec, message: str) -> ConformanceError:
+    return ConformanceError(f"{spec.id}: {message}")
+
+
+# -- spec-level checks ---------------------------------------------------------------------
+def check_spec_round_trip(spec: EnvSpec) -> None:
+    """The spec survives ``to_json`` / ``from_json`` unchanged."""
+    again = EnvSpec.from_json(spec.to_json())
+    if again != spec:
+        raise _fail(spec, f"spec JSON round trip changed it: {again} != {spec}")
+
+
+def check_docstring(spec: EnvSpec) -> None:
+    """The env's docstring has the template's sections, in order."""
+    doc = spec.load().__doc__ or ""
+    positions = []
+    for section in DOCSTRING_SECTIONS:
+        match = re.search(rf"^\s*{re.escape(section)}:\s*$", doc, flags=re.MULTILINE)
+        if match is None:
+            raise _fail(spec, f"docstring lacks the {section!r} section")
+        positions.append(match.start())
+    if positions != sorted(positions):
+        raise _fail(spec, f"docstring sections are out of order; expected {DOCSTRING_SECTIONS}")
+
+
+def check_spec_hash(spec: EnvSpec) -> None:
+    """Made envs carry a stable sha256 spec hash that tracks the effective kwargs."""
+    env = make_for_test(spec)
+    value = env.unwrapped.spec_hash
+    if not (isinstance(value, str) and re.fullmatch(r"[0-9a-f]{64}", value)):
+        raise _fail(spec, f"spec_hash is not a sha256 hex digest: {value!r}")
+    if make_for_test(spec).unwrapped.spec_hash != value:
+        raise _fail(spec, "two envs made alike have different spec hashes")
+    explicit = spec.canonical_kwargs(spec.test_kwargs)
+    explicit.pop("render_mode", None)
+    if make_for_test(spec, **explicit).unwrapped.spec_hash != value:
+        raise _fail(spec, "spelling out the default kwargs changed the spec hash")
+    env.close()
+
+
+# -- API checks ----------------------------------------------------------------------------
+def check_gymnasium_api(spec: EnvSpec) -> None:
+    """Gymnasium's own ``check_env`` passes on the unwrapped env."""
+    env = make_for_test(spec)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # check_env's advice is printed, not our contract
+        check_env(env.unwrapped)
+    env.close()
+
+
+def check_pettingzoo_api(spec: EnvSpec) -> None:
+    """PettingZoo's api_test, parallel_api_test, seed_test and parallel_seed_test pass."""
+    from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(make_for_test(spec, parallel=False), num_cycles=200)
+        parallel_api_test(make_for_test(spec, parallel=True), num_cycles=200)
+        seed_test(lambda: make_for_test(spec, parallel=False), num_cycles=100)
+        parallel_seed_test(lambda: make_for_test(spec, parallel=True), num_cycles=100)
+
+
+# -- behaviour checks ----------------------------------------------------------------------
+def _episodes(spec: EnvSpec, env: Any, seeds: tuple[int | None, ...], steps: int) -> list[Episode]:
+    chooser = ActionChooser(0)
+    policy = random_policy(env, chooser)
+    return [run_episode(env, seed, policy, steps) for seed in seeds]
+
+
+def _same(a: Any, b: Any) -> bool:
+    try:
+        return bool(data_equivalence(a, b, exact=True))
+    except Exception:  # incomparable structures are not the same
+        return False
+
+
+def _compare_episodes(spec: EnvSpec, first: list[Episode], second: list[Episode], what: str) -> None:
+    for index, (a, b) in enumerate(zip(first, second, strict=True)):
+        if not _same(a.observation, b.observation) or not _same(a.info, b.info):
+            raise _fail(spec, f"{what}: episode {index} starts differently")
+        if len(a.transitions) != len(b.transitions):
+            raise _fail(spec, f"{what}: episode {index} lengths differ")
+        for t, (x, y) in enumerate(zip(a.transitions, b.transitions, strict=True)):
+            for name in ("observation", "reward", "terminated", "truncated", "info"):
+                if not _same(getattr(x, name), getattr(y, name)):
+                    raise _fail(spec, f"{what}: episode {index}, step {t}: {name} differs")
+
+
+def check_determinism(spec: EnvSpec) -> None:
+    """Two envs, same seeds, same actions: identical observations, rewards and infos.
+
+    Covers seeded resets and an unseeded reset that continues the env's generator.
+    """
+    seeds: tuple[int | None, ...] = (7, None, 11)
+    first = _episodes(spec, make_for_test(spec), seeds, SHORT_EPISODE)
+    second = _episodes(spec, make_for_test(spec), seeds, SHORT_EPISODE)
+    _compare_episodes(spec, first, second, "same seed and actions")
+
+
+def check_pickle(spec: EnvSpec) -> None:
+    """A pickled copy of a running env continues exactly like the original."""
+    env = make_for_test(spec)
+    chooser = ActionChooser(3)
+    policy = random_policy(env, chooser)
+    run_episode(env, 5, policy, max_steps=3)
+    twin = pickle.loads(pickle.dumps(env))
+    first = _episodes(spec, env, (None, 9), SHORT_EPISODE)
+    second = _episodes(spec, twin, (None, 9), SHORT_EPISODE)
+    _compare_episodes(spec, first, second, "pickled copy")
+
+
+def _check_step_values(spec: EnvSpec, env: Any, episode: Episode) -> None:
+    for agent, observation, reward, info in iter_step_values(episode):
+        space = env.observation_space if agent is None else env.observation_space(agent)
+        if observation is not None and not space.contains(observation):
+            raise _fail(spec, f"observation outside observation_space: {observation!r:.200}")
+        if not isinstance(reward, int | float | np.integer | np.floating) or not math.isfinite(
+            float(reward)
+        ):
+            raise _fail(spec, f"reward is not a finite number: {reward!r}")
+        if not isinstance(info, Mapping) or "parse_error" not in info:
+            raise _fail(spec, "info lacks the 'parse_error' key")
+        error = info["parse_error"]
+        if error is not None and not (isinstance(error, str) and error):
+            raise _fail(spec, f"parse_error must be None or a non-empty str, got {error!r}")
+        if "score" in info and not 0.0 <= float(info["score"]) <= 1.0:
+            raise _fail(spec, f"info['score'] outside [0, 1]: {info['score']!r}")
+        if "success" in info and not isinstance(info["success"], bool | np.bool_):
+            raise _fail(spec, f"info['success'] is not a bool: {info['success']!r}")
+
+
+def check_rollout_values(spec: EnvSpec) -> None:
+    """Over random rollouts: observations in their space, finite rewards, shared info keys."""
+    env = make_for_test(spec)
+    for episode in _episodes(spec, env, SEEDS[:3], SHORT_EPISODE):
+        _check_step_values(spec, env, episode)
+
+
+def _step_once(env: Any, action: Any) -> tuple[Any, Any, Any]:
+    if hasattr(env, "possible_agents"):
+        agents = list(env.agents)
+        actions = {agent: action for agent in agents[:1]}
+        chooser = ActionChooser(1)
+        for agent in agents[1:]:
+            actions[agent] = chooser.choose(env.action_space(agent), {})
+        observations, rewards, _, _, infos = env.step(actions)
+        return observations.get(agents[0]), rewards.get(agents[0]), infos.get(agents[0], {})
+    observation, reward, _, _, info = env.step(action)
+    return observation, reward, info
+
+
+def check_malformed_actions(spec: EnvSpec) -> None:
+    """Malformed actions never raise; clearly wrong types set ``parse_error``."""
+    env = make_for_test(spec)
+    for name, action in MALFORMED_ACTIONS:
+        env.reset(seed=0)
+        try:
+            observation, reward, info = _step_once(env, action)
+        except Exception as exc:
+            raise _fail(spec, f"step({name}) raised {type(exc).__name__}: {exc}") from exc
+        if not isinstance(info, Mapping) or "parse_error" not in info:
+            raise _fail(spec, f"step({name}): info lacks 'parse_error'")
+        if name in ALWAYS_WRONG and not info["parse_error"]:
+            raise _fail(spec, f"step({name}) was accepted without a parse_error")
+        if not math.isfinite(float(reward)):
+            raise _fail(spec, f"step({name}) gave a non-finite reward {reward!r}")
+        space = env.observation_space(env.possible_agents[0]) if hasattr(
+            env, "possible_agents"
+        ) else env.observation_space
+        if observation is not None and not space.contains(observation):
+            raise _fail(spec, f"step({name}) gave an observation outside observation_space")
+    env.close()
+
+
+def check_oracle(spec: EnvSpec) -> None:
+    """The oracle reaches ``info["success"]`` on at least ``oracle_success`` of the seeds."""
+    if spec.oracle is None:
+        raise _fail(spec, "has no oracle (every env needs one)")
+    env = make_for_test(spec)
+    oracle = spec.load_oracle()(env)
+    successes = 0
+    for seed in SEEDS:
+        if isinstance(oracle, Mapping):
+            for agent_seed, agent in enumerate(oracle.values()):
+                agent.reset(seed=seed * 1000 + agent_seed)
+            episode = run_episode(
+                env, seed, lambda agent, obs, info: oracle[agent].act(obs, info), 10_000
+            )
+        else:
+            oracle.reset(seed=seed)
+            episode = run_episode(env, seed, oracle.act, 10_000)
+        successes += episode_success(episode)
+    rate = successes / len(SEEDS)
+    if rate < spec.oracle_success:
+        raise _fail(
+            spec, f"the oracle succeeded on {rate:.0%} of seeds, below {spec.oracle_success:.0%}"
+        )
+
+
+def check_global_rng_untouched(spec: EnvSpec) -> None:
+    """Making, resetting and stepping never reads or writes the global random generators."""
+    python_state = random.getstate()
+    numpy_state = np.random.get_state()
+    env = make_for_test(spec)
+    _episodes(spec, env, (0, None), SHORT_EPISODE)
+    env.close()
+    if random.getstate() != python_state:
+        raise _fail(spec, "the global `random` state changed (use self.np_random)")
+    after = np.random.get_state()
+    if not all(_same(a, b) for a, b in zip(numpy_state, after, strict=True)):
+        raise _fail(spec, "the global `numpy.random` state changed (use self.np_random)")
+
+
+def check_render_modes(spec: EnvSpec) -> None:
+    """Every declared render mode renders after reset and after a step."""
+    probe = make_for_test(spec)
+    modes = list(probe.unwrapped.metadata.get("render_modes", []))
+    probe.close()
+    for mode in modes:
+        env = make_for_test(spec, render_mode=mode)
+        env.reset(seed=0)
+        frames = [env.render()]
+        _step_once(env, ActionChooser(0).choose(_action_space(env), {}))
+        frames.append(env.render())
+        for frame in frames:
+            if mode == "ansi" and not isinstance(frame, str):
+                raise _fail(spec, f"render_mode='ansi' returned {type(frame).__name__}, not str")
+            if mode == "rgb_array" and not (isinstance(frame, np.ndarray) and frame.ndim == 3):
+                raise _fail(spec, "render_mode='rgb_array' did not return an HxWx3 array")
+        env.close()
+
+
+def _action_space(env: Any) -> Any:
+    if hasattr(env, "possible_agents"):
+        return env.action_space(env.agents[0] if env.agents else env.possible_agents[0])
+    return env.action_space

@@ -1,0 +1,146 @@
+"""Small episode loops the conformance checks share (single-agent and Parallel)."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from envsuite.registry import EnvSpec
+from envsuite.seeding import make_generator
+
+#: Longest episode a conformance rollout runs before giving up on reaching the end.
+MAX_ROLLOUT_STEPS = 500
+
+
+@dataclass
+class Transition:
+    """What one step returned (for Parallel envs, every field is a per-agent dict)."""
+
+    observation: Any
+    reward: Any
+    terminated: Any
+    truncated: Any
+    info: Any
+
+
+@dataclass
+class Episode:
+    """The reset output and every transition of one episode."""
+
+    observation: Any
+    info: Any
+    transitions: list[Transition] = field(default_factory=list)
+
+    @property
+    def final_info(self) -> Any:
+        """The last info dict (the reset info when no step was taken)."""
+        return self.transitions[-1].info if self.transitions else self.info
+
+
+def make_for_test(spec: EnvSpec, **kwargs: Any) -> Any:
+    """Make ``spec``'s env with its ``test_kwargs`` (multi-agent: the Parallel form)."""
+    options = {**spec.test_kwargs, **kwargs}
+    if spec.multi_agent:
+        options.setdefault("parallel", True)
+    return spec.make(**options)
+
+
+class ActionChooser:
+    """A seeded source of actions: legal actions when ``info`` lists them, else space samples.
+
+    With ``legal_actions`` in ``info`` it picks one of them nine times in ten and samples
+    the action space otherwise, so text envs are exercised on both paths.
+    """
+
+    def __init__(self, seed: int) -> None:
+        self.rng = make_generator(seed, "conformance-actions")
+        self._spaces: dict[int, Any] = {}
+
+    def choose(self, space: Any, info: Mapping[str, Any]) -> Any:
+        legal = info.get("legal_actions") if isinstance(info, Mapping) else None
+        if legal and self.rng.random() < 0.9:
+            return legal[int(self.rng.integers(len(legal)))]
+        key = id(space)
+        if key not in self._spaces:
+            own = copy.deepcopy(space)
+            own.seed(int(self.rng.integers(2**31)))
+            self._spaces[key] = own
+        return self._spaces[key].sample()
+
+
+def single_agent_episode(
+    env: Any,
+    seed: int | None,
+    policy: Callable[[Any, Mapping[str, Any]], Any],
+    max_steps: int = MAX_ROLLOUT_STEPS,
+) -> Episode:
+    """Run one episode of a Gymnasium env with ``policy(observation, info) -> action``."""
+    observation, info = env.reset(seed=seed)
+    episode = Episode(observation, info)
+    for _ in range(max_steps):
+        action = policy(observation, info)
+        observation, reward, terminated, truncated, info = env.step(action)
+        episode.transitions.append(Transition(observation, reward, terminated, truncated, info))
+        if terminated or truncated:
+            break
+    return episode
+
+
+def parallel_episode(
+    env: Any,
+    seed: int | None,
+    policy: Callable[[str, Any, Mapping[str, Any]], Any],
+    max_steps: int = MAX_ROLLOUT_STEPS,
+) -> Episode:
+    """Run one episode of a PettingZoo Parallel env with ``policy(agent, obs, info)``."""
+    observations, infos = env.reset(seed=seed)
+    episode = Episode(observations, infos)
+    for _ in range(max_steps):
+        if not env.agents:
+            break
+        actions = {
+            agent: policy(agent, observations[agent], infos.get(agent, {})) for agent in env.agents
+        }
+        observations, rewards, terminations, truncations, infos = env.step(actions)
+        episode.transitions.append(
+            Transition(observations, rewards, terminations, truncations, infos)
+        )
+    return episode
+
+
+def random_policy(env: Any, chooser: ActionChooser) -> Callable[..., Any]:
+    """A policy drawing from ``chooser`` for ``env`` (single-agent or Parallel)."""
+    if hasattr(env, "possible_agents"):
+        return lambda agent, observation, info: chooser.choose(env.action_space(agent), info)
+    return lambda observation, info: chooser.choose(env.action_space, info)
+
+
+def run_episode(env: Any, seed: int | None, policy: Callable[..., Any], max_steps: int) -> Episode:
+    """Run one episode of either kind of env."""
+    if hasattr(env, "possible_agents"):
+        return parallel_episode(env, seed, policy, max_steps)
+    return single_agent_episode(env, seed, policy, max_steps)
+
+
+def iter_step_values(episode: Episode) -> Iterator[tuple[str | None, Any, Any, Any]]:
+    """Yield ``(agent, observation, reward, info)`` per step (agent None when single-agent)."""
+    for step in episode.transitions:
+        if isinstance(step.reward, dict):
+            for agent, reward in step.reward.items():
+                yield agent, step.observation.get(agent), reward, step.info.get(agent, {})
+        else:
+            yield None, step.observation, step.reward, step.info
+
+
+def episode_success(episode: Episode) -> bool:
+    """Whether the episode ended with ``info["success"]`` (every agent's, for Parallel envs)."""
+    if not episode.transitions:
+        return False
+    last = episode.transitions[-1]
+    if isinstance(last.reward, dict):
+        infos = [last.info.get(agent, {}) for agent in last.reward]
+        return bool(infos) and all(bool(info.get("success")) for info in infos)
+    return bool(last.info.get("success"))
+
