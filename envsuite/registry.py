@@ -412,8 +412,9 @@ def make_vec(
 ) -> gymnasium.vector.VectorEnv:
     """Build ``num_envs`` copies of a single-agent env as a Gymnasium vector env.
 
-    Text observations arrive intact in both modes: envsuite's text space brings its own
-    shared-memory codec (Unicode code points) for ``AsyncVectorEnv``. An int seed given to
+    Text observations arrive intact in both modes: for observation spaces holding text,
+    ``AsyncVectorEnv`` gets ``shared_memory=False`` (Gymnasium's shared memory would hand
+    back stale text; see :mod:`envsuite.spaces`). An int seed given to
     ``reset`` is turned into per-env seeds with :func:`envsuite.seeding.derive_seeds`
     (never ``seed + index``).
 
@@ -435,13 +436,19 @@ def make_vec(
         raise ValueError(f"vectorization_mode must be 'sync' or 'async', got {vectorization_mode!r}")
     spec.canonical_kwargs(kwargs)
     spec.load()
+    from envsuite.spaces import contains_text_space
     from envsuite.vector import DerivedSeedVectorEnv
 
+    options = dict(vector_kwargs or {})
+    if vectorization_mode == "async" and "shared_memory" not in options:
+        probe = gymnasium.make(spec.to_gymnasium(), disable_env_checker=True, **kwargs)
+        options["shared_memory"] = not contains_text_space(probe.observation_space)
+        probe.close()
     env = gymnasium.make_vec(
         spec.to_gymnasium(),
         num_envs=num_envs,
         vectorization_mode=vectorization_mode,
-        vector_kwargs=dict(vector_kwargs or {}),
+        vector_kwargs=options,
         **kwargs,
     )
     return DerivedSeedVectorEnv(env)

@@ -1,30 +1,28 @@
 """Text spaces that accept any Unicode string and survive vectorisation.
 
 Gymnasium's :class:`gymnasium.spaces.Text` only contains strings drawn from a fixed
-character set, and its shared-memory codec maps every character through that set: a
-character outside it is silently dropped when an ``AsyncVectorEnv`` moves observations
-between processes. LLM agents answer with arbitrary Unicode, so envsuite's text space
-contains *every* string up to its length limit and registers its own flatten and
-shared-memory codecs, which store Unicode code points, so text arrives intact in
-``SyncVectorEnv`` and ``AsyncVectorEnv`` alike.
+character set. LLM agents answer with arbitrary Unicode, so envsuite's text space contains
+*every* string up to its length limit, and flattens to Unicode code points.
+
+Vector envs: ``AsyncVectorEnv(shared_memory=True)`` reads its shared buffer once, when it
+is built. That works for numpy spaces (the read returns a live view) but a text space's
+read returns plain strings, so every later observation of a Gymnasium ``Text`` space is
+silently stale. envsuite's text space refuses shared memory with a clear error instead,
+and :func:`envsuite.make_vec` turns shared memory off for spaces holding text, so text
+observations travel through the pipes intact.
 """
 
 from __future__ import annotations
 
 import string
-from ctypes import c_int32
-from multiprocessing.sharedctypes import SynchronizedArray
 from types import ModuleType
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 from gymnasium.spaces import Box, Text
+from gymnasium.error import CustomSpaceError
 from gymnasium.spaces.utils import flatdim, flatten, flatten_space, unflatten
-from gymnasium.vector.utils import (
-    create_shared_memory,
-    read_from_shared_memory,
-    write_to_shared_memory,
-)
+from gymnasium.vector.utils import create_shared_memory
 from numpy.typing import NDArray
 
 #: Characters :meth:`UnicodeText.sample` draws from: printable ASCII plus a few
@@ -120,30 +118,19 @@ def _flatten_space_unicode_text(space: UnicodeText) -> Box:
     return Box(low=_PAD, high=0x10FFFF, shape=(space.max_length,), dtype=np.int32)
 
 
+#: Why a text space cannot live in ``AsyncVectorEnv`` shared memory.
+SHARED_MEMORY_REFUSED = (
+    "text observations cannot use AsyncVectorEnv shared memory: Gymnasium reads the buffer "
+    "once, so every later text observation would be stale. Use shared_memory=False "
+    "(envsuite.make_vec does this for you)."
+)
+
+
 @create_shared_memory.register(UnicodeText)
-def _create_unicode_text_shared_memory(
+def _refuse_unicode_text_shared_memory(
     space: UnicodeText, n: int = 1, ctx: ModuleType | Any = None
-) -> SynchronizedArray[c_int32]:
-    if ctx is None:
-        import multiprocessing as ctx
-    return ctx.Array(np.dtype(np.int32).char, n * space.max_length)
-
-
-@read_from_shared_memory.register(UnicodeText)
-def _read_unicode_text_from_shared_memory(
-    space: UnicodeText, shared_memory: SynchronizedArray[c_int32], n: int = 1
-) -> tuple[str, ...]:
-    data = np.frombuffer(shared_memory.get_obj(), dtype=np.int32).reshape((n, space.max_length))  # type: ignore[call-overload]
-    return tuple(space.decode(row) for row in data)
-
-
-@write_to_shared_memory.register(UnicodeText)
-def _write_unicode_text_to_shared_memory(
-    space: UnicodeText, index: int, value: str, shared_memory: SynchronizedArray[c_int32]
-) -> None:
-    size = space.max_length
-    destination = np.frombuffer(shared_memory.get_obj(), dtype=np.int32)  # type: ignore[call-overload]
-    np.copyto(destination[index * size : (index + 1) * size], space.encode(value))
+) -> NoReturn:
+    raise CustomSpaceError(SHARED_MEMORY_REFUSED)
 
 
 def contains_text_space(space: Any) -> bool:

@@ -31,3 +31,15 @@ class DerivedSeedVectorEnv(VectorWrapper):
         if isinstance(seed, int):
             seed = list(derive_seeds(seed, self.num_envs, "vector"))
         return self.env.reset(seed=seed, options=options)
+
+    def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
+        """Call a method of every sub-environment."""
+        return tuple(self.env.call(name, *args, **kwargs))
+
+    def get_attr(self, name: str) -> tuple[Any, ...]:
+        """Get an attribute of every sub-environment."""
+        return tuple(self.env.get_attr(name))
+
+    def set_attr(self, name: str, values: list[Any] | tuple[Any, ...] | Any) -> None:
+        """Set an attribute of every sub-environment."""
+        self.env.set_attr(name, values)

@@ -165,7 +165,10 @@ def check_pickle(spec: EnvSpec) -> None:
     chooser = ActionChooser(3)
     policy = random_policy(env, chooser)
     run_episode(env, 5, policy, max_steps=3)
-    twin = pickle.loads(pickle.dumps(env))
+    try:
+        twin = pickle.loads(pickle.dumps(env))
+    except Exception as exc:
+        raise _fail(spec, f"the env cannot be pickled ({type(exc).__name__}: {exc})") from exc
     first = _episodes(spec, env, (None, 9), SHORT_EPISODE)
     second = _episodes(spec, twin, (None, 9), SHORT_EPISODE)
     _compare_episodes(spec, first, second, "pickled copy")

@@ -1,0 +1,92 @@
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from envsuite.records import EpisodeRecord, RecordFileError, Step, json_schema, read_records, write_records
+
+
+def _record(**overrides) -> EpisodeRecord:
+    fields = dict(
+        run_id="run-1",
+        task_id="decision-regret",
+        env_id="envsuite/Bandit-v0",
+        env_kwargs={"num_arms": np.int64(5), "means": np.array([0.1, 0.2])},
+        spec_hash="a" * 64,
+        envsuite_version="0.1.0",
+        agent_id="oracle",
+        seed=7,
+        attempt=1,
+        episode_return=12.5,
+        success=True,
+        score=0.75,
+        length=3,
+        terminated=True,
+        truncated=False,
+        wall_time_s=0.01,
+        metrics={"cumulative_regret": 1.25},
+        curves={"regret": [0.5, 0.0, 0.75]},
+        agent_info={"tokens": np.int32(10)},
+        trace=[
+            Step(action=np.int64(2), reward=1.0),
+            Step(action="blue", reward=0.0),
+            Step(action=np.array([0.1, 0.9]), reward=-0.1 + 0.2),
+        ],
+    )
+    fields.update(overrides)
+    return EpisodeRecord(**fields)
+
+
+def test_json_round_trip_is_exact():
+    record = _record()
+    again = EpisodeRecord.from_json_line(record.to_json_line())
+    assert again == record
+    assert again.trace[2].reward == -0.1 + 0.2  # floats survive bit for bit
+    assert again.env_kwargs == {"num_arms": 5, "means": [0.1, 0.2]}
+    assert again.trace[0].action == 2 and again.trace[2].action == [0.1, 0.9]
+
+
+def test_multi_agent_returns_and_rewards():
+    record = _record(
+        episode_return={"player_0": 3.0, "player_1": -3.0},
+        trace=[Step(action={"player_0": 1, "player_1": 0}, reward={"player_0": 1.0, "player_1": -1.0})],
+        length=1,
+    )
+    assert EpisodeRecord.from_json_line(record.to_json_line()) == record
+
+
+def test_unknown_fields_and_bad_values_are_rejected():
+    line = json.loads(_record().to_json_line())
+    line["surprise"] = 1
+    with pytest.raises(ValueError):
+        EpisodeRecord.model_validate(line)
+    with pytest.raises(ValueError):
+        _record(length=-1)
+    with pytest.raises(ValueError):
+        _record(attempt=-1)
+
+
+def test_file_round_trip_and_partial_last_line(tmp_path):
+    path = tmp_path / "episodes.jsonl"
+    records = [_record(seed=s) for s in range(3)]
+    write_records(path, records)
+    assert read_records(path) == records
+    with open(path, "a") as handle:
+        handle.write(_record(seed=9).to_json_line()[:40])  # killed mid-write
+    assert read_records(path) == records
+    with pytest.raises(RecordFileError):
+        read_records(path, skip_partial_last_line=False)
+
+
+def test_corrupt_line_names_the_file_and_line(tmp_path):
+    path = tmp_path / "episodes.jsonl"
+    path.write_text(_record().to_json_line() + "\n{not json}\n")
+    with pytest.raises(RecordFileError, match=r"episodes.jsonl:2"):
+        read_records(path)
+
+
+def test_json_schema_is_valid_json():
+    schema = json.loads(json_schema())
+    assert "episode_return" in schema["properties"]

@@ -1,0 +1,212 @@
+from __future__ import annotations
+
+import dataclasses
+import sys
+from pathlib import Path
+
+import gymnasium
+import pytest
+
+import envsuite
+from envsuite import errors
+from envsuite.registry import EnvSpec, parse_env_id
+
+
+@pytest.fixture
+def temporary_spec():
+    """Register specs for one test and remove them afterwards."""
+    added: list[str] = []
+
+    def add(spec: EnvSpec) -> EnvSpec:
+        envsuite.register(spec)
+        added.append(spec.id)
+        return spec
+
+    yield add
+    for env_id in added:
+        envsuite.registry.unregister(env_id)
+
+
+def test_parse_env_id_accepts_the_gymnasium_form():
+    assert parse_env_id("envsuite/Bandit-v0") == ("Bandit", 0)
+    assert parse_env_id("envsuite/DroneSwarm-v12") == ("DroneSwarm", 12)
+
+
+@pytest.mark.parametrize(
+    "bad", ["Bandit-v0", "envsuite/Bandit", "envsuite/Bandit-v01", "envsuite/bandit-v0", "", 7]
+)
+def test_parse_env_id_rejects_other_forms(bad):
+    with pytest.raises(envsuite.UnknownEnvError, match="not an envsuite id"):
+        parse_env_id(bad)
+
+
+def test_unknown_id_suggests_the_closest_ids():
+    with pytest.raises(envsuite.UnknownEnvError) as caught:
+        envsuite.make("envsuite/Bandt-v0")
+    assert "Did you mean 'envsuite/Bandit-v0'" in str(caught.value)
+
+
+def test_wrong_version_suggests_the_registered_one():
+    with pytest.raises(envsuite.UnknownEnvError) as caught:
+        envsuite.spec("envsuite/Bandit-v3")
+    assert "'envsuite/Bandit-v0'" in str(caught.value)
+
+
+def test_missing_namespace_is_an_error_with_a_suggestion():
+    with pytest.raises(envsuite.UnknownEnvError) as caught:
+        envsuite.make("Bandit-v0")
+    assert "Did you mean 'envsuite/Bandit-v0'" in str(caught.value)
+
+
+def test_unknown_kwarg_names_it_and_lists_the_accepted_ones():
+    with pytest.raises(envsuite.InvalidKwargsError) as caught:
+        envsuite.make("envsuite/Bandit-v0", arms=3)
+    message = str(caught.value)
+    assert "arms" in message and "num_arms" in message and "horizon" in message
+
+
+def test_make_returns_a_gymnasium_env_with_spec_and_hash():
+    env = envsuite.make("envsuite/Bandit-v0", num_arms=7)
+    assert isinstance(env, gymnasium.Env)
+    assert env.spec.id == "envsuite/Bandit-v0"
+    assert env.unwrapped.num_arms == 7
+    assert len(env.unwrapped.spec_hash) == 64
+
+
+def test_gymnasium_make_works_after_import_and_gives_the_same_hash():
+    via_gym = gymnasium.make("envsuite/Bandit-v0", num_arms=7)
+    via_envsuite = envsuite.make("envsuite/Bandit-v0", num_arms=7)
+    assert via_gym.unwrapped.spec_hash == via_envsuite.unwrapped.spec_hash
+
+
+def test_spec_hash_depends_on_effective_kwargs_only():
+    base = envsuite.make("envsuite/Bandit-v0").unwrapped.spec_hash
+    spelled_out = envsuite.make("envsuite/Bandit-v0", num_arms=5, horizon=300).unwrapped.spec_hash
+    rendered = envsuite.make("envsuite/Bandit-v0", render_mode="ansi").unwrapped.spec_hash
+    other = envsuite.make("envsuite/Bandit-v0", num_arms=6).unwrapped.spec_hash
+    assert base == spelled_out == rendered
+    assert other != base
+
+
+def test_spec_hash_includes_dataset_checksums(tmp_path, temporary_spec, monkeypatch):
+    data = tmp_path / "data.txt"
+    data.write_text("one")
+    module = tmp_path / "envsuite_test_dataset_env.py"
+    module.write_text(
+        "from envsuite.families.decision.bandit import BanditEnv\n"
+        "class DataEnv(BanditEnv):\n"
+        f"    path = {str(data)!r}\n"
+        "    @classmethod\n"
+        "    def dataset_files(cls, **config):\n"
+        "        from pathlib import Path\n"
+        "        return [Path(cls.path)]\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    spec = temporary_spec(
+        EnvSpec(
+            id="envsuite/TestDataset-v0",
+            entry_point="envsuite_test_dataset_env:DataEnv",
+            family="decision",
+            api="gymnasium",
+            description="test",
+        )
+    )
+    before = spec.hash_for({})
+    data.write_text("two")
+    assert spec.hash_for({}) != before
+
+
+def test_missing_dependency_names_the_extra(tmp_path, temporary_spec, monkeypatch):
+    (tmp_path / "envsuite_test_needs_dep.py").write_text("import not_a_real_module_xyz\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    temporary_spec(
+        EnvSpec(
+            id="envsuite/TestNeedsDep-v0",
+            entry_point="envsuite_test_needs_dep:Env",
+            family="physics",
+            api="gymnasium",
+            description="test",
+            extra="physics",
+        )
+    )
+    with pytest.raises(envsuite.MissingExtraError) as caught:
+        envsuite.make("envsuite/TestNeedsDep-v0")
+    assert "pip install 'envsuite[physics]'" in str(caught.value)
+    assert "not_a_real_module_xyz" in str(caught.value)
+    sys.modules.pop("envsuite_test_needs_dep", None)
+
+
+def test_import_optional_names_the_extra():
+    from envsuite.registry import import_optional
+
+    with pytest.raises(envsuite.MissingExtraError, match=r"envsuite\[sat\]"):
+        import_optional("not_a_real_module_xyz", extra="sat")
+
+
+def test_duplicate_registration_is_refused():
+    with pytest.raises(envsuite.EnvsuiteError, match="already registered"):
+        envsuite.register(envsuite.spec("envsuite/Bandit-v0"))
+
+
+def test_spec_is_frozen_and_round_trips_through_json():
+    spec = envsuite.spec("envsuite/Bandit-v0")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        spec.id = "envsuite/Other-v0"  # type: ignore[misc]
+    assert EnvSpec.from_json(spec.to_json()) == spec
+
+
+def test_from_json_rejects_unknown_fields():
+    with pytest.raises(ValueError, match="unknown EnvSpec fields"):
+        EnvSpec.from_json('{"id": "envsuite/X-v0", "surprise": 1}')
+
+
+def test_spec_validation_errors_are_clear():
+    with pytest.raises(ValueError, match="api must be one of"):
+        EnvSpec(id="envsuite/X-v0", entry_point="a:B", family="f", api="gym", description="")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="module:Attribute"):
+        EnvSpec(id="envsuite/X-v0", entry_point="a.B", family="f", api="gymnasium", description="")
+
+
+def test_parallel_flag_on_a_single_agent_env_is_refused():
+    with pytest.raises(envsuite.WrongApiError, match="multi-agent"):
+        envsuite.make("envsuite/Bandit-v0", parallel=True)
+
+
+def test_registry_lists_every_spec_in_order_and_by_family():
+    ids = list(envsuite.registry)
+    assert ids[0] == "envsuite/Bandit-v0"
+    assert all(isinstance(envsuite.registry[i], EnvSpec) for i in ids)
+    assert envsuite.spec("envsuite/Bandit-v0") in envsuite.registry.by_family("decision")
+
+
+def test_every_registered_spec_is_well_formed():
+    for spec in envsuite.registry.values():
+        assert spec.description and len(spec.description) <= 100, spec.id
+        assert spec.oracle is not None, f"{spec.id} has no oracle"
+        assert spec.family in {"decision", "sat", "physics", "swe", "text", "social", "gui"}
+        if not spec.multi_agent:
+            assert spec.id in gymnasium.registry
+
+
+def test_error_messages_are_the_named_templates():
+    assert "{extra}" in errors.MISSING_EXTRA
+    assert "Did you mean" in envsuite.registry.suggestion_hint("envsuite/bandit-v0")
+
+
+def test_make_vec_builds_a_vector_env():
+    envs = envsuite.make_vec("envsuite/Bandit-v0", 3, observation_mode="vector")
+    observations, _ = envs.reset(seed=0)
+    assert observations.shape == (3, 7)
+    envs.close()
+
+
+def test_make_vec_rejects_unknown_mode():
+    with pytest.raises(ValueError, match="vectorization_mode"):
+        envsuite.make_vec("envsuite/Bandit-v0", 2, vectorization_mode="threads")  # type: ignore[arg-type]
+
+
+def test_entry_point_module_path_exists():
+    for spec in envsuite.registry.values():
+        module = spec.entry_point.split(":")[0]
+        path = Path(envsuite.__file__).parent.parent / (module.replace(".", "/") + ".py")
+        assert path.exists(), spec.entry_point
