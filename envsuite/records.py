@@ -11,11 +11,11 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from envsuite.jsonable import to_jsonable
+from envsuite.jsonable import canonical_json, to_jsonable
 
 SCHEMA_VERSION = 1
 
@@ -57,6 +57,8 @@ class EpisodeRecord(BaseModel):
         length: Number of steps taken.
         terminated: Whether the episode ended in a terminal state.
         truncated: Whether it was cut by a step or time limit.
+        stop_reason: Why the episode ended: ``terminated``, ``truncated`` (by the env),
+            ``step_limit`` / ``wall_time_limit`` (by the runner) or ``infra_error``.
         wall_time_s: Seconds the episode took (reporting only; never affects results).
         infra_error: Infrastructure failure (env crash, sandbox loss), kept apart from
             agent failure; None when the episode ran normally.
@@ -84,6 +86,9 @@ class EpisodeRecord(BaseModel):
     length: int = Field(ge=0)
     terminated: bool
     truncated: bool
+    stop_reason: Literal[
+        "terminated", "truncated", "step_limit", "wall_time_limit", "infra_error"
+    ] = "terminated"
     wall_time_s: float = Field(ge=0.0)
     infra_error: str | None = None
     metrics: dict[str, float] = Field(default_factory=dict)
@@ -97,9 +102,9 @@ class EpisodeRecord(BaseModel):
         return to_jsonable(value)
 
     @property
-    def key(self) -> tuple[str, str, int, int]:
-        """Identity of the episode within a run: (task, env, seed, attempt)."""
-        return (self.task_id, self.env_id, self.seed, self.attempt)
+    def key(self) -> tuple[str, str, str, int, int]:
+        """Identity of the episode within a run: (task, env, kwargs as JSON, seed, attempt)."""
+        return episode_key(self.task_id, self.env_id, self.env_kwargs, self.seed, self.attempt)
 
     def to_json_line(self) -> str:
         """One line of JSON (no trailing newline)."""
@@ -109,6 +114,13 @@ class EpisodeRecord(BaseModel):
     def from_json_line(cls, line: str) -> EpisodeRecord:
         """Parse one line written by :meth:`to_json_line`."""
         return cls.model_validate_json(line)
+
+
+def episode_key(
+    task_id: str, env_id: str, env_kwargs: dict[str, Any], seed: int, attempt: int
+) -> tuple[str, str, str, int, int]:
+    """The identity of an episode within a run (see :attr:`EpisodeRecord.key`)."""
+    return (task_id, env_id, canonical_json(env_kwargs), seed, attempt)
 
 
 class RecordFileError(ValueError):

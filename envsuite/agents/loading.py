@@ -1,0 +1,114 @@
+"""Turning an agent string into agents for a made env."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from collections.abc import Mapping
+from typing import Any
+
+from envsuite.agent_protocol import Agent
+from envsuite.agents.random_agent import RandomAgent
+from envsuite.errors import EnvsuiteError
+from envsuite.registry import EnvSpec
+
+#: What an agent string builds: one agent, or one per agent name for multi-agent envs.
+AgentFactory = Agent | Mapping[str, Agent]
+
+AGENT_FORMS = "'random', 'oracle', 'openai:MODEL', 'module:Class', or 'NAME=AGENT,...'"
+
+
+class AgentLoadError(EnvsuiteError, ValueError):
+    """An agent string that names no agent, or an agent that does not fit the env."""
+
+
+def load_agent(
+    agent: str, spec: EnvSpec, env: Any, options: Mapping[str, Any] | None = None
+) -> AgentFactory:
+    """Build the agent(s) an agent string names, for ``env`` (made from ``spec``).
+
+    Args:
+        agent: ``random``, ``oracle``, ``openai:MODEL``, ``module:Class``; for multi-agent
+            envs also ``player_0=oracle,player_1=random`` (agents not named play ``random``).
+        spec: The env's spec.
+        env: The made env (the Parallel form for multi-agent specs).
+        options: Keyword arguments for the chat agent (``base_url``, ``api_key``, ...) or
+            the ``module:Class`` constructor.
+
+    Returns:
+        One agent for single-agent envs; a mapping from agent name to agent otherwise.
+    """
+    options = dict(options or {})
+    if spec.multi_agent:
+        return _load_multi_agent(agent, spec, env, options)
+    return _load_one(agent, spec, env, env.action_space, options)
+
+
+def _load_multi_agent(
+    agent: str, spec: EnvSpec, env: Any, options: dict[str, Any]
+) -> dict[str, Agent]:
+    names = list(env.possible_agents)
+    if "=" in agent:
+        chosen: dict[str, str] = {}
+        for part in agent.split(","):
+            name, _, value = part.partition("=")
+            if name.strip() not in names or not value.strip():
+                raise AgentLoadError(
+                    f"{part!r} does not name an agent of {spec.id} (agents: {', '.join(names)})"
+                )
+            chosen[name.strip()] = value.strip()
+        wanted = {name: chosen.get(name, "random") for name in names}
+    else:
+        wanted = dict.fromkeys(names, agent)
+    oracles: Mapping[str, Agent] | None = None
+    built: dict[str, Agent] = {}
+    for name, value in wanted.items():
+        if value == "oracle":
+            if oracles is None:
+                oracles = _oracle(spec, env)  # type: ignore[assignment]
+                if not isinstance(oracles, Mapping):
+                    raise AgentLoadError(f"the oracle of {spec.id} is not a per-agent mapping")
+            built[name] = oracles[name]
+        else:
+            built[name] = _load_one(value, spec, env, env.action_space(name), options)  # type: ignore[assignment]
+    return built
+
+
+def _oracle(spec: EnvSpec, env: Any) -> AgentFactory:
+    if spec.oracle is None:
+        raise AgentLoadError(f"{spec.id} has no oracle")
+    return spec.load_oracle()(env)  # type: ignore[no-any-return]
+
+
+def _load_one(
+    agent: str, spec: EnvSpec, env: Any, action_space: Any, options: dict[str, Any]
+) -> AgentFactory:
+    if agent == "random":
+        return RandomAgent(action_space)
+    if agent == "oracle":
+        return _oracle(spec, env)
+    if agent.startswith("openai:"):
+        from envsuite.agents.chat_agent import ChatAgent
+
+        return ChatAgent(model=agent.removeprefix("openai:"), **options)
+    if ":" in agent:
+        return _load_class(agent, spec, env, options)
+    raise AgentLoadError(f"unknown agent {agent!r}; an agent string is {AGENT_FORMS}")
+
+
+def _load_class(agent: str, spec: EnvSpec, env: Any, options: dict[str, Any]) -> Agent:
+    module_name, _, attribute = agent.partition(":")
+    try:
+        target = getattr(importlib.import_module(module_name), attribute)
+    except (ImportError, AttributeError) as exc:
+        raise AgentLoadError(f"cannot import agent {agent!r}: {exc}") from exc
+    parameters = inspect.signature(target).parameters
+    kwargs = dict(options)
+    if "env" in parameters:
+        kwargs["env"] = env
+    if "spec" in parameters:
+        kwargs["spec"] = spec
+    built = target(**kwargs)
+    if not isinstance(built, Agent):
+        raise AgentLoadError(f"{agent!r} built {type(built).__name__}, which lacks reset/act")
+    return built  # type: ignore[no-any-return]

@@ -1,0 +1,1 @@
+"""Evaluation: the runner, executors, metrics, task protocols and reports."""

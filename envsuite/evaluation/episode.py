@@ -1,0 +1,283 @@
+"""Running one episode job into one :class:`EpisodeRecord`.
+
+Failures are sorted into two kinds. What the agent does wrong inside the env's rules (a
+malformed action, a wrong answer) is the env's business: it costs reward and shows in the
+record as usual. An exception from the env or the agent (a crashed sandbox, an endpoint that
+stays down) is an *infra error*: the episode is retried up to ``max_infra_retries`` times
+and, if it keeps failing, recorded with ``infra_error`` set so metrics can leave it out.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from envsuite.agent_protocol import Agent
+from envsuite.agents.loading import load_agent
+from envsuite.jsonable import canonical_json, to_jsonable
+from envsuite.records import EpisodeRecord, Step
+from envsuite.registry import EnvSpec, registry
+from envsuite.seeding import derive_seed
+from envsuite.evaluation.jobs import EpisodeJob
+from envsuite.version import __version__
+
+
+class InfraError(Exception):
+    """The env or the agent failed in a way that is not the agent's decision."""
+
+
+class EnvCache:
+    """Made envs kept across episodes of one worker, keyed by (id, kwargs).
+
+    ``reset(seed=...)`` fully determines an episode, so reusing an env changes nothing but
+    the cost of making it.
+    """
+
+    def __init__(self) -> None:
+        self._envs: dict[str, tuple[EnvSpec, Any]] = {}
+
+    def get(self, job: EpisodeJob) -> tuple[EnvSpec, Any]:
+        """The env for ``job``, made on first use (multi-agent envs in Parallel form)."""
+        key = job.env_id + canonical_json(job.env_kwargs)
+        if key not in self._envs:
+            spec = registry[job.env_id]
+            options = {"parallel": True} if spec.multi_agent else {}
+            self._envs[key] = (spec, spec.make(**job.env_kwargs, **options))
+        return self._envs[key]
+
+    def discard(self, job: EpisodeJob) -> None:
+        """Close and forget the env of ``job`` (after an infra error it may be broken)."""
+        entry = self._envs.pop(job.env_id + canonical_json(job.env_kwargs), None)
+        if entry is not None:
+            try:
+                entry[1].close()
+            except Exception:  # a broken env may fail to close too; it is dropped either way
+                pass
+
+    def close(self) -> None:
+        """Close every env."""
+        for spec, env in self._envs.values():
+            try:
+                env.close()
+            except Exception:
+                pass
+        self._envs.clear()
+
+
+def run_job(job: EpisodeJob, cache: EnvCache | None = None) -> EpisodeRecord:
+    """Run ``job``, retrying infra errors, and return its record."""
+    own_cache = cache is None
+    cache = cache or EnvCache()
+    error = ""
+    started = time.perf_counter()
+    try:
+        for _ in range(job.max_infra_retries + 1):
+            try:
+                return _run_once(job, cache)
+            except InfraError as exc:
+                error = str(exc)
+                cache.discard(job)
+        return _infra_record(job, registry[job.env_id], error, time.perf_counter() - started)
+    finally:
+        if own_cache:
+            cache.close()
+
+
+def _guard(what: str, call: Callable[[], Any]) -> Any:
+    try:
+        return call()
+    except Exception as exc:
+        raise InfraError(f"{what} raised {type(exc).__name__}: {exc}") from exc
+
+
+def _infra_record(job: EpisodeJob, spec: EnvSpec, error: str, seconds: float) -> EpisodeRecord:
+    zero: float | dict[str, float] = 0.0
+    return EpisodeRecord(
+        run_id=job.run_id,
+        task_id=job.task_id,
+        env_id=job.env_id,
+        env_kwargs=job.env_kwargs,
+        spec_hash=spec.hash_for(job.env_kwargs),
+        envsuite_version=__version__,
+        agent_id=job.agent,
+        seed=job.seed,
+        attempt=job.attempt,
+        episode_return=zero,
+        success=None,
+        length=0,
+        terminated=False,
+        truncated=False,
+        stop_reason="infra_error",
+        wall_time_s=seconds,
+        infra_error=error,
+    )
+
+
+class _Episode:
+    """Accumulates what an episode produced, for either API."""
+
+    def __init__(self, env: Any, job: EpisodeJob) -> None:
+        raw = env.unwrapped
+        self.curve_keys: tuple[str, ...] = tuple(getattr(raw, "record_curves", ()))
+        self.metric_keys: tuple[str, ...] = tuple(getattr(raw, "record_metrics", ()))
+        self.job = job
+        self.trace: list[Step] = []
+        self.curves: dict[str, list[float]] = {}
+        self.length = 0
+
+    def add_curves(self, infos: Mapping[str, Any], prefix: str) -> None:
+        for key in self.curve_keys:
+            if key in infos and infos[key] is not None:
+                self.curves.setdefault(prefix + key, []).append(float(infos[key]))
+
+    def keep(self, action: Any, reward: Any) -> None:
+        self.length += 1
+        if self.job.record_trace:
+            self.trace.append(Step(action=_jsonable_action(action), reward=reward))
+
+
+def _jsonable_action(action: Any) -> Any:
+    try:
+        return to_jsonable(action)
+    except TypeError:
+        return {"unserialisable": repr(action)[:200]}
+
+
+def _run_once(job: EpisodeJob, cache: EnvCache) -> EpisodeRecord:
+    spec, env = _guard("making the env", lambda: cache.get(job))
+    agents = load_agent(job.agent, spec, env, job.agent_options)
+    started = time.perf_counter()
+    if spec.multi_agent:
+        assert isinstance(agents, Mapping)
+        outcome = _run_parallel(job, env, agents, started)
+    else:
+        assert isinstance(agents, Agent)
+        outcome = _run_single(job, env, agents, started)
+    return EpisodeRecord(
+        run_id=job.run_id,
+        task_id=job.task_id,
+        env_id=job.env_id,
+        env_kwargs=job.env_kwargs,
+        spec_hash=env.unwrapped.spec_hash,
+        envsuite_version=__version__,
+        agent_id=job.agent,
+        seed=job.seed,
+        attempt=job.attempt,
+        wall_time_s=time.perf_counter() - started,
+        **outcome,
+    )
+
+
+def _stop_reason(job: EpisodeJob, steps: int, started: float) -> str | None:
+    if job.max_steps is not None and steps >= job.max_steps:
+        return "step_limit"
+    if job.wall_time_s is not None and time.perf_counter() - started > job.wall_time_s:
+        return "wall_time_limit"
+    return None
+
+
+def _agent_info(agents: Mapping[str, Agent]) -> dict[str, Any]:
+    info: dict[str, Any] = {}
+    for name, agent in agents.items():
+        report = getattr(agent, "episode_info", None)
+        if callable(report):
+            info[name] = report()
+    return info
+
+
+def _run_single(job: EpisodeJob, env: Any, agent: Agent, started: float) -> dict[str, Any]:
+    episode = _Episode(env, job)
+    _guard("agent.reset", lambda: agent.reset(seed=derive_seed(job.seed, "agent", job.attempt)))
+    observation, info = _guard("env.reset", lambda: env.reset(seed=job.seed))
+    total, terminated, truncated, reason = 0.0, False, False, None
+    while not (terminated or truncated):
+        reason = _stop_reason(job, episode.length, started)
+        if reason is not None:
+            break
+        action = _guard("agent.act", lambda o=observation, i=info: agent.act(o, i))
+        observation, reward, terminated, truncated, info = _guard(
+            "env.step", lambda a=action: env.step(a)
+        )
+        total += float(reward)
+        episode.keep(action, float(reward))
+        episode.add_curves(info, "")
+    reason = reason or ("terminated" if terminated else "truncated")
+    metrics = {
+        key: float(info[key]) for key in episode.metric_keys if info.get(key) is not None
+    }
+    success = info.get("success")
+    score = info.get("score")
+    report = _agent_info({"agent": agent}).get("agent", {})
+    return {
+        "episode_return": total,
+        "success": None if success is None else bool(success),
+        "score": None if score is None else float(score),
+        "length": episode.length,
+        "terminated": bool(terminated),
+        "truncated": bool(truncated) or reason in ("step_limit", "wall_time_limit"),
+        "stop_reason": reason,
+        "metrics": metrics,
+        "curves": episode.curves,
+        "agent_info": report,
+        "trace": episode.trace,
+    }
+
+
+def _run_parallel(
+    job: EpisodeJob, env: Any, agents: Mapping[str, Agent], started: float
+) -> dict[str, Any]:
+    episode = _Episode(env, job)
+    for index, (name, agent) in enumerate(agents.items()):
+        seed = derive_seed(job.seed, "agent", job.attempt, index)
+        _guard(f"{name}.reset", lambda a=agent, s=seed: a.reset(seed=s))
+    observations, infos = _guard("env.reset", lambda: env.reset(seed=job.seed))
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    final_infos: dict[str, Any] = {}
+    terminated = truncated = False
+    reason = None
+    while env.agents:
+        reason = _stop_reason(job, episode.length, started)
+        if reason is not None:
+            break
+        actions = {
+            name: _guard(
+                f"{name}.act", lambda n=name: agents[n].act(observations[n], infos.get(n, {}))
+            )
+            for name in env.agents
+        }
+        observations, rewards, terminations, truncations, infos = _guard(
+            "env.step", lambda a=actions: env.step(a)
+        )
+        for name, reward in rewards.items():
+            totals[name] += float(reward)
+        for name, agent_info in infos.items():
+            final_infos[name] = agent_info
+            episode.add_curves(agent_info, f"{name}/")
+        episode.keep(actions, {name: float(r) for name, r in rewards.items()})
+        terminated = terminated or any(terminations.values())
+        truncated = truncated or any(truncations.values())
+    reason = reason or ("terminated" if terminated else "truncated")
+    metrics: dict[str, float] = {}
+    successes = []
+    for name, agent_info in final_infos.items():
+        for key in episode.metric_keys:
+            if agent_info.get(key) is not None:
+                metrics[f"{name}/{key}"] = float(agent_info[key])
+        if agent_info.get("success") is not None:
+            successes.append(bool(agent_info["success"]))
+            metrics[f"{name}/success"] = float(bool(agent_info["success"]))
+    all_reported = len(successes) == len(env.possible_agents)
+    return {
+        "episode_return": totals,
+        "success": all(successes) if successes and all_reported else None,
+        "score": None,
+        "length": episode.length,
+        "terminated": terminated,
+        "truncated": truncated or reason in ("step_limit", "wall_time_limit"),
+        "stop_reason": reason,
+        "metrics": metrics,
+        "curves": episode.curves,
+        "agent_info": _agent_info(agents),
+        "trace": episode.trace,
+    }

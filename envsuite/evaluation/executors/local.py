@@ -1,0 +1,57 @@
+"""The local executor: the calling process for one worker, a process pool for more."""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+
+from envsuite.evaluation.episode import EnvCache, run_job
+from envsuite.evaluation.jobs import EpisodeJob
+from envsuite.records import EpisodeRecord
+
+_worker_cache: EnvCache | None = None
+
+
+def _run_in_worker(job: EpisodeJob) -> EpisodeRecord:
+    global _worker_cache
+    if _worker_cache is None:
+        _worker_cache = EnvCache()
+    return run_job(job, _worker_cache)
+
+
+class LocalExecutor:
+    """Runs jobs in this process (``workers=1``) or in a pool of worker processes.
+
+    Workers start from a fork server (not a fork of this process, which may hold threads,
+    such as the progress bar's). Each keeps its made envs across jobs. At most
+    ``2 * workers`` jobs are in flight, so stopping early wastes little work.
+
+    Args:
+        workers: Number of worker processes.
+    """
+
+    def __init__(self, workers: int = 1) -> None:
+        self.workers = workers
+
+    def run(self, jobs: Sequence[EpisodeJob]) -> Iterator[EpisodeRecord]:
+        """Run ``jobs``, yielding records as they complete."""
+        if self.workers == 1:
+            cache = EnvCache()
+            try:
+                for job in jobs:
+                    yield run_job(job, cache)
+            finally:
+                cache.close()
+            return
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["envsuite"])
+        pending = list(reversed(jobs))
+        with ProcessPoolExecutor(self.workers, mp_context=context) as pool:
+            running: set[Future[EpisodeRecord]] = set()
+            while pending or running:
+                while pending and len(running) < 2 * self.workers:
+                    running.add(pool.submit(_run_in_worker, pending.pop()))
+                done, running = wait(running, return_when=FIRST_COMPLETED)
+                for future in done:
+                    yield future.result()

@@ -1,0 +1,51 @@
+"""The run's ``episodes.jsonl``: appended one flushed line per episode, safe to resume.
+
+Only the coordinating process writes, so lines never interleave. A run killed mid-write
+leaves at most one partial last line; opening the store cuts it off before appending, and
+the episode it belonged to runs again. Records are keyed, so a resumed run skips every
+episode already on disk and writes each missing one exactly once.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from envsuite.records import EpisodeRecord, read_records
+
+RECORDS_FILE = "episodes.jsonl"
+
+
+class RecordStore:
+    """Append-only records file of one run directory.
+
+    Args:
+        run_dir: The run's output directory (created if needed).
+    """
+
+    def __init__(self, run_dir: str | Path) -> None:
+        self.path = Path(run_dir) / RECORDS_FILE
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._drop_partial_last_line()
+        self.records: list[EpisodeRecord] = read_records(self.path) if self.path.exists() else []
+        self.done = {record.key for record in self.records}
+
+    def _drop_partial_last_line(self) -> None:
+        if not self.path.exists():
+            return
+        data = self.path.read_bytes()
+        if data and not data.endswith(b"\n"):
+            cut = data.rfind(b"\n") + 1
+            with open(self.path, "r+b") as handle:
+                handle.truncate(cut)
+
+    def append(self, record: EpisodeRecord) -> None:
+        """Write ``record`` as one line and force it to disk before returning."""
+        if record.key in self.done:
+            raise ValueError(f"a record for {record.key} is already in {self.path}")
+        with open(self.path, "a", encoding="utf-8") as handle:
+            handle.write(record.to_json_line() + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        self.records.append(record)
+        self.done.add(record.key)

@@ -1,0 +1,152 @@
+"""The runner: protocol x agent -> ``episodes.jsonl`` in a run directory, resumable.
+
+A run directory holds ``run.json`` (what was asked: agent, protocol, envsuite version) and
+``episodes.jsonl`` (one record per finished episode, flushed as it ends). Running the same
+command again on the same directory resumes: episodes already recorded are skipped, the
+rest run, and every episode ends up recorded exactly once.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeRemainingColumn,
+)
+from rich.text import Text
+
+from envsuite.errors import EnvsuiteError
+from envsuite.evaluation.executors import make_executor
+from envsuite.evaluation.jobs import EpisodeJob
+from envsuite.evaluation.protocol import TaskProtocol
+from envsuite.evaluation.record_store import RecordStore
+from envsuite.records import EpisodeRecord
+from envsuite.version import __version__
+
+RUN_FILE = "run.json"
+
+
+class RunDirError(EnvsuiteError, ValueError):
+    """The output directory holds a different run."""
+
+
+@dataclass
+class RunResult:
+    """What a call to :func:`evaluate` left in the run directory."""
+
+    run_dir: Path
+    run_id: str
+    records: list[EpisodeRecord]
+    new: int
+    resumed: int
+
+
+def open_run(run_dir: str | Path, protocol: TaskProtocol, agent: str) -> str:
+    """Create ``run.json`` (or check it matches, when resuming) and return the run id.
+
+    Raises:
+        RunDirError: ``run_dir`` holds a run of another protocol or agent.
+    """
+    path = Path(run_dir) / RUN_FILE
+    asked = {"agent": agent, "protocol": protocol.model_dump(mode="json")}
+    if path.exists():
+        try:
+            existing = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise RunDirError(f"{path} is unreadable ({exc}); use another --out") from exc
+        if {k: existing.get(k) for k in asked} != asked:
+            raise RunDirError(
+                f"{run_dir} holds a different run (agent {existing.get('agent')!r}, task "
+                f"{existing.get('protocol', {}).get('id')!r}); use another --out to start a new one"
+            )
+        return str(existing["run_id"])
+    Path(run_dir).mkdir(parents=True, exist_ok=True)
+    run_id = f"{Path(run_dir).resolve().name}-{time.strftime('%Y%m%dT%H%M%S')}"
+    meta = {"run_id": run_id, "envsuite_version": __version__, **asked}
+    path.write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    return run_id
+
+
+class _RateColumn(ProgressColumn):
+    """Episodes per second since the start."""
+
+    def render(self, task: Task) -> Text:
+        elapsed = task.elapsed or 0.0
+        rate = task.completed / elapsed if elapsed > 0 else 0.0
+        return Text(f"{rate:,.1f} ep/s", style="progress.data.speed")
+
+
+def evaluate(
+    protocol: TaskProtocol,
+    agent: str,
+    run_dir: str | Path,
+    *,
+    agent_options: dict[str, Any] | None = None,
+    executor: str = "local",
+    workers: int = 1,
+    console: Console | None = None,
+    progress: bool = True,
+) -> RunResult:
+    """Run every episode of ``protocol`` with ``agent`` not yet recorded in ``run_dir``.
+
+    Args:
+        protocol: What to run.
+        agent: An agent string.
+        run_dir: The run directory (created, or resumed if it holds this run).
+        agent_options: Keyword arguments for the agent.
+        executor: ``local`` or ``ray``.
+        workers: Parallel workers.
+        console: Where the progress bar goes (a default console if None).
+        progress: Whether to show the progress bar.
+    """
+    run_id = open_run(run_dir, protocol, agent)
+    store = RecordStore(run_dir)
+    jobs = protocol.jobs(run_id, agent, agent_options)
+    todo = [job for job in jobs if job.key not in store.done]
+    resumed = len(jobs) - len(todo)
+    new = _execute(todo, store, executor, workers, console, progress, resumed, len(jobs))
+    wanted = {job.key for job in jobs}
+    records = [record for record in store.records if record.key in wanted]
+    return RunResult(Path(run_dir), run_id, records, new, resumed)
+
+
+def _execute(
+    jobs: Sequence[EpisodeJob],
+    store: RecordStore,
+    executor: str,
+    workers: int,
+    console: Console | None,
+    show: bool,
+    already: int,
+    total: int,
+) -> int:
+    if not jobs:
+        return 0
+    runner = make_executor(executor, workers)
+    columns = (
+        TextColumn("[bold]episodes"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        _RateColumn(),
+        TimeRemainingColumn(),
+    )
+    new = 0
+    with Progress(*columns, console=console, disable=not show, transient=False) as bar:
+        task = bar.add_task("episodes", total=total, completed=already)
+        for record in runner.run(jobs):
+            store.append(record)
+            new += 1
+            bar.advance(task)
+    return new
