@@ -33,7 +33,8 @@ def load_agent(
         spec: The env's spec.
         env: The made env (the Parallel form for multi-agent specs).
         options: Keyword arguments for the chat agent (``base_url``, ``api_key``, ...) or
-            the ``module:Class`` constructor.
+            the ``module:Class`` constructor (which gets those its signature names, plus
+            ``env`` and ``spec`` when it asks for them).
 
     Returns:
         One agent for single-agent envs; a mapping from agent name to agent otherwise.
@@ -102,13 +103,20 @@ def _load_class(agent: str, spec: EnvSpec, env: Any, options: dict[str, Any]) ->
         target = getattr(importlib.import_module(module_name), attribute)
     except (ImportError, AttributeError) as exc:
         raise AgentLoadError(f"cannot import agent {agent!r}: {exc}") from exc
-    parameters = inspect.signature(target).parameters
-    kwargs = dict(options)
+    try:
+        parameters = inspect.signature(target).parameters
+    except (TypeError, ValueError):  # builtins and some C types have no signature
+        parameters = inspect.Signature().parameters
+    takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values())
+    kwargs = {k: v for k, v in options.items() if takes_any or k in parameters}
     if "env" in parameters:
         kwargs["env"] = env
     if "spec" in parameters:
         kwargs["spec"] = spec
-    built = target(**kwargs)
+    try:
+        built = target(**kwargs)
+    except Exception as exc:
+        raise AgentLoadError(f"cannot build agent {agent!r}: {type(exc).__name__}: {exc}") from exc
     if not isinstance(built, Agent):
         raise AgentLoadError(f"{agent!r} built {type(built).__name__}, which lacks reset/act")
     return built  # type: ignore[no-any-return]

@@ -1,0 +1,49 @@
+from __future__ import annotations
+
+import pytest
+
+import envsuite
+from envsuite.agent_protocol import Agent
+from envsuite.agents import RandomAgent, load_agent
+from envsuite.agents.loading import AgentLoadError
+
+
+def test_random_agent_prefers_legal_actions_and_is_seeded():
+    env = envsuite.make("envsuite/Bandit-v0")
+    agent = RandomAgent(env.action_space)
+    agent.reset(seed=3)
+    picks = [agent.act("", {"legal_actions": ["a", "b", "c"]}) for _ in range(30)]
+    agent.reset(seed=3)
+    assert picks == [agent.act("", {"legal_actions": ["a", "b", "c"]}) for _ in range(30)]
+    assert set(picks) == {"a", "b", "c"}
+
+
+def test_random_agent_samples_the_space_without_legal_actions():
+    env = envsuite.make("envsuite/Bandit-v0", observation_mode="vector", num_arms=4)
+    agent = RandomAgent(env.action_space)
+    agent.reset(seed=0)
+    assert {agent.act(None, {}) for _ in range(50)} == {0, 1, 2, 3}
+
+
+def test_agent_strings():
+    spec = envsuite.spec("envsuite/Bandit-v0")
+    env = envsuite.make(spec.id)
+    assert isinstance(load_agent("random", spec, env), RandomAgent)
+    assert isinstance(load_agent("oracle", spec, env), Agent)
+    custom = load_agent("envsuite.agents.random_agent:RandomAgent", spec, env, {"action_space": env.action_space})
+    assert isinstance(custom, RandomAgent)
+
+
+@pytest.mark.parametrize(
+    ("agent", "message"),
+    [
+        ("nonsense", "unknown agent"),
+        ("no.such.module:Agent", "cannot import"),
+        ("envsuite:make", "cannot build agent"),
+        ("envsuite.errors:EnvsuiteError", "lacks reset/act"),
+    ],
+)
+def test_bad_agent_strings_are_clear_errors(agent, message):
+    spec = envsuite.spec("envsuite/Bandit-v0")
+    with pytest.raises(AgentLoadError, match=message):
+        load_agent(agent, spec, envsuite.make(spec.id))

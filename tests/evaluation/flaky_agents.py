@@ -1,0 +1,46 @@
+"""Agents that misbehave on purpose, for runner tests (importable as module:Class)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+CALLS: dict[str, int] = {}
+
+
+class AlwaysCrashes:
+    def __init__(self, env: Any) -> None:
+        self.env = env
+
+    def reset(self, seed: int | None = None) -> None:
+        pass
+
+    def act(self, observation: Any, info: Any) -> Any:
+        CALLS["always"] = CALLS.get("always", 0) + 1
+        raise ConnectionError("endpoint unreachable")
+
+
+class CrashesOnce:
+    def __init__(self, env: Any) -> None:
+        self.env = env
+
+    def reset(self, seed: int | None = None) -> None:
+        pass
+
+    def act(self, observation: Any, info: Any) -> Any:
+        CALLS["once"] = CALLS.get("once", 0) + 1
+        if CALLS["once"] == 1:
+            raise TimeoutError("first call times out")
+        return info.get("legal_actions", ["blue"])[0]
+
+
+class Slow:
+    def __init__(self, env: Any) -> None:
+        self.env = env
+
+    def reset(self, seed: int | None = None) -> None:
+        pass
+
+    def act(self, observation: Any, info: Any) -> Any:
+        time.sleep(0.02)
+        return "blue"
