@@ -134,7 +134,8 @@ class _Episode:
     def keep(self, action: Any, reward: Any) -> None:
         self.length += 1
         if self.job.record_trace:
-            self.trace.append(Step(action=_jsonable_action(action), reward=reward))
+            # Built unvalidated: the action is converted to JSON here, the reward is a float.
+            self.trace.append(Step.model_construct(action=_jsonable_action(action), reward=reward))
 
 
 def _jsonable_action(action: Any) -> Any:

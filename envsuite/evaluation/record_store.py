@@ -1,6 +1,9 @@
 """The run's ``episodes.jsonl``: appended one flushed line per episode, safe to resume.
 
-Only the coordinating process writes, so lines never interleave. A run killed mid-write
+Only the coordinating process writes, so lines never interleave. Each line is flushed to
+the operating system as its episode ends, which is what survives the process being killed
+(even by SIGKILL); it is not fsync'ed, so a power loss may cost the last few episodes,
+which then simply run again. A run killed mid-write
 leaves at most one partial last line; opening the store cuts it off before appending, and
 the episode it belonged to runs again. Records are keyed, so a resumed run skips every
 episode already on disk and writes each missing one exactly once.
@@ -8,7 +11,6 @@ episode already on disk and writes each missing one exactly once.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from envsuite.records import EpisodeRecord, read_records
@@ -40,12 +42,11 @@ class RecordStore:
                 handle.truncate(cut)
 
     def append(self, record: EpisodeRecord) -> None:
-        """Write ``record`` as one line and force it to disk before returning."""
+        """Write ``record`` as one line and flush it to the OS before returning."""
         if record.key in self.done:
             raise ValueError(f"a record for {record.key} is already in {self.path}")
         with open(self.path, "a", encoding="utf-8") as handle:
             handle.write(record.to_json_line() + "\n")
             handle.flush()
-            os.fsync(handle.fileno())
         self.records.append(record)
         self.done.add(record.key)

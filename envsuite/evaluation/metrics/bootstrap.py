@@ -1,0 +1,132 @@
+"""Bootstrap resampling shared by the metrics: seeded replicates and percentile intervals.
+
+Every interval in :mod:`envsuite.evaluation.metrics` is a percentile bootstrap interval
+drawn from a :class:`numpy.random.Generator` seeded by the caller, so the same records and
+the same seed always give the same numbers.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+FloatArray = NDArray[np.float64]
+
+#: Bootstrap replicates drawn unless the caller asks for another number.
+DEFAULT_REPS = 2000
+#: Coverage of the intervals unless the caller asks for another.
+DEFAULT_CONFIDENCE = 0.95
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A point estimate with a two-sided confidence interval.
+
+    Attributes:
+        estimate: The statistic on the data as observed.
+        low: Lower end of the interval.
+        high: Upper end of the interval.
+        confidence: Nominal coverage, e.g. 0.95.
+    """
+
+    estimate: float
+    low: float
+    high: float
+    confidence: float
+
+    def contains(self, value: float) -> bool:
+        """Return whether ``value`` lies in the closed interval [low, high]."""
+        return self.low <= value <= self.high
+
+
+def check_bootstrap_args(reps: int, confidence: float) -> None:
+    """Validate the number of replicates and the coverage.
+
+    Raises:
+        ValueError: ``reps < 1`` or ``confidence`` not strictly between 0 and 1.
+    """
+    if reps < 1:
+        raise ValueError(f"reps must be at least 1, got {reps}")
+    if not 0.0 < confidence < 1.0:
+        raise ValueError(f"confidence must lie strictly between 0 and 1, got {confidence}")
+
+
+def percentile_interval(replicates: ArrayLike, confidence: float = DEFAULT_CONFIDENCE) -> tuple[float, float]:
+    """Percentile interval of bootstrap replicates.
+
+    Formula:
+        [q(α/2), q(1 − α/2)] with α = 1 − confidence and q the empirical quantile of the
+        replicates, linearly interpolated (numpy's default ``np.percentile`` method).
+        NaN replicates (statistics undefined on a resample) are ignored.
+
+    Source:
+        Efron & Tibshirani (1993), "An Introduction to the Bootstrap", ch. 13; the
+        ``method="percentile"`` branch of ``arch.bootstrap.IIDBootstrap.conf_int``, which
+        rliable's ``get_interval_estimates`` (``rliable/library.py``) calls.
+
+    Args:
+        replicates: The statistic on each bootstrap resample.
+        confidence: Nominal coverage in (0, 1).
+
+    Returns:
+        ``(low, high)``; ``(nan, nan)`` when every replicate is NaN.
+
+    Raises:
+        ValueError: ``confidence`` outside (0, 1) or no replicates.
+    """
+    check_bootstrap_args(1, confidence)
+    values = np.asarray(replicates, dtype=np.float64).ravel()
+    if values.size == 0:
+        raise ValueError("percentile_interval needs at least one replicate")
+    values = values[~np.isnan(values)]
+    if values.size == 0:
+        return (math.nan, math.nan)
+    alpha = 1.0 - confidence
+    low, high = np.percentile(values, [100.0 * alpha / 2.0, 100.0 * (1.0 - alpha / 2.0)])
+    return (float(low), float(high))
+
+
+def bootstrap_interval(
+    values: ArrayLike,
+    statistic: Callable[[FloatArray], float] = np.mean,
+    *,
+    reps: int = DEFAULT_REPS,
+    confidence: float = DEFAULT_CONFIDENCE,
+    seed: int = 0,
+) -> Interval:
+    """IID bootstrap interval of a statistic of a one-dimensional sample.
+
+    Formula:
+        Draw ``reps`` resamples of size n with replacement, evaluate the statistic on each
+        and take the percentile interval (see :func:`percentile_interval`).
+
+    Source:
+        Efron & Tibshirani (1993), "An Introduction to the Bootstrap", ch. 6 and 13.
+
+    Args:
+        values: The sample (one value per independent unit: problem, episode, ...).
+        statistic: Function of a 1-D float array returning a float (default: mean).
+        reps: Number of bootstrap resamples.
+        confidence: Nominal coverage in (0, 1).
+        seed: Seed of the :class:`numpy.random.Generator` drawing the resamples.
+
+    Returns:
+        The statistic on ``values`` and its interval.
+
+    Raises:
+        ValueError: empty sample, ``reps < 1`` or ``confidence`` outside (0, 1).
+    """
+    check_bootstrap_args(reps, confidence)
+    sample = np.asarray(values, dtype=np.float64).ravel()
+    if sample.size == 0:
+        raise ValueError("bootstrap_interval needs a non-empty sample")
+    rng = np.random.default_rng(seed)
+    replicates = np.empty(reps)
+    for rep in range(reps):
+        replicates[rep] = statistic(sample[rng.integers(0, sample.size, size=sample.size)])
+    low, high = percentile_interval(replicates, confidence)
+    return Interval(float(statistic(sample)), low, high, confidence)
