@@ -165,3 +165,22 @@ def test_ray_executor_gives_the_same_records_as_local(tmp_path):
 def test_unknown_executor_is_a_clear_error(tmp_path):
     with pytest.raises(ValueError, match="unknown executor"):
         evaluate(adhoc_protocol(BANDIT, {}, 1, 1), "random", tmp_path, executor="slurm", progress=False)
+
+
+def test_multi_agent_runs_record_per_agent_returns(tmp_path):
+    protocol = adhoc_protocol("envsuite/RepeatedGame-v0", {"game": "prisoners_dilemma", "horizon": 10}, 2, 1)
+    records = evaluate(protocol, "player_0=oracle", tmp_path, progress=False).records
+    assert len(records) == 2
+    for record in records:
+        assert set(record.episode_return) == {"player_0", "player_1"}
+        assert record.length == 10
+        for name in ("player_0", "player_1"):
+            assert record.episode_return[name] == sum(step.reward[name] for step in record.trace)
+        assert set(record.trace[0].action) == {"player_0", "player_1"}
+        assert "player_0/cumulative_regret" in record.metrics
+
+
+def test_multi_agent_oracle_self_play_succeeds(tmp_path):
+    protocol = adhoc_protocol("envsuite/RepeatedGame-v0", {"game": "matching_pennies"}, 3, 1)
+    records = evaluate(protocol, "oracle", tmp_path, progress=False).records
+    assert all(record.success for record in records)

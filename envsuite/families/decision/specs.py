@@ -21,3 +21,30 @@ register(
         ),
     )
 )
+
+register(
+    EnvSpec(
+        id="envsuite/RepeatedGame-v0",
+        entry_point=f"{_PACKAGE}.repeated_game:RepeatedGameEnv",
+        family="decision",
+        api="parallel",
+        description="Repeated two-player matrix games (PD, pennies, RPS, BoS, stag hunt, custom).",
+        oracle=f"{_PACKAGE}.game_policies:repeated_game_oracle",
+        oracle_success=1.0,
+        test_kwargs={"horizon": 40},
+        test_variants=(
+            {"observation_mode": "vector"},
+            {"game": "matching_pennies"},
+            {"game": "rock_paper_scissors", "observation_mode": "vector"},
+            {"game": "rock_paper_scissors"},
+            {"game": "battle_of_the_sexes", "observation_mode": "vector"},
+            {"game": "stag_hunt"},
+            {
+                "game": "custom",
+                "payoffs": [[3, 0], [1, 2], [0, 4]],
+                "column_payoffs": [[1, 3], [2, 0], [0, 1]],
+                "action_names": [["left", "middle", "right"], ["up", "down"]],
+            },
+        ),
+    )
+)

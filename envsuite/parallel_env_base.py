@@ -1,0 +1,176 @@
+"""Base class giving PettingZoo Parallel envs the action-handling contract of ``env_base``.
+
+A concrete env fills in its hooks (template method, as in :mod:`envsuite.env_base`):
+
+- ``new_episode(options)`` builds every agent's first observation and info after seeding;
+- ``parse_action(agent, action)`` turns what one agent sent into the env's own action type,
+  raising :class:`~envsuite.env_base.InvalidAction` (or anything else) when it cannot;
+- ``apply_actions(parsed, errors)`` advances the env by one joint step, applying the env's
+  documented penalty to every agent named in ``errors``.
+
+The base class owns ``reset`` and ``step``. Within an episode:
+
+- a malformed action for one agent never raises: that agent's ``info["parse_error"]``
+  holds the reason and the env applies its penalty to that agent only;
+- a live agent missing from the ``actions`` dict (or ``actions`` not being a dict at all)
+  counts as a malformed action for that agent (:data:`MISSING_ACTION`);
+- actions for names that are not live agents (unknown names, agents already done) are
+  ignored;
+- every info of every agent holds ``parse_error`` (``None`` when the action was fine).
+
+Once every agent is done (or before the first ``reset``), ``step`` changes nothing: each
+agent of ``possible_agents`` named in ``actions`` gets its last observation (None before
+any reset), reward 0, ``terminated=True`` and a ``parse_error``
+(:data:`~envsuite.env_base.EPISODE_OVER`, or :data:`NOT_STARTED`); other names get nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import ParallelEnv
+
+from envsuite.env_base import EPISODE_OVER, describe_parse_failure
+
+if TYPE_CHECKING:
+    from envsuite.registry import EnvSpec
+
+ObsType = TypeVar("ObsType")
+ActType = TypeVar("ActType")
+ParsedT = TypeVar("ParsedT")
+
+#: ``parse_error`` of a live agent that was given no action.
+MISSING_ACTION = "no action was given for this agent"
+#: ``parse_error`` of a step taken before the first ``reset``.
+NOT_STARTED = "the episode has not started; call reset() before step()"
+
+StepResult = tuple[
+    dict[str, Any], dict[str, float], dict[str, bool], dict[str, bool], dict[str, dict[str, Any]]
+]
+
+
+class EnvsuiteParallelEnv(ParallelEnv[str, ObsType, ActType], Generic[ObsType, ActType, ParsedT]):
+    """A PettingZoo ``ParallelEnv`` whose ``step`` tolerates any actions, per agent.
+
+    Subclasses set ``possible_agents``, ``observation_spaces`` and ``action_spaces`` (one
+    space object per agent, returned as is by :meth:`observation_space` and
+    :meth:`action_space`) and implement :meth:`new_episode`, :meth:`parse_action` and
+    :meth:`apply_actions`. Randomness must come from ``self.np_random``, which
+    :meth:`reset` seeds from ``seed`` and keeps running when ``seed`` is None.
+
+    Attributes:
+        spec: The :class:`~envsuite.registry.EnvSpec` the env was made from (set by
+            ``envsuite.make``; ``None`` for an env built from its class).
+        spec_hash: The spec hash (set by ``envsuite.make``; ``None`` otherwise).
+        render_mode: The render mode the env was made with, or None.
+        np_random: The env's generator.
+        np_random_seed: The seed of the current generator (drawn from OS entropy when the
+            first reset got no seed; ``None`` before any reset).
+
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": [], "name": "envsuite_parallel_env"}
+    spec: EnvSpec | None = None
+    spec_hash: str | None = None
+    render_mode: str | None = None
+
+    possible_agents: list[str]
+    observation_spaces: dict[str, spaces.Space[Any]]
+    action_spaces: dict[str, spaces.Space[Any]]
+
+    def __init__(self) -> None:
+        self.agents: list[str] = []
+        self.np_random: np.random.Generator | None = None
+        self.np_random_seed: int | None = None
+        self._last_observations: dict[str, Any] = {}
+
+    # -- hooks -------------------------------------------------------------------------
+    def new_episode(
+        self, options: dict[str, Any] | None
+    ) -> tuple[dict[str, ObsType], dict[str, dict[str, Any]]]:
+        """Start an episode (``self.np_random`` is seeded); return observations and infos."""
+        raise NotImplementedError
+
+    def parse_action(self, agent: str, action: Any) -> ParsedT:
+        """Convert ``agent``'s action to the env's action type, or raise InvalidAction."""
+        raise NotImplementedError
+
+    def apply_actions(self, parsed: Mapping[str, ParsedT], errors: Mapping[str, str]) -> StepResult:
+        """Advance the env one joint step.
+
+        Args:
+            parsed: The well-formed action of each live agent that sent one.
+            errors: For each live agent whose action was malformed or missing, the reason;
+                the env applies its documented penalty to these agents.
+
+        Returns:
+            Observations, rewards, terminations, truncations and infos, each keyed by every
+            agent that was live before the step.
+
+        """
+        raise NotImplementedError
+
+    # -- spaces ------------------------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """Return the observation space of ``agent`` (the same object on every call)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """Return the action space of ``agent`` (the same object on every call)."""
+        return self.action_spaces[agent]
+
+    # -- the loop ----------------------------------------------------------------------
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, ObsType], dict[str, dict[str, Any]]]:
+        """Seed ``self.np_random`` (when ``seed`` is given, or on first use); start an episode."""
+        if seed is not None or self.np_random is None:
+            self.np_random, self.np_random_seed = seeding.np_random(seed)
+        self.agents = list(self.possible_agents)
+        observations, infos = self.new_episode(options)
+        self._last_observations = dict(observations)
+        return observations, infos
+
+    def step(self, actions: Any) -> StepResult:
+        """Step every live agent; malformed or missing actions cost that agent its penalty."""
+        given: Mapping[Any, Any] = actions if isinstance(actions, Mapping) else {}
+        if not self.agents:
+            return self._answer_after_end(given)
+        parsed: dict[str, ParsedT] = {}
+        errors: dict[str, str] = {}
+        for agent in self.agents:
+            if agent not in given:
+                errors[agent] = MISSING_ACTION
+                continue
+            try:
+                parsed[agent] = self.parse_action(agent, given[agent])
+            except Exception as exc:  # any failure to understand an action is that agent's
+                errors[agent] = describe_parse_failure(exc)
+        observations, rewards, terminations, truncations, infos = self.apply_actions(parsed, errors)
+        for agent in self.agents:
+            infos.setdefault(agent, {})["parse_error"] = errors.get(agent)
+        rewards = {agent: float(value) for agent, value in rewards.items()}
+        terminations = {agent: bool(value) for agent, value in terminations.items()}
+        truncations = {agent: bool(value) for agent, value in truncations.items()}
+        self._last_observations.update(observations)
+        self.agents = [
+            agent
+            for agent in self.agents
+            if not (terminations.get(agent, False) or truncations.get(agent, False))
+        ]
+        return observations, rewards, terminations, truncations, infos
+
+    def _answer_after_end(self, given: Mapping[Any, Any]) -> StepResult:
+        named = [agent for agent in self.possible_agents if agent in given]
+        message = NOT_STARTED if self.np_random is None else EPISODE_OVER
+        return (
+            {agent: self._last_observations.get(agent) for agent in named},
+            dict.fromkeys(named, 0.0),
+            dict.fromkeys(named, True),
+            dict.fromkeys(named, False),
+            {agent: {"parse_error": message} for agent in named},
+        )
