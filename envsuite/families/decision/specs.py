@@ -24,6 +24,43 @@ register(
 
 register(
     EnvSpec(
+        id="envsuite/ContextualBandit-v0",
+        entry_point=f"{_PACKAGE}.contextual_bandit:ContextualBanditEnv",
+        family="decision",
+        api="gymnasium",
+        description="Linear contextual bandit (disjoint model), K arms, d-dim contexts.",
+        oracle=f"{_PACKAGE}.linucb:linucb_oracle",
+        oracle_success=1.0,
+        test_kwargs={"horizon": 100},
+        test_variants=(
+            {"observation_mode": "vector"},
+            {"num_arms": 10, "context_dim": 10, "horizon": 300, "text_history": "full"},
+            {"observation_mode": "vector", "noise_std": 0.5, "horizon": 300},
+        ),
+    )
+)
+
+register(
+    EnvSpec(
+        id="envsuite/Experts-v0",
+        entry_point=f"{_PACKAGE}.experts:ExpertsEnv",
+        family="decision",
+        api="gymnasium",
+        description="Prediction with expert advice: iid, trend, sinusoidal or adversarial losses.",
+        oracle=f"{_PACKAGE}.hedge:hedge_oracle",
+        oracle_success=1.0,
+        test_kwargs={"horizon": 50},
+        test_variants=(
+            {"observation_mode": "vector", "loss_sequence": "adversarial"},
+            {"loss_sequence": "trend"},
+            {"observation_mode": "vector", "loss_sequence": "sinusoidal", "period": 20},
+            {"loss_sequence": "adversarial", "num_actions": 10, "horizon": 200},
+        ),
+    )
+)
+
+register(
+    EnvSpec(
         id="envsuite/RepeatedGame-v0",
         entry_point=f"{_PACKAGE}.repeated_game:RepeatedGameEnv",
         family="decision",
