@@ -15,7 +15,7 @@ the episode ended with the last observation, reward 0 and a ``parse_error``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 import gymnasium as gym
 
@@ -43,11 +43,19 @@ class InvalidAction(ValueError):
     """Raised by ``parse_action`` with a message saying what was wrong with the action."""
 
 
+#: Longest ``parse_error`` text; longer explanations are cut (they go into every info).
+MAX_PARSE_ERROR_CHARS = 300
+
+
 def describe_parse_failure(exc: BaseException) -> str:
     """The ``parse_error`` text for an exception raised while parsing an action."""
     if isinstance(exc, InvalidAction):
-        return str(exc) or "invalid action"
-    return f"could not interpret the action ({type(exc).__name__}: {exc})"
+        text = str(exc) or "invalid action"
+    else:
+        text = f"could not interpret the action ({type(exc).__name__}: {exc})"
+    if len(text) > MAX_PARSE_ERROR_CHARS:
+        text = text[: MAX_PARSE_ERROR_CHARS - 3] + "..."
+    return text
 
 
 class EnvsuiteEnv(gym.Env[ObsType, ActType], Generic[ObsType, ActType, ParsedT]):
@@ -59,7 +67,7 @@ class EnvsuiteEnv(gym.Env[ObsType, ActType], Generic[ObsType, ActType, ParsedT])
     without touching the env's state.
     """
 
-    metadata: dict[str, Any] = {"render_modes": []}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": []}
 
     def __init__(self) -> None:
         super().__init__()

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from envsuite.registry import EnvSpec
-from envsuite.seeding import make_generator
+from envsuite.seeding import derive_seed, make_generator
 
 #: Longest episode a conformance rollout runs before giving up on reaching the end.
 MAX_ROLLOUT_STEPS = 500
@@ -108,6 +108,47 @@ def parallel_episode(
             Transition(observations, rewards, terminations, truncations, infos)
         )
     return episode
+
+
+class MixedPolicy:
+    """Half oracle, half random: exercises both the valid and the malformed-action paths.
+
+    Text envs without ``legal_actions`` would otherwise only ever see random strings, so
+    their valid-action paths would go unchecked. The oracle is asked every step (so its
+    own state follows the episode) and its answer is used with probability ``oracle_share``;
+    otherwise the :class:`ActionChooser` picks. Specs without an oracle act at random.
+    """
+
+    def __init__(self, spec: EnvSpec, env: Any, chooser: ActionChooser, oracle_share: float = 0.5):
+        self.env = env
+        self.chooser = chooser
+        self.oracle_share = oracle_share
+        self.multi = hasattr(env, "possible_agents")
+        self.oracle = spec.load_oracle()(env) if spec.oracle is not None else None
+
+    def reset(self, seed: int | None) -> None:
+        """Reset the oracle(s) with seeds derived from the episode's seed."""
+        if self.oracle is None:
+            return
+        agents = self.oracle.items() if isinstance(self.oracle, Mapping) else [("", self.oracle)]
+        for name, agent in agents:
+            agent.reset(seed=derive_seed(0 if seed is None else seed, "kit-oracle", name))
+
+    def __call__(self, *args: Any) -> Any:
+        """``(observation, info)`` for single-agent envs, ``(agent, observation, info)`` else."""
+        if self.multi:
+            agent, observation, info = args
+            space = self.env.action_space(agent)
+            oracle = self.oracle[agent] if self.oracle is not None else None
+        else:
+            observation, info = args
+            space = self.env.action_space
+            oracle = self.oracle
+        random_action = self.chooser.choose(space, info)
+        if oracle is None:
+            return random_action
+        oracle_action = oracle.act(observation, info)
+        return oracle_action if self.chooser.rng.random() < self.oracle_share else random_action
 
 
 def random_policy(env: Any, chooser: ActionChooser) -> Callable[..., Any]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 from gymnasium import spaces
@@ -102,7 +102,7 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
         v0: Initial version.
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 4}
     #: Per-step info keys the runner records as curves, and final ones it records as metrics.
     record_curves = ("regret",)
     record_metrics = ("cumulative_regret", "opt_frac")
