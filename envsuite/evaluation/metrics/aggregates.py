@@ -1,15 +1,14 @@
 """Aggregate scores over runs and tasks the rliable way, with stratified bootstrap intervals.
 
 Scores are a matrix of shape ``(num_runs, num_tasks)``: ``scores[r, m]`` is run (seed) r
-on task m, as in rliable. The adapters build that matrix, and per-env summaries, from
-episode records.
+on task m, as in rliable. :func:`score_matrix` builds that matrix from episode records;
+:mod:`~envsuite.evaluation.metrics.env_summary` summarises records per env.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
@@ -20,7 +19,6 @@ from envsuite.evaluation.metrics.bootstrap import (
     DEFAULT_REPS,
     FloatArray,
     Interval,
-    bootstrap_interval,
     check_bootstrap_args,
     percentile_interval,
 )
@@ -39,7 +37,9 @@ ScoreField = Literal["success", "score", "return"]
 def _matrix(scores: ArrayLike) -> FloatArray:
     matrix = np.asarray(scores, dtype=np.float64)
     if matrix.ndim != 2 or matrix.size == 0:
-        raise ValueError(f"scores must be a non-empty (num_runs, num_tasks) matrix, got {matrix.shape}")
+        raise ValueError(
+            f"scores must be a non-empty (num_runs, num_tasks) matrix, got {matrix.shape}"
+        )
     return matrix
 
 
@@ -61,6 +61,7 @@ def aggregate_mean(scores: ArrayLike) -> float:
 
     Raises:
         ValueError: ``scores`` is not a non-empty 2-D matrix.
+
     """
     return float(np.mean(np.mean(_matrix(scores), axis=0)))
 
@@ -82,6 +83,7 @@ def aggregate_median(scores: ArrayLike) -> float:
 
     Raises:
         ValueError: ``scores`` is not a non-empty 2-D matrix.
+
     """
     return float(np.median(np.mean(_matrix(scores), axis=0)))
 
@@ -106,6 +108,7 @@ def trim_mean(values: ArrayLike, proportion_to_cut: float) -> float:
 
     Raises:
         ValueError: empty sample or ``proportion_to_cut`` outside [0, 0.5).
+
     """
     sample = np.sort(np.asarray(values, dtype=np.float64).ravel())
     if sample.size == 0:
@@ -135,6 +138,7 @@ def aggregate_iqm(scores: ArrayLike) -> float:
 
     Raises:
         ValueError: ``scores`` is not a non-empty 2-D matrix.
+
     """
     return trim_mean(_matrix(scores), 0.25)
 
@@ -160,6 +164,7 @@ def optimality_gap(scores: ArrayLike, gamma: float = 1.0) -> float:
 
     Raises:
         ValueError: ``scores`` is not a non-empty 2-D matrix.
+
     """
     return float(np.mean(np.maximum(gamma - _matrix(scores), 0.0)))
 
@@ -183,6 +188,7 @@ def success_rate(successes: ArrayLike) -> float:
 
     Raises:
         ValueError: not a non-empty 2-D matrix, or values other than 0 and 1.
+
     """
     matrix = _matrix(successes)
     if not np.all((matrix == 0.0) | (matrix == 1.0)):
@@ -233,6 +239,7 @@ def stratified_bootstrap_interval(
 
     Raises:
         ValueError: bad matrix, ``reps`` or ``confidence``.
+
     """
     check_bootstrap_args(reps, confidence)
     matrix = _matrix(scores)
@@ -275,6 +282,7 @@ def aggregate_intervals(
 
     Raises:
         ValueError: bad matrix, ``reps`` or ``confidence``.
+
     """
     return {
         name: stratified_bootstrap_interval(
@@ -314,6 +322,7 @@ def score_matrix(
     Raises:
         ValueError: bad records, a record without the field, or tasks with different
             numbers of seeds (named in the message).
+
     """
     normal, _ = split_infra_errors(checked_records(records))
     cells: dict[TaskKey, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
@@ -325,83 +334,7 @@ def score_matrix(
     seed_counts = {task: len(cells[task]) for task in tasks}
     if len(set(seed_counts.values())) > 1:
         raise ValueError(f"tasks have different numbers of seeds: {seed_counts}")
-    columns = [[float(np.mean(cells[task][seed])) for seed in sorted(cells[task])] for task in tasks]
+    columns = [
+        [float(np.mean(cells[task][seed])) for seed in sorted(cells[task])] for task in tasks
+    ]
     return np.array(columns, dtype=np.float64).T, tasks
-
-
-@dataclass(frozen=True)
-class EnvSummary:
-    """Outcome statistics of one task (env configuration) from its records.
-
-    Attributes:
-        task: ``(task_id, env_id, canonical env_kwargs)``.
-        n_episodes: Episodes that ran (infrastructure errors excluded).
-        n_infra_errors: Episodes lost to infrastructure errors.
-        success_rate: Fraction of episodes with ``success`` True, over the episodes that
-            define success, with a bootstrap interval; None when none does.
-        mean_return: Mean episode return with a bootstrap interval; None when no episode
-            ran.
-        mean_score: Mean ``score`` over episodes that define it, with an interval; or None.
-    """
-
-    task: TaskKey
-    n_episodes: int
-    n_infra_errors: int
-    success_rate: Interval | None
-    mean_return: Interval | None
-    mean_score: Interval | None
-
-
-def summarize_by_env(
-    records: Iterable[EpisodeRecord],
-    *,
-    agent: str | None = None,
-    reps: int = DEFAULT_REPS,
-    confidence: float = DEFAULT_CONFIDENCE,
-    seed: int = 0,
-) -> dict[TaskKey, EnvSummary]:
-    """Success rate, mean return and mean score per task, each with a bootstrap interval.
-
-    Formula:
-        Per task, the mean over its episodes; intervals by the IID bootstrap over episodes
-        (:func:`~envsuite.evaluation.metrics.bootstrap.bootstrap_interval`, percentile).
-
-    Source:
-        Efron & Tibshirani (1993), ch. 13; rliable's percentile intervals (Agarwal et al.,
-        2021, section 4.1) with one task as the only stratum.
-
-    Args:
-        records: Episode records of one agent.
-        agent: For multi-agent records, whose return to average.
-        reps: Bootstrap resamples.
-        confidence: Nominal coverage in (0, 1).
-        seed: Seed of the bootstrap generator (the same for every task).
-
-    Returns:
-        Task -> :class:`EnvSummary`, tasks sorted.
-
-    Raises:
-        ValueError: bad records (see ``record_groups.checked_records``) or a multi-agent
-            return without ``agent``.
-    """
-    by_task: dict[TaskKey, list[EpisodeRecord]] = defaultdict(list)
-    for record in checked_records(records):
-        by_task[task_key(record)].append(record)
-
-    def interval(values: list[float]) -> Interval | None:
-        if not values:
-            return None
-        return bootstrap_interval(values, reps=reps, confidence=confidence, seed=seed)
-
-    summaries: dict[TaskKey, EnvSummary] = {}
-    for task in sorted(by_task):
-        normal, errors = split_infra_errors(by_task[task])
-        summaries[task] = EnvSummary(
-            task=task,
-            n_episodes=len(normal),
-            n_infra_errors=len(errors),
-            success_rate=interval([float(r.success) for r in normal if r.success is not None]),
-            mean_return=interval([scalar_return(r, agent) for r in normal]),
-            mean_score=interval([float(r.score) for r in normal if r.score is not None]),
-        )
-    return summaries

@@ -31,6 +31,7 @@ class Interval:
         low: Lower end of the interval.
         high: Upper end of the interval.
         confidence: Nominal coverage, e.g. 0.95.
+
     """
 
     estimate: float
@@ -48,6 +49,7 @@ def check_bootstrap_args(reps: int, confidence: float) -> None:
 
     Raises:
         ValueError: ``reps < 1`` or ``confidence`` not strictly between 0 and 1.
+
     """
     if reps < 1:
         raise ValueError(f"reps must be at least 1, got {reps}")
@@ -55,7 +57,9 @@ def check_bootstrap_args(reps: int, confidence: float) -> None:
         raise ValueError(f"confidence must lie strictly between 0 and 1, got {confidence}")
 
 
-def percentile_interval(replicates: ArrayLike, confidence: float = DEFAULT_CONFIDENCE) -> tuple[float, float]:
+def percentile_interval(
+    replicates: ArrayLike, confidence: float = DEFAULT_CONFIDENCE
+) -> tuple[float, float]:
     """Percentile interval of bootstrap replicates.
 
     Formula:
@@ -77,6 +81,7 @@ def percentile_interval(replicates: ArrayLike, confidence: float = DEFAULT_CONFI
 
     Raises:
         ValueError: ``confidence`` outside (0, 1) or no replicates.
+
     """
     check_bootstrap_args(1, confidence)
     values = np.asarray(replicates, dtype=np.float64).ravel()
@@ -119,6 +124,7 @@ def bootstrap_interval(
 
     Raises:
         ValueError: empty sample, ``reps < 1`` or ``confidence`` outside (0, 1).
+
     """
     check_bootstrap_args(reps, confidence)
     sample = np.asarray(values, dtype=np.float64).ravel()

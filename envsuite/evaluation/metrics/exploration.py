@@ -49,6 +49,7 @@ def opt_frac(actions: ArrayLike, optimal_arms: Iterable[int]) -> float:
 
     Raises:
         ValueError: no actions, non-integer actions, or no optimal arm given.
+
     """
     pulls = _pulls(actions)
     best = np.asarray(sorted(set(optimal_arms)), dtype=np.int64)
@@ -79,6 +80,7 @@ def min_frac(actions: ArrayLike, num_arms: int, *, normalize: bool = True) -> fl
 
     Raises:
         ValueError: bad actions or ``num_arms``.
+
     """
     pulls = _pulls(actions)
     if num_arms < 1 or pulls.min() < 0 or pulls.max() >= num_arms:
@@ -108,6 +110,7 @@ def suffix_failure(actions: ArrayLike, optimal_arms: Iterable[int], *, start: fl
 
     Raises:
         ValueError: bad actions, no optimal arm, or ``start`` outside [0, 1).
+
     """
     pulls = _pulls(actions)
     if not 0.0 <= start < 1.0:
@@ -137,6 +140,7 @@ def suffix_failure_frequency(
 
     Raises:
         ValueError: no episodes, or as :func:`suffix_failure`.
+
     """
     if len(episodes) == 0:
         raise ValueError("no episodes")
@@ -164,6 +168,7 @@ def optimal_pulls_from_records(
 
     Raises:
         ValueError: bad records or a record without the curve.
+
     """
     normal, _ = split_infra_errors(checked_records(records))
     missing = [record.seed for record in normal if curve not in record.curves]
@@ -196,6 +201,7 @@ def exploration_from_records(
     Raises:
         ValueError: as :func:`optimal_pulls_from_records`, no episode that ran, or an
             empty curve.
+
     """
     if not 0.0 <= start < 1.0:
         raise ValueError(f"start must be in [0, 1), got {start}")

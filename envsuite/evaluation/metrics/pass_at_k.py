@@ -34,7 +34,7 @@ from envsuite.records import EpisodeRecord
 Estimator = Literal["pass@k", "pass^k"]
 
 
-def _check_counts(n: int, c: int, k: int) -> tuple[int, int, int]:
+def _check_counts(n: int, c: int, k: int, name: str) -> tuple[int, int, int]:
     n, c, k = operator.index(n), operator.index(c), operator.index(k)
     if k < 1:
         raise ValueError(f"k must be at least 1, got k={k}")
@@ -42,7 +42,7 @@ def _check_counts(n: int, c: int, k: int) -> tuple[int, int, int]:
         raise ValueError(f"need 0 <= c <= n, got n={n}, c={c}")
     if n < k:
         raise ValueError(
-            f"pass@k needs at least k attempts per problem: n={n} attempts recorded, k={k}"
+            f"{name} needs at least k attempts per problem: n={n} attempts recorded, k={k}"
         )
     return n, c, k
 
@@ -69,8 +69,9 @@ def pass_at_k(n: int, c: int, k: int) -> float:
 
     Raises:
         ValueError: ``n < k``, ``k < 1`` or ``c`` outside [0, n].
+
     """
-    n, c, k = _check_counts(n, c, k)
+    n, c, k = _check_counts(n, c, k, "pass@k")
     if n - c < k:
         return 1.0
     return 1.0 - float(np.prod(1.0 - k / np.arange(n - c + 1, n + 1, dtype=np.float64)))
@@ -97,8 +98,9 @@ def pass_hat_k(n: int, c: int, k: int) -> float:
 
     Raises:
         ValueError: ``n < k``, ``k < 1`` or ``c`` outside [0, n].
+
     """
-    n, c, k = _check_counts(n, c, k)
+    n, c, k = _check_counts(n, c, k, "pass^k")
     if c < k:
         return 0.0
     steps = np.arange(k, dtype=np.float64)
@@ -116,7 +118,7 @@ def _estimator(name: Estimator) -> Callable[[int, int, int], float]:
 def per_problem(
     n: ArrayLike, c: ArrayLike, k: int, *, estimator: Estimator = "pass@k"
 ) -> FloatArray:
-    """The chosen estimator for each problem.
+    """Compute the chosen estimator for each problem.
 
     Formula:
         Element-wise :func:`pass_at_k` (or :func:`pass_hat_k`) of (n_j, c_j, k).
@@ -135,6 +137,7 @@ def per_problem(
 
     Raises:
         ValueError: mismatched shapes, no problems, or any per-problem error.
+
     """
     attempts = np.asarray(n).ravel()
     successes = np.asarray(c).ravel()
@@ -169,6 +172,7 @@ def mean_pass_at_k(n: ArrayLike, c: ArrayLike, k: int, *, estimator: Estimator =
 
     Raises:
         ValueError: as :func:`per_problem`.
+
     """
     return float(np.mean(per_problem(n, c, k, estimator=estimator)))
 
@@ -208,6 +212,7 @@ def pass_at_k_interval(
 
     Raises:
         ValueError: as :func:`per_problem`, or bad ``reps`` / ``confidence``.
+
     """
     check_bootstrap_args(reps, confidence)
     values = per_problem(n, c, k, estimator=estimator)
@@ -226,6 +231,7 @@ class ProblemAttempts:
         n: Attempts that ran (infrastructure errors excluded).
         c: Of those, attempts with ``success`` True.
         infra_errors: Attempts lost to infrastructure errors (in neither n nor c).
+
     """
 
     problem: ProblemKey
@@ -251,6 +257,7 @@ def count_attempts(records: Iterable[EpisodeRecord]) -> list[ProblemAttempts]:
 
     Raises:
         ValueError: see :func:`~envsuite.evaluation.metrics.record_groups.checked_records`.
+
     """
     items = checked_records(records)
     normal, errors = split_infra_errors(items)
@@ -278,6 +285,7 @@ class PassAtKResult:
         n_attempts: Attempts that ran, summed over problems.
         n_successes: Successful attempts, summed over problems.
         n_infra_errors: Attempts lost to infrastructure errors (excluded everywhere).
+
     """
 
     k: int
@@ -320,6 +328,7 @@ def pass_at_k_from_records(
     Raises:
         ValueError: a problem with fewer than k attempts that ran (named in the message),
             no problem with an attempt that ran, or bad records (see :func:`count_attempts`).
+
     """
     counts = count_attempts(records)
     ran = [problem for problem in counts if problem.n > 0]

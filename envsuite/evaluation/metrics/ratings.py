@@ -3,7 +3,8 @@
 A match is ``(player_a, player_b, outcome)`` with outcome 1 when a wins, 0 when b wins
 and 0.5 for a tie (any value in [0, 1] is read as a's share of the point). The model is
 P(a beats b) = σ(θ_a − θ_b); ratings are reported as ``anchor_rating + 400/ln 10 · θ``,
-so 400 rating points are a factor 10 in odds, as in Elo.
+so 400 rating points are a factor 10 in odds, as in Elo. Rank intervals and tied groups
+built on these are in :mod:`~envsuite.evaluation.metrics.rating_ranks`.
 """
 
 from __future__ import annotations
@@ -82,6 +83,7 @@ def mle_exists(first: np.ndarray, second: np.ndarray, outcomes: FloatArray, n: i
 
     Returns:
         True when the MLE exists.
+
     """
     edges = np.zeros((n, n), dtype=bool)
     edges[first[outcomes > 0.0], second[outcomes > 0.0]] = True
@@ -89,13 +91,23 @@ def mle_exists(first: np.ndarray, second: np.ndarray, outcomes: FloatArray, n: i
     return _reaches_all(edges, n) and _reaches_all(edges.T, n)
 
 
-def _log_likelihood(theta: FloatArray, first: np.ndarray, second: np.ndarray, y: FloatArray, ridge: float) -> float:
+def _log_likelihood(
+    theta: FloatArray, first: np.ndarray, second: np.ndarray, y: FloatArray, ridge: float
+) -> float:
     d = theta[first] - theta[second]
     fit = -(y * np.logaddexp(0.0, -d) + (1.0 - y) * np.logaddexp(0.0, d)).sum()
     return float(fit - 0.5 * ridge * np.dot(theta, theta))
 
 
-def _fit(first: np.ndarray, second: np.ndarray, y: FloatArray, n: int, ridge: float, max_iter: int, tol: float) -> FloatArray:
+def _fit(
+    first: np.ndarray,
+    second: np.ndarray,
+    y: FloatArray,
+    n: int,
+    ridge: float,
+    max_iter: int,
+    tol: float,
+) -> FloatArray:
     theta = np.zeros(n)
     gauge = np.full((n, n), 1.0 / n) if ridge == 0.0 else np.zeros((n, n))
     for _ in range(max_iter):
@@ -114,7 +126,10 @@ def _fit(first: np.ndarray, second: np.ndarray, y: FloatArray, n: int, ridge: fl
         step = np.linalg.solve(information, gradient)
         before = _log_likelihood(theta, first, second, y, ridge)
         size = 1.0
-        while size > 1e-10 and _log_likelihood(theta + size * step, first, second, y, ridge) < before - 1e-12:
+        while (
+            size > 1e-10
+            and _log_likelihood(theta + size * step, first, second, y, ridge) < before - 1e-12
+        ):
             size /= 2.0
         theta = theta + size * step
         if np.max(np.abs(size * step)) < tol:
@@ -123,7 +138,11 @@ def _fit(first: np.ndarray, second: np.ndarray, y: FloatArray, n: int, ridge: fl
 
 
 def bradley_terry_strengths(
-    matches: Iterable[Match], *, ridge: float = DEFAULT_RIDGE, max_iter: int = 200, tol: float = 1e-10
+    matches: Iterable[Match],
+    *,
+    ridge: float = DEFAULT_RIDGE,
+    max_iter: int = 200,
+    tol: float = 1e-10,
 ) -> dict[str, float]:
     """Maximum (penalised) likelihood Bradley–Terry log-strengths, centred at 0.
 
@@ -150,6 +169,7 @@ def bradley_terry_strengths(
     Raises:
         ValueError: no matches, a self-match, an outcome outside [0, 1], a negative ridge,
             or ``ridge=0`` when the MLE does not exist.
+
     """
     if ridge < 0.0:
         raise ValueError(f"ridge must be >= 0, got {ridge}")
@@ -164,7 +184,10 @@ def bradley_terry_strengths(
 
 
 def to_elo(
-    strengths: Mapping[str, float], *, anchor: str | None = None, anchor_rating: float = DEFAULT_ANCHOR_RATING
+    strengths: Mapping[str, float],
+    *,
+    anchor: str | None = None,
+    anchor_rating: float = DEFAULT_ANCHOR_RATING,
 ) -> dict[str, float]:
     """Convert log-strengths to Elo-scale ratings.
 
@@ -187,13 +210,18 @@ def to_elo(
 
     Raises:
         ValueError: ``anchor`` is not a player, or no players.
+
     """
     if not strengths:
         raise ValueError("no players")
     if anchor is not None and anchor not in strengths:
         raise ValueError(f"anchor {anchor!r} is not among the players {sorted(strengths)}")
-    reference = strengths[anchor] if anchor is not None else float(np.mean(list(strengths.values())))
-    return {name: anchor_rating + ELO_SCALE * (value - reference) for name, value in strengths.items()}
+    reference = (
+        strengths[anchor] if anchor is not None else float(np.mean(list(strengths.values())))
+    )
+    return {
+        name: anchor_rating + ELO_SCALE * (value - reference) for name, value in strengths.items()
+    }
 
 
 def bradley_terry_ratings(
@@ -222,6 +250,7 @@ def bradley_terry_ratings(
 
     Raises:
         ValueError: as the two functions.
+
     """
     strengths = bradley_terry_strengths(matches, ridge=ridge)
     return to_elo(strengths, anchor=anchor, anchor_rating=anchor_rating)
@@ -262,6 +291,7 @@ def bootstrap_rating_samples(
 
     Raises:
         ValueError: bad matches or ``reps < 1``.
+
     """
     check_bootstrap_args(reps, DEFAULT_CONFIDENCE)
     items = list(matches)
@@ -276,7 +306,9 @@ def bootstrap_rating_samples(
             ridge == 0.0 and not mle_exists(first, second, y, len(names))
         ):
             continue
-        ratings = bradley_terry_ratings(resample, ridge=ridge, anchor=anchor, anchor_rating=anchor_rating)
+        ratings = bradley_terry_ratings(
+            resample, ridge=ridge, anchor=anchor, anchor_rating=anchor_rating
+        )
         for name, value in ratings.items():
             samples[rep, column[name]] = value
     return players, samples
@@ -315,9 +347,12 @@ def bootstrap_ratings(
 
     Raises:
         ValueError: bad matches, ``reps`` or ``confidence``.
+
     """
     check_bootstrap_args(reps, confidence)
-    estimate = bradley_terry_ratings(matches, ridge=ridge, anchor=anchor, anchor_rating=anchor_rating)
+    estimate = bradley_terry_ratings(
+        matches, ridge=ridge, anchor=anchor, anchor_rating=anchor_rating
+    )
     players, samples = bootstrap_rating_samples(
         matches, reps=reps, seed=seed, ridge=ridge, anchor=anchor, anchor_rating=anchor_rating
     )
@@ -326,75 +361,3 @@ def bootstrap_ratings(
         low, high = percentile_interval(samples[:, i], confidence)
         intervals[name] = Interval(estimate[name], low, high, confidence)
     return intervals
-
-
-def rank_intervals(
-    players: Sequence[str], samples: FloatArray, *, confidence: float = DEFAULT_CONFIDENCE
-) -> dict[str, tuple[int, int]]:
-    """Range of ranks each player takes across bootstrap replicates.
-
-    Formula:
-        In each replicate, rank_i = 1 + |{j : r_j > r_i}| among the players rated there;
-        the interval is [lower α/2 quantile, upper 1 − α/2 quantile] of a player's ranks
-        (numpy's ``"lower"`` and ``"higher"`` methods, so the ends are ranks that occurred).
-
-    Source:
-        Bootstrap rank confidence intervals, e.g. Hall & Miller (2009), "Using the Bootstrap
-        to Quantify the Authority of an Empirical Ranking".
-
-    Args:
-        players: Names of the columns of ``samples``.
-        samples: (reps, players) ratings, NaN where a player was not rated.
-        confidence: Nominal coverage in (0, 1).
-
-    Returns:
-        Player -> (best rank, worst rank), 1 being the top.
-
-    Raises:
-        ValueError: shapes disagree, bad ``confidence``, or a player never rated.
-    """
-    check_bootstrap_args(1, confidence)
-    ratings = np.asarray(samples, dtype=np.float64)
-    if ratings.ndim != 2 or ratings.shape[1] != len(players):
-        raise ValueError(f"samples must be (reps, {len(players)}), got {ratings.shape}")
-    better = (ratings[:, np.newaxis, :] > ratings[:, :, np.newaxis]).sum(axis=2)
-    ranks = np.where(np.isnan(ratings), np.nan, 1.0 + better)
-    alpha = 1.0 - confidence
-    result = {}
-    for i, name in enumerate(players):
-        column = ranks[:, i][~np.isnan(ranks[:, i])]
-        if column.size == 0:
-            raise ValueError(f"player {name!r} is rated in no replicate")
-        low = np.percentile(column, 100.0 * alpha / 2.0, method="lower")
-        high = np.percentile(column, 100.0 * (1.0 - alpha / 2.0), method="higher")
-        result[name] = (int(low), int(high))
-    return result
-
-
-def tie_groups(intervals: Mapping[str, Interval]) -> list[list[str]]:
-    """Partition players into groups that are statistically tied, best group first.
-
-    Formula:
-        Sort players by estimate (descending; name breaks ties). The first player leads a
-        group; each next player joins the current group when its interval reaches the
-        leader's (high >= leader's low), and otherwise leads a new group. Every member of a
-        group overlaps its leader, though two members need not overlap each other.
-
-    Source:
-        A greedy reading of overlapping confidence intervals, as leaderboards that report
-        "statistically tied" ranks do (e.g. LMSYS Chatbot Arena).
-
-    Args:
-        intervals: Player -> rating interval (e.g. from :func:`bootstrap_ratings`).
-
-    Returns:
-        The groups, each listed best first.
-    """
-    order = sorted(intervals, key=lambda name: (-intervals[name].estimate, name))
-    groups: list[list[str]] = []
-    for name in order:
-        if groups and intervals[name].high >= intervals[groups[-1][0]].low:
-            groups[-1].append(name)
-        else:
-            groups.append([name])
-    return groups

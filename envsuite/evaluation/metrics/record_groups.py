@@ -46,6 +46,7 @@ def checked_records(records: Iterable[EpisodeRecord]) -> list[EpisodeRecord]:
     Raises:
         ValueError: no records, records from more than one agent, or an episode
             (task, seed, attempt) recorded twice.
+
     """
     items = list(records)
     if not items:
@@ -80,6 +81,7 @@ def scalar_return(record: EpisodeRecord, agent: str | None = None) -> float:
 
     Raises:
         ValueError: a multi-agent return without ``agent``, or ``agent`` not in it.
+
     """
     value = record.episode_return
     if isinstance(value, dict):

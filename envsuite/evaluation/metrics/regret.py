@@ -37,7 +37,9 @@ def _actions(actions: ArrayLike, size: int, name: str) -> np.ndarray:
     if array.ndim != 1 or array.size == 0 or not np.issubdtype(array.dtype, np.integer):
         raise ValueError(f"{name} must be a non-empty 1-D sequence of integers")
     if array.min() < 0 or array.max() >= size:
-        raise ValueError(f"{name} must lie in [0, {size}), got values in [{array.min()}, {array.max()}]")
+        raise ValueError(
+            f"{name} must lie in [0, {size}), got values in [{array.min()}, {array.max()}]"
+        )
     return array
 
 
@@ -59,6 +61,7 @@ def cumulative_regret(per_step_regret: ArrayLike) -> FloatArray:
 
     Raises:
         ValueError: not a non-empty 1-D sequence.
+
     """
     return np.cumsum(_vector(per_step_regret, "per_step_regret"))
 
@@ -84,6 +87,7 @@ def bandit_pseudo_regret(arm_means: ArrayLike, actions: ArrayLike) -> FloatArray
 
     Raises:
         ValueError: bad means or actions.
+
     """
     means = _vector(arm_means, "arm_means")
     pulled = _actions(actions, means.size, "actions")
@@ -123,6 +127,7 @@ def external_regret(losses: ArrayLike, played: ArrayLike) -> FloatArray:
 
     Raises:
         ValueError: shapes differ or a row of ``played`` is not a distribution.
+
     """
     loss, learner = _online(losses, played)
     return learner - np.cumsum(loss, axis=0).min(axis=1)
@@ -148,6 +153,7 @@ def dynamic_regret(losses: ArrayLike, played: ArrayLike) -> FloatArray:
 
     Raises:
         ValueError: shapes differ or a row of ``played`` is not a distribution.
+
     """
     loss, learner = _online(losses, played)
     return learner - np.cumsum(loss.min(axis=1))
@@ -183,6 +189,7 @@ def matrix_game_external_regret(
 
     Raises:
         ValueError: bad matrices, actions out of range, or sequences of different lengths.
+
     """
     a_matrix = np.asarray(row_payoffs, dtype=np.float64)
     b_matrix = -a_matrix if col_payoffs is None else np.asarray(col_payoffs, dtype=np.float64)
@@ -219,6 +226,7 @@ def regret_curves(records: Iterable[EpisodeRecord], curve: str = "regret") -> Fl
 
     Raises:
         ValueError: bad records, a record without the curve, or curves of different lengths.
+
     """
     normal, _ = split_infra_errors(checked_records(records))
     missing = [record.seed for record in normal if curve not in record.curves]
@@ -242,6 +250,7 @@ def final_metric(records: Iterable[EpisodeRecord], name: str) -> FloatArray:
 
     Raises:
         ValueError: bad records or a record without the metric.
+
     """
     normal, _ = split_infra_errors(checked_records(records))
     missing = [record.seed for record in normal if name not in record.metrics]
@@ -259,12 +268,16 @@ class RegretSummary:
         final_regret: Mean R_T over episodes, with a bootstrap interval over episodes.
         mean_curve: Mean cumulative regret curve over episodes.
         sublinearity: The no-regret tests on the mean curve.
+        opt_frac: Mean ``metrics["opt_frac"]`` with a bootstrap interval, when every
+            episode records it (bandit envs); else None.
+
     """
 
     n_episodes: int
     final_regret: Interval
     mean_curve: FloatArray
     sublinearity: SublinearityVerdict
+    opt_frac: Interval | None
 
 
 def regret_summary(
@@ -275,12 +288,12 @@ def regret_summary(
     confidence: float = DEFAULT_CONFIDENCE,
     seed: int = 0,
 ) -> RegretSummary:
-    """Final regret with an interval, the mean curve and its sublinearity verdict.
+    """Summarise regret: the final regret with an interval, the mean curve, its verdict.
 
     Formula:
         Curves from :func:`regret_curves`; R_T averaged over episodes with an IID bootstrap
         interval; :func:`~envsuite.evaluation.metrics.sublinearity.sublinearity_verdict` of
-        the mean curve.
+        the mean curve; the mean of the recorded OptFrac, where every episode has one.
 
     Source:
         See :func:`regret_curves` and the sublinearity module.
@@ -297,12 +310,21 @@ def regret_summary(
 
     Raises:
         ValueError: as :func:`regret_curves`.
+
     """
-    curves = regret_curves(records, curve)
+    items = list(records)
+    curves = regret_curves(items, curve)
     mean_curve = curves.mean(axis=0)
+    normal, _ = split_infra_errors(items)
+    opt_frac = None
+    if all("opt_frac" in record.metrics for record in normal):
+        opt_frac = bootstrap_interval(
+            final_metric(items, "opt_frac"), reps=reps, confidence=confidence, seed=seed
+        )
     return RegretSummary(
         n_episodes=curves.shape[0],
         final_regret=bootstrap_interval(curves[:, -1], reps=reps, confidence=confidence, seed=seed),
         mean_curve=mean_curve,
         sublinearity=sublinearity_verdict(mean_curve),
+        opt_frac=opt_frac,
     )

@@ -1,4 +1,4 @@
-"""No-regret tests: is a cumulative regret curve growing sublinearly in t?
+"""No-regret tests: whether a cumulative regret curve grows sublinearly in t.
 
 Two views of one curve R_1, ..., R_T: the least-squares slope of log R_t against log t
 (about 1 for linear regret, 1/2 for √t, below 1 for any sublinear power), and a
@@ -29,7 +29,7 @@ DEFAULT_BURN_IN = 0.1
 
 
 def normal_cdf(x: float) -> float:
-    """Standard normal cumulative distribution function Φ(x) = (1 + erf(x / √2)) / 2."""
+    """Return the standard normal distribution function Φ(x) = (1 + erf(x / √2)) / 2."""
     return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
 
 
@@ -65,6 +65,7 @@ def loglog_slope(cumulative_regret: ArrayLike, *, burn_in: float = DEFAULT_BURN_
 
     Raises:
         ValueError: not a non-empty 1-D curve or ``burn_in`` outside [0, 1).
+
     """
     steps, curve = _window(cumulative_regret, burn_in)
     positive = curve > 0.0
@@ -86,6 +87,7 @@ class MannKendall:
         z: The continuity-corrected normal score.
         p_value: Two-sided p-value 2(1 − Φ(|z|)).
         trend: ``"decreasing"``/``"increasing"`` when p < alpha, else ``"no trend"``.
+
     """
 
     s: int
@@ -118,6 +120,7 @@ def mann_kendall(values: ArrayLike, *, alpha: float = 0.05) -> MannKendall:
 
     Raises:
         ValueError: fewer than two values, NaNs, or ``alpha`` outside (0, 1).
+
     """
     x = np.asarray(values, dtype=np.float64).ravel()
     if x.size < 2 or np.any(np.isnan(x)):
@@ -131,9 +134,8 @@ def mann_kendall(values: ArrayLike, *, alpha: float = 0.05) -> MannKendall:
     _, counts = np.unique(x, return_counts=True)
     ties = float(np.sum(counts * (counts - 1.0) * (2.0 * counts + 5.0)))
     variance = (n * (n - 1.0) * (2.0 * n + 5.0) - ties) / 18.0
-    if variance <= 0.0 or s == 0:
-        z = 0.0
-    else:
+    z = 0.0
+    if variance > 0.0 and s != 0:
         z = (s - math.copysign(1.0, s)) / math.sqrt(variance)
     p_value = 2.0 * (1.0 - normal_cdf(abs(z)))
     trend: Trend = "no trend"
@@ -150,6 +152,7 @@ class SublinearityVerdict:
         slope: :func:`loglog_slope` of the curve (NaN when regret is never positive).
         average_regret_trend: :func:`mann_kendall` of R_t / t.
         verdict: ``"sublinear"``, ``"linear"`` or ``"inconclusive"``.
+
     """
 
     slope: float
@@ -188,14 +191,13 @@ def sublinearity_verdict(
 
     Raises:
         ValueError: a bad curve (fewer than two steps after the burn-in) or bad options.
+
     """
     steps, curve = _window(cumulative_regret, burn_in)
     trend = mann_kendall(curve / steps, alpha=alpha)
     slope = loglog_slope(cumulative_regret, burn_in=burn_in)
     verdict: Verdict = "inconclusive"
-    if not np.any(curve > 0.0):
-        verdict = "sublinear"
-    elif trend.trend == "decreasing" and slope < 1.0:
+    if not np.any(curve > 0.0) or (trend.trend == "decreasing" and slope < 1.0):
         verdict = "sublinear"
     elif trend.trend != "decreasing" and slope >= linear_slope:
         verdict = "linear"

@@ -8,8 +8,8 @@ Conventions of SCOPE-RL's implementation (``scope_rl/ope/ops.py``,
 ``OffPolicySelection._obtain_topk_policy_performance``), which the defaults follow:
 
 * ranking is ``np.argsort(estimated)[::-1]``; among equal estimates the candidate listed
-  later ranks first (envsuite uses a stable sort, so this holds for any number of
-  candidates, where numpy's default sort guarantees it only for short arrays);
+  later ranks first. numpy's default sort is not guaranteed stable (it behaves so on short
+  arrays); envsuite sorts with ``kind="stable"`` so the tie rule always holds;
 * std@k is ``np.std(..., ddof=1)``, so at k = 1 it is NaN and so is SharpeRatio@1;
 * the SharpeRatio numerator is ``np.clip(best@k − J(π_b), 0, None)``;
 * std@k = 0 is not special-cased: a positive numerator gives +inf and a zero one NaN
@@ -68,6 +68,7 @@ def rank_by_estimate(estimated: ArrayLike) -> np.ndarray:
 
     Returns:
         Candidate indices, best estimate first.
+
     """
     return np.argsort(np.asarray(estimated, dtype=np.float64).ravel(), kind="stable")[::-1]
 
@@ -77,7 +78,7 @@ def resolve_safety_threshold(
     safety_threshold: float | None = None,
     relative_safety_criteria: float | None = None,
 ) -> float:
-    """The value below which a policy counts as unsafe.
+    """Return the value below which a policy counts as unsafe.
 
     Formula:
         ``safety_threshold`` if given; else ``relative_safety_criteria · J(π_b)`` if that
@@ -97,6 +98,7 @@ def resolve_safety_threshold(
 
     Raises:
         ValueError: both thresholds given.
+
     """
     if safety_threshold is not None and relative_safety_criteria is not None:
         raise ValueError("give safety_threshold or relative_safety_criteria, not both")
@@ -107,7 +109,9 @@ def resolve_safety_threshold(
     return 0.0
 
 
-def regret_at_k(estimated: ArrayLike, true: ArrayLike, k: int, *, form: RegretForm = "best") -> float:
+def regret_at_k(
+    estimated: ArrayLike, true: ArrayLike, k: int, *, form: RegretForm = "best"
+) -> float:
     """Regret@k of policy selection: how much the top-k portfolio misses the best policy.
 
     Formula:
@@ -133,6 +137,7 @@ def regret_at_k(estimated: ArrayLike, true: ArrayLike, k: int, *, form: RegretFo
 
     Raises:
         ValueError: mismatched inputs, bad ``k`` or unknown ``form``.
+
     """
     estimates, values = _values(estimated, true)
     _check_k(k, values.size)
@@ -158,6 +163,7 @@ class TopKMetrics:
         safety_violation_rate: Fraction of the portfolio with true value below the threshold.
         sharpe_ratio: SharpeRatio@k = (best@k − J(π_b)) / std@k.
         regret: regret@k (:func:`regret_at_k`, ``form="best"``).
+
     """
 
     k: int
@@ -223,6 +229,7 @@ def top_k_metrics(
 
     Raises:
         ValueError: mismatched inputs, bad ``k`` or both thresholds given.
+
     """
     estimates, values = _values(estimated, true)
     _check_k(k, values.size)
@@ -282,6 +289,7 @@ def top_k_table(
 
     Raises:
         ValueError: as :func:`top_k_metrics`.
+
     """
     _, values = _values(estimated, true)
     last = values.size if max_k is None else max_k

@@ -1,0 +1,45 @@
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from envsuite.evaluation.metrics.bootstrap import Interval, bootstrap_interval, percentile_interval
+
+
+def test_percentile_interval_is_linear_interpolation() -> None:
+    assert percentile_interval(np.arange(101.0), 0.9) == pytest.approx((5.0, 95.0), abs=1e-12)
+    assert percentile_interval([0.0, 1.0], 0.5) == (0.25, 0.75)
+
+
+def test_percentile_interval_ignores_nan_replicates() -> None:
+    assert percentile_interval([np.nan, 1.0, 1.0], 0.95) == (1.0, 1.0)
+    low, high = percentile_interval([np.nan, np.nan])
+    assert math.isnan(low) and math.isnan(high)
+    with pytest.raises(ValueError, match="confidence"):
+        percentile_interval([1.0], 0.0)
+
+
+def test_bootstrap_interval_is_seeded_and_contains_the_mean() -> None:
+    sample = np.random.default_rng(5).normal(size=40)
+    first = bootstrap_interval(sample, seed=2, reps=500)
+    assert first == bootstrap_interval(sample, seed=2, reps=500)
+    assert first != bootstrap_interval(sample, seed=3, reps=500)
+    assert first.estimate == pytest.approx(float(sample.mean()))
+    assert first.low < first.estimate < first.high
+    assert first.confidence == 0.95
+
+
+def test_bootstrap_interval_of_a_constant_sample_is_a_point() -> None:
+    assert bootstrap_interval([2.0, 2.0, 2.0], reps=50) == Interval(2.0, 2.0, 2.0, 0.95)
+    with pytest.raises(ValueError, match="non-empty"):
+        bootstrap_interval([])
+    with pytest.raises(ValueError, match="reps"):
+        bootstrap_interval([1.0], reps=0)
+
+
+def test_interval_contains() -> None:
+    interval = Interval(1.0, 0.5, 2.0, 0.95)
+    assert interval.contains(0.5) and interval.contains(2.0)
+    assert not interval.contains(2.01)
