@@ -24,12 +24,20 @@ Reward = float | dict[str, float]
 
 
 class Step(BaseModel):
-    """One step of an action trace: the action sent (JSON form) and the reward(s) received."""
+    """One step of an action trace.
+
+    Attributes:
+        action: The action sent, in JSON form (per agent for multi-agent envs).
+        reward: The reward(s) received.
+        probability: The probability with which the agent chose this action, when the agent
+            reports it (``last_action_probability()``); off-policy estimators need it.
+    """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     action: Any
     reward: Reward
+    probability: float | dict[str, float] | None = None
 
     @field_validator("action", mode="before")
     @classmethod

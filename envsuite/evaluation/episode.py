@@ -131,11 +131,24 @@ class _Episode:
             if key in infos and infos[key] is not None:
                 self.curves.setdefault(prefix + key, []).append(float(infos[key]))
 
-    def keep(self, action: Any, reward: Any) -> None:
+    def keep(self, action: Any, reward: Any, probability: Any = None) -> None:
         self.length += 1
         if self.job.record_trace:
             # Built unvalidated: the action is converted to JSON here, the reward is a float.
-            self.trace.append(Step.model_construct(action=_jsonable_action(action), reward=reward))
+            self.trace.append(
+                Step.model_construct(
+                    action=_jsonable_action(action), reward=reward, probability=probability
+                )
+            )
+
+
+def _probability(agent: Agent) -> float | None:
+    """The probability the agent gave its last action, if it reports one."""
+    report = getattr(agent, "last_action_probability", None)
+    if not callable(report):
+        return None
+    value = report()
+    return None if value is None else float(value)
 
 
 def _jsonable_action(action: Any) -> Any:
@@ -201,7 +214,7 @@ def _run_single(job: EpisodeJob, env: Any, agent: Agent, started: float) -> dict
             "env.step", lambda a=action: env.step(a)
         )
         total += float(reward)
-        episode.keep(action, float(reward))
+        episode.keep(action, float(reward), _probability(agent))
         episode.add_curves(info, "")
     reason = reason or ("terminated" if terminated else "truncated")
     metrics = {
@@ -255,7 +268,9 @@ def _run_parallel(
         for name, agent_info in infos.items():
             final_infos[name] = agent_info
             episode.add_curves(agent_info, f"{name}/")
-        episode.keep(actions, {name: float(r) for name, r in rewards.items()})
+        probabilities = {name: _probability(agents[name]) for name in actions}
+        reported = {name: p for name, p in probabilities.items() if p is not None}
+        episode.keep(actions, {name: float(r) for name, r in rewards.items()}, reported or None)
         terminated = terminated or any(terminations.values())
         truncated = truncated or any(truncations.values())
     reason = reason or ("terminated" if terminated else "truncated")

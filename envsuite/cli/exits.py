@@ -1,0 +1,51 @@
+"""Exit codes and the one place that turns envsuite's errors into messages without tracebacks.
+
+Exit codes:
+    0: success.
+    1: the command could not do its work (a missing optional dependency, an env that failed).
+    2: usage error (unknown id, bad ``--set``, an env the command cannot handle), as for
+       typer's own usage errors.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import NoReturn, ParamSpec, TypeVar
+
+import typer
+
+from envsuite import errors
+from envsuite.cli.console import line, stderr
+
+FAILURE = 1
+USAGE = 2
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def exit_with(message: str, code: int) -> NoReturn:
+    """Print ``message`` to stderr (verbatim) and exit with ``code``."""
+    line(stderr(), f"Error: {message}", "red")
+    raise typer.Exit(code)
+
+
+def reports_errors(command: Callable[P, R]) -> Callable[P, R]:
+    """Wrap a command so envsuite's expected errors end it with a message, not a traceback.
+
+    Unknown ids, rejected keyword arguments and wrong-API requests are usage errors (exit 2);
+    a missing extra exits 1 with the ``pip install`` command in the message. Anything else
+    is a bug and keeps its traceback.
+    """
+
+    @functools.wraps(command)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return command(*args, **kwargs)
+        except (errors.UnknownEnvError, errors.InvalidKwargsError, errors.WrongApiError) as exc:
+            exit_with(str(exc), USAGE)
+        except errors.MissingExtraError as exc:
+            exit_with(str(exc), FAILURE)
+
+    return wrapper
