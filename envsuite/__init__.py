@@ -6,6 +6,7 @@ Example:
     >>> observation, info = env.reset(seed=0)
 """
 
+from envsuite import families as families  # registers every family's specs
 from envsuite import spaces as spaces  # registers the text space's vector codecs
 from envsuite.agent_protocol import Agent
 from envsuite.errors import (
@@ -17,8 +18,6 @@ from envsuite.errors import (
 )
 from envsuite.registry import EnvSpec, make, make_vec, register, registry, spec
 from envsuite.version import __version__
-
-from envsuite import families as _families  # noqa: I001  (registers every family's specs)
 
 __all__ = [
     "Agent",

@@ -7,15 +7,16 @@ A concrete env fills in its hooks (template method, as in Minigrid):
   raising :class:`InvalidAction` (or anything else) when it cannot;
 - ``apply_action(parsed)`` / ``apply_invalid_action(message)`` advance the env.
 
-The base class owns ``reset`` and ``step``: it never lets a malformed action raise into agent code, puts
-``parse_error`` (``None`` or the reason) into every ``info``, and answers a step taken after
-the episode ended with the last observation, reward 0 and a ``parse_error``.
+The base class owns ``reset`` and ``step``: it never lets a malformed action raise into
+agent code, puts ``parse_error`` (``None`` or the reason) into every ``info``, and answers
+a step taken after the episode ended with the last observation, reward 0 and a
+``parse_error``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 import gymnasium as gym
 
@@ -67,7 +68,7 @@ class EnvsuiteEnv(gym.Env[ObsType, ActType], Generic[ObsType, ActType, ParsedT])
     without touching the env's state.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": []}
+    metadata: dict[str, Any] = {"render_modes": []}
 
     def __init__(self) -> None:
         super().__init__()
@@ -84,9 +85,7 @@ class EnvsuiteEnv(gym.Env[ObsType, ActType], Generic[ObsType, ActType, ParsedT])
         """Convert the agent's action to the env's action type, or raise InvalidAction."""
         raise NotImplementedError
 
-    def apply_action(
-        self, parsed: ParsedT
-    ) -> tuple[ObsType, float, bool, bool, dict[str, Any]]:
+    def apply_action(self, parsed: ParsedT) -> tuple[ObsType, float, bool, bool, dict[str, Any]]:
         """Advance the env with a well-formed action."""
         raise NotImplementedError
 

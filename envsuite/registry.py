@@ -156,7 +156,10 @@ class EnvSpec:
         """Import and return the oracle factory."""
         if self.oracle is None:
             raise errors.EnvsuiteError(f"{self.id} has no oracle")
-        return load_entry_point(self.oracle, env_id=self.id, extra=self.extra)  # type: ignore[no-any-return]
+        factory: Callable[[Any], Any] = load_entry_point(
+            self.oracle, env_id=self.id, extra=self.extra
+        )
+        return factory
 
     def make(self, **kwargs: Any) -> Any:
         """Build this env (see :func:`envsuite.make`); works for unregistered specs too."""
@@ -180,9 +183,7 @@ class EnvSpec:
         """The equivalent Gymnasium spec (single-agent specs only)."""
         if self.multi_agent:
             raise errors.WrongApiError(
-                errors.WRONG_API.format(
-                    id=self.id, api=self.api, what="it has no Gymnasium spec"
-                )
+                errors.WRONG_API.format(id=self.id, api=self.api, what="it has no Gymnasium spec")
             )
         return gymnasium.envs.registration.EnvSpec(
             id=self.id,
@@ -287,16 +288,20 @@ class Registry(Mapping[str, EnvSpec]):
         return len(self._specs)
 
     def suggestion_hint(self, env_id: str) -> str:
-        """A " Did you mean ...?" sentence for a wrong id ("" when nothing is close)."""
-        ids = list(self._specs)
-        candidates: list[str] = []
-        bare = env_id.rsplit("/", 1)[-1]
-        stem = re.sub(r"-v\d+$", "", bare).lower()
-        candidates += [i for i in ids if re.sub(r"-v\d+$", "", i.split("/")[-1]).lower() == stem]
-        folded = {i.lower(): i for i in ids}
-        candidates += difflib.get_close_matches(env_id.lower(), list(folded), n=3, cutoff=0.6)
-        candidates = [folded.get(c, c) for c in candidates]
-        unique = list(dict.fromkeys(candidates))[:3]
+        """A " Did you mean ...?" sentence for a wrong id ("" when nothing is close).
+
+        Names are compared without the shared ``envsuite/`` prefix and the version, so
+        ``envsuite/Bandt-v0`` suggests ``envsuite/Bandit-v0`` and not every id.
+        """
+
+        def stem(text: str) -> str:
+            return re.sub(r"-v\d+$", "", text.rsplit("/", 1)[-1]).lower()
+
+        by_stem: dict[str, list[str]] = {}
+        for registered in self._specs:
+            by_stem.setdefault(stem(registered), []).append(registered)
+        close = difflib.get_close_matches(stem(env_id), list(by_stem), n=3, cutoff=0.75)
+        unique = [i for name in close for i in by_stem[name]][:3]
         return f" Did you mean {', '.join(repr(c) for c in unique)}?" if unique else ""
 
     def register(self, spec: EnvSpec) -> EnvSpec:
@@ -433,7 +438,9 @@ def make_vec(
             )
         )
     if vectorization_mode not in ("sync", "async"):
-        raise ValueError(f"vectorization_mode must be 'sync' or 'async', got {vectorization_mode!r}")
+        raise ValueError(
+            f"vectorization_mode must be 'sync' or 'async', got {vectorization_mode!r}"
+        )
     spec.canonical_kwargs(kwargs)
     spec.load()
     from envsuite.spaces import contains_text_space

@@ -19,8 +19,8 @@ from types import ModuleType
 from typing import Any, NoReturn
 
 import numpy as np
-from gymnasium.spaces import Box, Text
 from gymnasium.error import CustomSpaceError
+from gymnasium.spaces import Box, Text
 from gymnasium.spaces.utils import flatdim, flatten, flatten_space, unflatten
 from gymnasium.vector.utils import create_shared_memory
 from numpy.typing import NDArray
@@ -103,13 +103,14 @@ def _flatdim_unicode_text(space: UnicodeText) -> int:
     return space.max_length
 
 
+# mypy misreads the generic fallback's first argument, hence the ignores on these two.
 @flatten.register(UnicodeText)
-def _flatten_unicode_text(space: UnicodeText, x: str) -> NDArray[np.int32]:
+def _flatten_unicode_text(space: UnicodeText, x: str) -> NDArray[np.int32]:  # type: ignore[misc]
     return space.encode(x)
 
 
 @unflatten.register(UnicodeText)
-def _unflatten_unicode_text(space: UnicodeText, x: NDArray[np.int32]) -> str:
+def _unflatten_unicode_text(space: UnicodeText, x: NDArray[np.int32]) -> str:  # type: ignore[misc]
     return space.decode(x)
 
 

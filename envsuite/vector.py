@@ -28,18 +28,22 @@ class DerivedSeedVectorEnv(VectorWrapper):
         options: dict[str, Any] | None = None,
     ) -> tuple[Any, dict[str, Any]]:
         """Reset every sub-environment, deriving their seeds from an int ``seed``."""
+        seeds: Any = seed
         if isinstance(seed, int):
-            seed = list(derive_seeds(seed, self.num_envs, "vector"))
-        return self.env.reset(seed=seed, options=options)
+            seeds = list(derive_seeds(seed, self.num_envs, "vector"))
+        return self.env.reset(seed=seeds, options=options)
 
     def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
         """Call a method of every sub-environment."""
-        return tuple(self.env.call(name, *args, **kwargs))
+        inner: Any = self.env
+        return tuple(inner.call(name, *args, **kwargs))
 
     def get_attr(self, name: str) -> tuple[Any, ...]:
         """Get an attribute of every sub-environment."""
-        return tuple(self.env.get_attr(name))
+        inner: Any = self.env
+        return tuple(inner.get_attr(name))
 
     def set_attr(self, name: str, values: list[Any] | tuple[Any, ...] | Any) -> None:
         """Set an attribute of every sub-environment."""
-        self.env.set_attr(name, values)
+        inner: Any = self.env
+        inner.set_attr(name, values)

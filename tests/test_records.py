@@ -5,7 +5,14 @@ import json
 import numpy as np
 import pytest
 
-from envsuite.records import EpisodeRecord, RecordFileError, Step, json_schema, read_records, write_records
+from envsuite.records import (
+    EpisodeRecord,
+    RecordFileError,
+    Step,
+    json_schema,
+    read_records,
+    write_records,
+)
 
 
 def _record(**overrides) -> EpisodeRecord:
@@ -51,7 +58,9 @@ def test_json_round_trip_is_exact():
 def test_multi_agent_returns_and_rewards():
     record = _record(
         episode_return={"player_0": 3.0, "player_1": -3.0},
-        trace=[Step(action={"player_0": 1, "player_1": 0}, reward={"player_0": 1.0, "player_1": -1.0})],
+        trace=[
+            Step(action={"player_0": 1, "player_1": 0}, reward={"player_0": 1.0, "player_1": -1.0})
+        ],
         length=1,
     )
     assert EpisodeRecord.from_json_line(record.to_json_line()) == record

@@ -210,3 +210,9 @@ def test_entry_point_module_path_exists():
         module = spec.entry_point.split(":")[0]
         path = Path(envsuite.__file__).parent.parent / (module.replace(".", "/") + ".py")
         assert path.exists(), spec.entry_point
+
+
+def test_suggestions_compare_names_not_the_shared_prefix():
+    hint = envsuite.registry.suggestion_hint("envsuite/Bandt-v0")
+    assert hint == " Did you mean 'envsuite/Bandit-v0'?"
+    assert envsuite.registry.suggestion_hint("envsuite/Zzzzzz-v0") == ""

@@ -3,7 +3,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envsuite.seeding import derive_seed, derive_seeds, make_generator, seed_sequence, spawn_generators
+from envsuite.seeding import (
+    derive_seed,
+    derive_seeds,
+    make_generator,
+    seed_sequence,
+    spawn_generators,
+)
 
 
 def test_derived_seeds_are_reproducible_and_keyed():
@@ -28,8 +34,9 @@ def test_derived_seeds_fit_in_32_bits():
 def test_string_keys_do_not_depend_on_python_hash_randomisation():
     # sha256-based: a fixed value, the same in every process
     assert derive_seed(0, "episode") == int(
-        np.random.SeedSequence(0, spawn_key=(seed_sequence(0, "episode").spawn_key[0],))
-        .generate_state(1, dtype=np.uint32)[0]
+        np.random.SeedSequence(
+            0, spawn_key=(seed_sequence(0, "episode").spawn_key[0],)
+        ).generate_state(1, dtype=np.uint32)[0]
     )
 
 

@@ -16,6 +16,7 @@ raises :class:`ChatAgentError`, which the runner records as an infra error.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from collections.abc import Mapping
@@ -189,8 +190,6 @@ class ChatAgent:
             return
         delay = self.backoff_s * 2**attempt * (1.0 + 0.25 * float(self.rng.random()))
         if retry_after is not None:
-            try:
+            with contextlib.suppress(ValueError):  # an HTTP date: keep our own delay
                 delay = max(delay, float(retry_after))
-            except ValueError:
-                pass
         time.sleep(delay)

@@ -61,24 +61,28 @@ def _load_multi_agent(
         wanted = {name: chosen.get(name, "random") for name in names}
     else:
         wanted = dict.fromkeys(names, agent)
-    oracles: Mapping[str, Agent] | None = None
+    oracles: AgentFactory | None = None
     built: dict[str, Agent] = {}
     for name, value in wanted.items():
         if value == "oracle":
             if oracles is None:
-                oracles = _oracle(spec, env)  # type: ignore[assignment]
-                if not isinstance(oracles, Mapping):
-                    raise AgentLoadError(f"the oracle of {spec.id} is not a per-agent mapping")
+                oracles = _oracle(spec, env)
+            if not isinstance(oracles, Mapping):
+                raise AgentLoadError(f"the oracle of {spec.id} is not a per-agent mapping")
             built[name] = oracles[name]
         else:
-            built[name] = _load_one(value, spec, env, env.action_space(name), options)  # type: ignore[assignment]
+            one = _load_one(value, spec, env, env.action_space(name), options)
+            if not isinstance(one, Agent):
+                raise AgentLoadError(f"{value!r} built a per-agent mapping for one agent")
+            built[name] = one
     return built
 
 
 def _oracle(spec: EnvSpec, env: Any) -> AgentFactory:
     if spec.oracle is None:
         raise AgentLoadError(f"{spec.id} has no oracle")
-    return spec.load_oracle()(env)  # type: ignore[no-any-return]
+    oracle: AgentFactory = spec.load_oracle()(env)
+    return oracle
 
 
 def _load_one(
@@ -119,4 +123,4 @@ def _load_class(agent: str, spec: EnvSpec, env: Any, options: dict[str, Any]) ->
         raise AgentLoadError(f"cannot build agent {agent!r}: {type(exc).__name__}: {exc}") from exc
     if not isinstance(built, Agent):
         raise AgentLoadError(f"{agent!r} built {type(built).__name__}, which lacks reset/act")
-    return built  # type: ignore[no-any-return]
+    return built

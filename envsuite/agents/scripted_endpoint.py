@@ -11,6 +11,7 @@ Run it: ``python -m envsuite.agents.scripted_endpoint --port 8000``, then
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import threading
 import time
@@ -138,10 +139,8 @@ def main() -> None:
     port = parser.parse_args().port
     with ScriptedEndpoint(port=port) as endpoint:
         print(f"serving {endpoint.base_url} (Ctrl-C to stop)", flush=True)
-        try:
+        with contextlib.suppress(KeyboardInterrupt):
             endpoint.thread.join()
-        except KeyboardInterrupt:
-            pass
 
 
 if __name__ == "__main__":

@@ -9,17 +9,18 @@ and, if it keeps failing, recorded with ``infra_error`` set so metrics can leave
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from envsuite.agent_protocol import Agent
 from envsuite.agents.loading import load_agent
+from envsuite.evaluation.jobs import EpisodeJob
 from envsuite.jsonable import canonical_json, to_jsonable
 from envsuite.records import EpisodeRecord, Step
 from envsuite.registry import EnvSpec, registry
 from envsuite.seeding import derive_seed
-from envsuite.evaluation.jobs import EpisodeJob
 from envsuite.version import __version__
 
 
@@ -50,18 +51,15 @@ class EnvCache:
         """Close and forget the env of ``job`` (after an infra error it may be broken)."""
         entry = self._envs.pop(job.env_id + canonical_json(job.env_kwargs), None)
         if entry is not None:
-            try:
+            # A broken env may fail to close too; it is dropped either way.
+            with contextlib.suppress(Exception):
                 entry[1].close()
-            except Exception:  # a broken env may fail to close too; it is dropped either way
-                pass
 
     def close(self) -> None:
         """Close every env."""
-        for spec, env in self._envs.values():
-            try:
+        for _, env in self._envs.values():
+            with contextlib.suppress(Exception):
                 env.close()
-            except Exception:
-                pass
         self._envs.clear()
 
 
@@ -84,9 +82,10 @@ def run_job(job: EpisodeJob, cache: EnvCache | None = None) -> EpisodeRecord:
             cache.close()
 
 
-def _guard(what: str, call: Callable[[], Any]) -> Any:
+def _guard(what: str, call: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """``call(*args, **kwargs)``, with any exception turned into an :class:`InfraError`."""
     try:
-        return call()
+        return call(*args, **kwargs)
     except Exception as exc:
         raise InfraError(f"{what} raised {type(exc).__name__}: {exc}") from exc
 
@@ -159,7 +158,7 @@ def _jsonable_action(action: Any) -> Any:
 
 
 def _run_once(job: EpisodeJob, cache: EnvCache) -> EpisodeRecord:
-    spec, env = _guard("making the env", lambda: cache.get(job))
+    spec, env = _guard("making the env", cache.get, job)
     agents = load_agent(job.agent, spec, env, job.agent_options)
     started = time.perf_counter()
     if spec.multi_agent:
@@ -202,24 +201,20 @@ def _agent_info(agents: Mapping[str, Agent]) -> dict[str, Any]:
 
 def _run_single(job: EpisodeJob, env: Any, agent: Agent, started: float) -> dict[str, Any]:
     episode = _Episode(env, job)
-    _guard("agent.reset", lambda: agent.reset(seed=derive_seed(job.seed, "agent", job.attempt)))
-    observation, info = _guard("env.reset", lambda: env.reset(seed=job.seed))
+    _guard("agent.reset", agent.reset, seed=derive_seed(job.seed, "agent", job.attempt))
+    observation, info = _guard("env.reset", env.reset, seed=job.seed)
     total, terminated, truncated, reason = 0.0, False, False, None
     while not (terminated or truncated):
         reason = _stop_reason(job, episode.length, started)
         if reason is not None:
             break
-        action = _guard("agent.act", lambda o=observation, i=info: agent.act(o, i))
-        observation, reward, terminated, truncated, info = _guard(
-            "env.step", lambda a=action: env.step(a)
-        )
+        action = _guard("agent.act", agent.act, observation, info)
+        observation, reward, terminated, truncated, info = _guard("env.step", env.step, action)
         total += float(reward)
         episode.keep(action, float(reward), _probability(agent))
         episode.add_curves(info, "")
     reason = reason or ("terminated" if terminated else "truncated")
-    metrics = {
-        key: float(info[key]) for key in episode.metric_keys if info.get(key) is not None
-    }
+    metrics = {key: float(info[key]) for key in episode.metric_keys if info.get(key) is not None}
     success = info.get("success")
     score = info.get("score")
     report = _agent_info({"agent": agent}).get("agent", {})
@@ -244,8 +239,8 @@ def _run_parallel(
     episode = _Episode(env, job)
     for index, (name, agent) in enumerate(agents.items()):
         seed = derive_seed(job.seed, "agent", job.attempt, index)
-        _guard(f"{name}.reset", lambda a=agent, s=seed: a.reset(seed=s))
-    observations, infos = _guard("env.reset", lambda: env.reset(seed=job.seed))
+        _guard(f"{name}.reset", agent.reset, seed=seed)
+    observations, infos = _guard("env.reset", env.reset, seed=job.seed)
     totals = dict.fromkeys(env.possible_agents, 0.0)
     final_infos: dict[str, Any] = {}
     terminated = truncated = False
@@ -255,13 +250,11 @@ def _run_parallel(
         if reason is not None:
             break
         actions = {
-            name: _guard(
-                f"{name}.act", lambda n=name: agents[n].act(observations[n], infos.get(n, {}))
-            )
+            name: _guard(f"{name}.act", agents[name].act, observations[name], infos.get(name, {}))
             for name in env.agents
         }
         observations, rewards, terminations, truncations, infos = _guard(
-            "env.step", lambda a=actions: env.step(a)
+            "env.step", env.step, actions
         )
         for name, reward in rewards.items():
             totals[name] += float(reward)

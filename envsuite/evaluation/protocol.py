@@ -115,9 +115,9 @@ class TaskProtocol(BaseModel):
     @field_validator("seeds")
     @classmethod
     def _seeds(cls, value: SeedRange | list[int]) -> SeedRange | list[int]:
-        if isinstance(value, list):
-            if not value or any(s < 0 for s in value) or len(set(value)) != len(value):
-                raise ValueError("seeds must be distinct non-negative ints")
+        distinct = isinstance(value, SeedRange) or len(set(value)) == len(value)
+        if not distinct or (isinstance(value, list) and (not value or min(value) < 0)):
+            raise ValueError("seeds must be distinct non-negative ints")
         return value
 
     @field_validator("metrics")

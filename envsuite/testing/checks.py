@@ -179,7 +179,9 @@ def _same(a: Any, b: Any) -> bool:
         return False
 
 
-def _compare_episodes(spec: EnvSpec, first: list[Episode], second: list[Episode], what: str) -> None:
+def _compare_episodes(
+    spec: EnvSpec, first: list[Episode], second: list[Episode], what: str
+) -> None:
     for index, (a, b) in enumerate(zip(first, second, strict=True)):
         if not _same(a.observation, b.observation) or not _same(a.info, b.info):
             raise _fail(spec, f"{what}: episode {index} starts differently")
@@ -272,9 +274,11 @@ def check_malformed_actions(spec: EnvSpec) -> None:
             raise _fail(spec, f"step({name}) was accepted without a parse_error")
         if not math.isfinite(float(reward)):
             raise _fail(spec, f"step({name}) gave a non-finite reward {reward!r}")
-        space = env.observation_space(env.possible_agents[0]) if hasattr(
-            env, "possible_agents"
-        ) else env.observation_space
+        space = (
+            env.observation_space(env.possible_agents[0])
+            if hasattr(env, "possible_agents")
+            else env.observation_space
+        )
         if observation is not None and not space.contains(observation):
             raise _fail(spec, f"step({name}) gave an observation outside observation_space")
     env.close()

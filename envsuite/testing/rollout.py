@@ -59,6 +59,7 @@ class ActionChooser:
         self._spaces: dict[int, Any] = {}
 
     def choose(self, space: Any, info: Mapping[str, Any]) -> Any:
+        """A legal action from ``info`` (nine times in ten) or a sample of ``space``."""
         legal = info.get("legal_actions") if isinstance(info, Mapping) else None
         if legal and self.rng.random() < 0.9:
             return legal[int(self.rng.integers(len(legal)))]
@@ -184,4 +185,3 @@ def episode_success(episode: Episode) -> bool:
         infos = [last.info.get(agent, {}) for agent in last.reward]
         return bool(infos) and all(bool(info.get("success")) for info in infos)
     return bool(last.info.get("success"))
-

@@ -30,7 +30,9 @@ def test_agent_strings():
     env = envsuite.make(spec.id)
     assert isinstance(load_agent("random", spec, env), RandomAgent)
     assert isinstance(load_agent("oracle", spec, env), Agent)
-    custom = load_agent("envsuite.agents.random_agent:RandomAgent", spec, env, {"action_space": env.action_space})
+    custom = load_agent(
+        "envsuite.agents.random_agent:RandomAgent", spec, env, {"action_space": env.action_space}
+    )
     assert isinstance(custom, RandomAgent)
 
 

@@ -15,7 +15,9 @@ def _agent(endpoint: ScriptedEndpoint, **options) -> ChatAgent:
 
 
 def test_prompt_template_lists_valid_actions():
-    assert user_message("Pick one.", {"legal_actions": ["a", "b"]}) == "Pick one.\nValid actions: a, b"
+    assert (
+        user_message("Pick one.", {"legal_actions": ["a", "b"]}) == "Pick one.\nValid actions: a, b"
+    )
     assert user_message([1, 2], {}) == "Observation: [1,2]"
 
 
@@ -116,6 +118,13 @@ def test_a_run_through_the_endpoint_records_usage(tmp_path):
             progress=False,
         )
     for record in result.records:
-        assert [s.action for s in record.trace] == ["blue", "green", "red", "yellow", "purple", "blue"]
+        assert [s.action for s in record.trace] == [
+            "blue",
+            "green",
+            "red",
+            "yellow",
+            "purple",
+            "blue",
+        ]
         assert record.agent_info["requests"] == 6
         assert record.agent_info["latency_s"] > 0

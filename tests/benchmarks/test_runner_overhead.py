@@ -30,7 +30,9 @@ def bare_loop() -> float:
         observation, info = env.reset(seed=seed)
         done = False
         while not done:
-            observation, reward, terminated, truncated, info = env.step(agent.act(observation, info))
+            observation, reward, terminated, truncated, info = env.step(
+                agent.act(observation, info)
+            )
             total += reward
             done = terminated or truncated
     return total

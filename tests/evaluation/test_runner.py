@@ -6,7 +6,6 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
@@ -28,7 +27,9 @@ def test_every_episode_is_recorded_once_with_identity_and_outcome(tmp_path):
     result = evaluate(protocol, "oracle", tmp_path / "run", progress=False)
     assert result.new == 8 and result.resumed == 0
     records = read_records(tmp_path / "run" / RECORDS_FILE)
-    assert sorted((r.seed, r.attempt) for r in records) == [(s, a) for s in range(4) for a in range(2)]
+    assert sorted((r.seed, r.attempt) for r in records) == [
+        (s, a) for s in range(4) for a in range(2)
+    ]
     for record in records:
         assert record.env_id == BANDIT and record.agent_id == "oracle"
         assert record.length == 50 and record.stop_reason == "terminated"
@@ -164,11 +165,15 @@ def test_ray_executor_gives_the_same_records_as_local(tmp_path):
 
 def test_unknown_executor_is_a_clear_error(tmp_path):
     with pytest.raises(ValueError, match="unknown executor"):
-        evaluate(adhoc_protocol(BANDIT, {}, 1, 1), "random", tmp_path, executor="slurm", progress=False)
+        evaluate(
+            adhoc_protocol(BANDIT, {}, 1, 1), "random", tmp_path, executor="slurm", progress=False
+        )
 
 
 def test_multi_agent_runs_record_per_agent_returns(tmp_path):
-    protocol = adhoc_protocol("envsuite/RepeatedGame-v0", {"game": "prisoners_dilemma", "horizon": 10}, 2, 1)
+    protocol = adhoc_protocol(
+        "envsuite/RepeatedGame-v0", {"game": "prisoners_dilemma", "horizon": 10}, 2, 1
+    )
     records = evaluate(protocol, "player_0=oracle", tmp_path, progress=False).records
     assert len(records) == 2
     for record in records:

@@ -222,7 +222,7 @@ def stratified_bootstrap_interval(
 
     Source:
         Agarwal et al. (2021), section 4.1; rliable ``StratifiedBootstrap.update_indices``
-        (``rliable/library.py``: ``np.random.choice(num_runs, args_shape)`` indexes runs
+        (``rliable/library.py``: draws run indices uniformly with replacement, indexing runs
         per cell, the task index stays fixed) with ``method="percentile"``. rliable's
         ``get_interval_estimates`` defaults to 50,000 reps; envsuite defaults to 2000, the
         number rliable uses for performance profiles.

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar, Literal
+from typing import Any, Literal
 
 import numpy as np
 from gymnasium import spaces
@@ -102,7 +102,7 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
         v0: Initial version.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}
     #: Per-step info keys the runner records as curves, and final ones it records as metrics.
     record_curves = ("regret",)
     record_metrics = ("cumulative_regret", "opt_frac")
@@ -129,9 +129,13 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
         if not isinstance(horizon, int) or horizon < 1:
             raise ValueError(f"horizon must be an int >= 1, got {horizon!r}")
         if observation_mode not in ("text", "vector"):
-            raise ValueError(f"observation_mode must be 'text' or 'vector', got {observation_mode!r}")
+            raise ValueError(
+                f"observation_mode must be 'text' or 'vector', got {observation_mode!r}"
+            )
         if text_history not in ("last", "summary", "full"):
-            raise ValueError(f"text_history must be 'last', 'summary' or 'full', got {text_history!r}")
+            raise ValueError(
+                f"text_history must be 'last', 'summary' or 'full', got {text_history!r}"
+            )
         if arm_means is not None:
             arm_means = tuple(float(m) for m in arm_means)
             if len(arm_means) != num_arms or not all(np.isfinite(arm_means)):
@@ -279,8 +283,10 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
         parts = self.history if self.text_history == "full" else [line]
         if self.text_history == "summary":
             parts = [line, self._summary()]
-        ask = "The game is over." if terminated else (
-            f"Round {self.t + 1} of {self.horizon}: which button do you press?"
+        ask = (
+            "The game is over."
+            if terminated
+            else (f"Round {self.t + 1} of {self.horizon}: which button do you press?")
         )
         return "\n".join([*parts, ask])
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from typing import Any, Literal
 
 import numpy as np
 from gymnasium import spaces
@@ -82,7 +82,7 @@ class ContextualBanditEnv(EnvsuiteEnv[Any, Any, int]):
     """
 
     # Annotated like the base class (not ClassVar), which mypy requires of an override.
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}
     #: Per-step info keys the runner records as curves, and final ones it records as metrics.
     record_curves = ("regret",)
     record_metrics = ("cumulative_regret", "uniform_regret", "score")

@@ -1,0 +1,5 @@
+"""``python -m envsuite`` runs the command line."""
+
+from envsuite.cli import main
+
+main()
