@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -18,13 +17,11 @@ def _run(*command: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.parametrize(
     "command",
-    [("ruff", "check", "envsuite", "tests"), ("ruff", "format", "--check", "envsuite", "tests")],
+    [("check", "envsuite", "tests"), ("format", "--check", "envsuite", "tests")],
     ids=["ruff-check", "ruff-format"],
 )
 def test_ruff(command):
-    if shutil.which("ruff") is None:
-        pytest.fail("ruff is not installed; install envsuite[test]")
-    result = _run(*command)
+    result = _run(sys.executable, "-m", "ruff", *command)
     assert result.returncode == 0, result.stdout + result.stderr
 
 
