@@ -20,6 +20,10 @@ class EnvsuiteError(Exception):
     """Base class of every error envsuite raises on purpose."""
 
 
+class UsageError(EnvsuiteError, ValueError):
+    """A request that cannot be carried out as asked (a bad file, name or option)."""
+
+
 class UnknownEnvError(EnvsuiteError, KeyError):
     """No spec is registered under the requested id."""
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from envsuite.agent_protocol import Agent
 from envsuite.agents.random_agent import RandomAgent
-from envsuite.errors import EnvsuiteError
+from envsuite.errors import UsageError
 from envsuite.registry import EnvSpec
 
 #: What an agent string builds: one agent, or one per agent name for multi-agent envs.
@@ -18,7 +18,7 @@ AgentFactory = Agent | Mapping[str, Agent]
 AGENT_FORMS = "'random', 'oracle', 'openai:MODEL', 'module:Class', or 'NAME=AGENT,...'"
 
 
-class AgentLoadError(EnvsuiteError, ValueError):
+class AgentLoadError(UsageError):
     """An agent string that names no agent, or an agent that does not fit the env."""
 
 

@@ -17,6 +17,7 @@ import typer
 
 from envsuite import errors
 from envsuite.cli.console import line, stderr
+from envsuite.records import RecordFileError
 
 FAILURE = 1
 USAGE = 2
@@ -34,9 +35,10 @@ def exit_with(message: str, code: int) -> NoReturn:
 def reports_errors(command: Callable[P, R]) -> Callable[P, R]:
     """Wrap a command so envsuite's expected errors end it with a message, not a traceback.
 
-    Unknown ids, rejected keyword arguments and wrong-API requests are usage errors (exit 2);
-    a missing extra exits 1 with the ``pip install`` command in the message. Anything else
-    is a bug and keeps its traceback.
+    Unknown ids, rejected keyword arguments, wrong-API requests, bad task protocols, agent
+    strings and run directories are usage errors (exit 2); a missing extra exits 1 with the
+    ``pip install`` command in the message, as does any other deliberate envsuite error or
+    an unreadable records file. Anything else is a bug and keeps its traceback.
     """
 
     @functools.wraps(command)
@@ -45,7 +47,9 @@ def reports_errors(command: Callable[P, R]) -> Callable[P, R]:
             return command(*args, **kwargs)
         except (errors.UnknownEnvError, errors.InvalidKwargsError, errors.WrongApiError) as exc:
             exit_with(str(exc), USAGE)
-        except errors.MissingExtraError as exc:
+        except errors.UsageError as exc:
+            exit_with(str(exc), USAGE)
+        except (errors.EnvsuiteError, RecordFileError) as exc:
             exit_with(str(exc), FAILURE)
 
     return wrapper

@@ -22,7 +22,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from envsuite.errors import EnvsuiteError, UnknownEnvError
+from envsuite.errors import UnknownEnvError, UsageError
 from envsuite.evaluation.jobs import EpisodeJob
 from envsuite.jsonable import to_jsonable
 from envsuite.registry import registry
@@ -35,7 +35,7 @@ METRIC_PATTERN = re.compile(
 SLUG = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 
 
-class ProtocolError(EnvsuiteError, ValueError):
+class ProtocolError(UsageError):
     """A task protocol file that cannot be used, with the reason."""
 
 
@@ -189,10 +189,16 @@ class TaskProtocol(BaseModel):
 def adhoc_protocol(
     env_id: str, env_kwargs: dict[str, Any], episodes: int, attempts: int, seed_start: int = 0
 ) -> TaskProtocol:
-    """The protocol behind ``envsuite eval ENV_ID --episodes N``: seeds start..start+N-1."""
+    """The protocol behind ``envsuite eval ENV_ID --episodes N``: seeds start..start+N-1.
+
+    With several attempts it also asks for pass@1 and pass@attempts.
+    """
+    registry[env_id]  # an unknown id raises UnknownEnvError with its suggestion
+    passes = sorted({f"pass@{k}" for k in (1, attempts)}) if attempts > 1 else []
     return TaskProtocol(
         id="adhoc",
         envs=[EnvEntry(id=env_id, kwargs=env_kwargs)],
         seeds=SeedRange(start=seed_start, count=episodes),
         attempts=attempts,
+        metrics=["success_rate", "mean_return", *passes],
     )

@@ -27,7 +27,7 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from envsuite.errors import EnvsuiteError
+from envsuite.errors import UsageError
 from envsuite.evaluation.executors import make_executor
 from envsuite.evaluation.jobs import EpisodeJob
 from envsuite.evaluation.protocol import TaskProtocol
@@ -38,7 +38,7 @@ from envsuite.version import __version__
 RUN_FILE = "run.json"
 
 
-class RunDirError(EnvsuiteError, ValueError):
+class RunDirError(UsageError):
     """The output directory holds a different run."""
 
 

@@ -1,0 +1,63 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from envsuite.evaluation.protocol import ProtocolError, TaskProtocol, adhoc_protocol
+
+TASKS = sorted((Path(__file__).resolve().parents[2] / "tasks").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", TASKS, ids=[p.name for p in TASKS])
+def test_shipped_protocols_load_and_expand(path):
+    protocol = TaskProtocol.load(path)
+    jobs = protocol.jobs("run", "random")
+    assert len(jobs) == len(protocol.envs) * len(protocol.seed_values()) * protocol.attempts
+    assert len({job.key for job in jobs}) == len(jobs)
+    assert protocol.id == path.stem
+
+
+def test_shipped_protocols_cover_the_decision_family():
+    assert {"decision-regret.yaml", "decision-games.yaml"} <= {p.name for p in TASKS}
+
+
+def _write(tmp_path, text: str) -> Path:
+    path = tmp_path / "task.yaml"
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("id: x\nenvs: [{id: envsuite/Bandt-v0}]\nseeds: {count: 2}\n", "Did you mean"),
+        ("id: x\nenvs: [{id: envsuite/Bandit-v0}]\nseeds: [1, 1]\n", "distinct"),
+        (
+            "id: x\nenvs: [{id: envsuite/Bandit-v0}]\nseeds: {count: 2}\nmetrics: [pass@3]\n",
+            "attempts >= 3",
+        ),
+        (
+            "id: x\nenvs: [{id: envsuite/Bandit-v0}]\nseeds: {count: 2}\nmetrics: [accuracy]\n",
+            "unknown metrics",
+        ),
+        ("id: Bad Id\nenvs: [{id: envsuite/Bandit-v0}]\nseeds: {count: 2}\n", "slug"),
+        ("id: x\nenvs: []\nseeds: {count: 2}\n", "envs"),
+        ("id: x\nenvs: [{id: envsuite/Bandit-v0}]\nseeds: {count: 2}\nsurprise: 1\n", "surprise"),
+        ("- just\n- a list\n", "must hold a mapping"),
+        ("id: [unclosed\n", "not valid YAML"),
+    ],
+)
+def test_bad_protocols_are_clear_errors(tmp_path, text, message):
+    with pytest.raises(ProtocolError, match=message):
+        TaskProtocol.load(_write(tmp_path, text))
+
+
+def test_missing_file_is_a_clear_error(tmp_path):
+    with pytest.raises(ProtocolError, match="cannot read"):
+        TaskProtocol.load(tmp_path / "nope.yaml")
+
+
+def test_adhoc_protocol_asks_pass_at_k_for_several_attempts():
+    assert adhoc_protocol("envsuite/Bandit-v0", {}, 3, 4).pass_ks() == [1, 4]
+    assert adhoc_protocol("envsuite/Bandit-v0", {}, 3, 1).pass_ks() == []

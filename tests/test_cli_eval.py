@@ -1,0 +1,178 @@
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from typer.testing import CliRunner
+
+from envsuite.agents.scripted_endpoint import ScriptedEndpoint
+from envsuite.cli import app
+from envsuite.records import read_records
+
+runner = CliRunner()
+
+
+def test_eval_env_id_writes_records_and_prints_a_summary(tmp_path):
+    out = tmp_path / "run"
+    result = runner.invoke(
+        app,
+        [
+            "eval",
+            "envsuite/Bandit-v0",
+            "--agent",
+            "oracle",
+            "--episodes",
+            "4",
+            "--attempts",
+            "2",
+            "--set",
+            "horizon=30",
+            "--out",
+            str(out),
+            "--no-progress",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    records = read_records(out / "episodes.jsonl")
+    assert len(records) == 8 and {r.env_kwargs["horizon"] for r in records} == {30}
+    assert "pass@2" in result.output and "success rate" in result.output
+    again = runner.invoke(
+        app,
+        [
+            "eval",
+            "envsuite/Bandit-v0",
+            "--agent",
+            "oracle",
+            "--episodes",
+            "4",
+            "--attempts",
+            "2",
+            "--set",
+            "horizon=30",
+            "--out",
+            str(out),
+            "--no-progress",
+        ],
+    )
+    assert again.exit_code == 0 and "0 new, 8 resumed" in " ".join(again.output.split())
+
+
+def test_eval_protocol_file(tmp_path):
+    task = tmp_path / "mini.yaml"
+    task.write_text(
+        "id: mini\nenvs:\n  - {id: envsuite/Experts-v0, kwargs: {horizon: 20}}\n"
+        "  - {id: envsuite/RepeatedGame-v0, kwargs: {horizon: 5}}\nseeds: {count: 2}\n"
+    )
+    result = runner.invoke(
+        app, ["eval", str(task), "--agent", "oracle", "--out", str(tmp_path / "r"), "--no-progress"]
+    )
+    assert result.exit_code == 0, result.output
+    records = read_records(tmp_path / "r" / "episodes.jsonl")
+    assert {r.env_id for r in records} == {"envsuite/Experts-v0", "envsuite/RepeatedGame-v0"}
+    assert "player_0" in result.output
+
+
+def test_eval_through_an_openai_compatible_endpoint(tmp_path):
+    with ScriptedEndpoint() as endpoint:
+        result = runner.invoke(
+            app,
+            [
+                "eval",
+                "envsuite/Bandit-v0",
+                "--agent",
+                "openai:scripted",
+                "--base-url",
+                endpoint.base_url,
+                "--episodes",
+                "2",
+                "--set",
+                "horizon=5",
+                "--out",
+                str(tmp_path / "r"),
+                "--no-progress",
+            ],
+        )
+    assert result.exit_code == 0, result.output
+    records = read_records(tmp_path / "r" / "episodes.jsonl")
+    assert all(r.agent_info["requests"] == 5 for r in records)
+
+
+def test_eval_errors_are_clear_and_without_traceback(tmp_path):
+    cases = [
+        (
+            ["eval", "envsuite/Bandt-v0", "--agent", "oracle", "--out", str(tmp_path / "a")],
+            "Did you mean",
+        ),
+        (
+            ["eval", "envsuite/Bandit-v0", "--agent", "nonsense", "--out", str(tmp_path / "b")],
+            "unknown agent",
+        ),
+        (
+            [
+                "eval",
+                str(tmp_path / "missing.yaml"),
+                "--agent",
+                "oracle",
+                "--out",
+                str(tmp_path / "c"),
+            ],
+            "cannot read",
+        ),
+    ]
+    for arguments, message in cases:
+        result = runner.invoke(app, [*arguments, "--no-progress"])
+        assert result.exit_code == 2, result.output
+        assert message in result.output and "Traceback" not in result.output
+    runner.invoke(
+        app,
+        [
+            "eval",
+            "envsuite/Bandit-v0",
+            "--agent",
+            "oracle",
+            "--episodes",
+            "1",
+            "--out",
+            str(tmp_path / "d"),
+            "--no-progress",
+        ],
+    )
+    clash = runner.invoke(
+        app,
+        [
+            "eval",
+            "envsuite/Bandit-v0",
+            "--agent",
+            "random",
+            "--episodes",
+            "1",
+            "--out",
+            str(tmp_path / "d"),
+            "--no-progress",
+        ],
+    )
+    assert clash.exit_code == 2 and "different run" in clash.output
+
+
+def test_eval_runs_as_an_installed_command(tmp_path):
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "envsuite",
+            "eval",
+            "tasks/decision-games.yaml",
+            "--agent",
+            "random",
+            "--out",
+            str(tmp_path / "g"),
+            "--workers",
+            "2",
+            "--no-progress",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    assert len(read_records(tmp_path / "g" / "episodes.jsonl")) == 50
