@@ -76,6 +76,10 @@ def eval_command(
     max_steps: Annotated[
         int | None, typer.Option(min=1, help="Env targets: runner step limit per episode.")
     ] = None,
+    wall_time: Annotated[
+        float | None,
+        typer.Option(min=0.001, help="Env targets: runner wall-clock limit per episode (s)."),
+    ] = None,
     progress: Annotated[bool, typer.Option(help="Show the progress bar.")] = True,
 ) -> None:
     """Run AGENT on TARGET, writing one record per episode to OUT/episodes.jsonl.
@@ -86,14 +90,14 @@ def eval_command(
     """
     env_kwargs = parse_assignments(set_)
     if _is_protocol(target):
-        given = [name for name, value in (("--set", set_), ("--max-steps", max_steps)) if value]
+        flags = (("--set", set_), ("--max-steps", max_steps), ("--wall-time", wall_time))
+        given = [name for name, value in flags if value]
         if given:
             exit_with(f"{', '.join(given)} only apply to env targets; edit the protocol", USAGE)
         protocol = TaskProtocol.load(target)
     else:
         protocol = adhoc_protocol(target, env_kwargs, episodes, attempts, seed_start)
-        if max_steps is not None:
-            protocol = protocol.model_copy(update={"max_steps": max_steps})
+        protocol = protocol.model_copy(update={"max_steps": max_steps, "wall_time_s": wall_time})
     options = _options(agent_option)
     if base_url is not None:
         options["base_url"] = base_url
