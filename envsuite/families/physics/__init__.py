@@ -1,0 +1,1 @@
+"""Physics environments: quadcopters in PyBullet (drone/) and a robot arm in MuJoCo (arm/)."""
