@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any, Literal
 
 import numpy as np
 from gymnasium import spaces
 
-from envsuite.env_base import EnvsuiteEnv, InvalidAction
+from envsuite.action_parsing import parse_choice
+from envsuite.env_base import EnvsuiteEnv
 from envsuite.spaces import UnicodeText
 
 ArmType = Literal["bernoulli", "gaussian"]
@@ -31,23 +31,6 @@ def arm_names(num_arms: int) -> tuple[str, ...]:
     """Names of the arms: colours for the first 20, then ``button-21``, ``button-22``, ..."""
     extra = tuple(f"button-{i + 1}" for i in range(len(BUTTON_COLOURS), num_arms))
     return (BUTTON_COLOURS + extra)[:num_arms]
-
-
-def parse_arm_name(text: str, names: tuple[str, ...]) -> int:
-    """Return the index of the one arm named in ``text``.
-
-    Case is ignored and the answer may hold other words ("I press Blue."), but it must
-    name exactly one arm.
-
-    Raises:
-        InvalidAction: no arm, or more than one arm, is named.
-    """
-    words = set(re.findall(r"[a-z0-9]+(?:-[0-9]+)?", text.lower()))
-    named = [i for i, name in enumerate(names) if name in words]
-    if len(named) != 1:
-        what = "no button" if not named else "more than one button"
-        raise InvalidAction(f"the answer names {what}; answer with one of: {', '.join(names)}")
-    return named[0]
 
 
 class BanditEnv(EnvsuiteEnv[Any, Any, int]):
@@ -216,17 +199,8 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
     # -- actions -----------------------------------------------------------------------
     def parse_action(self, action: Any) -> int:
         """Text mode: the one button named; vector mode: an int in [0, K)."""
-        if self.observation_mode == "text":
-            if not isinstance(action, str):
-                raise InvalidAction(f"expected a button name (str), got {type(action).__name__}")
-            return parse_arm_name(action, self.names)
-        if isinstance(action, np.ndarray) and action.shape == ():
-            action = action.item()
-        if isinstance(action, bool | np.bool_) or not isinstance(action, int | np.integer):
-            raise InvalidAction(f"expected an arm index (int), got {type(action).__name__}")
-        if not 0 <= int(action) < self.num_arms:
-            raise InvalidAction(f"arm index {int(action)} is outside [0, {self.num_arms})")
-        return int(action)
+        text_mode = self.observation_mode == "text"
+        return parse_choice(action, self.names, text_mode=text_mode, what="button")
 
     def apply_action(self, parsed: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Pull the chosen arm."""

@@ -7,8 +7,9 @@ from typing import Any, Literal
 import numpy as np
 from gymnasium import spaces
 
-from envsuite.env_base import EnvsuiteEnv, InvalidAction
-from envsuite.families.decision.bandit import arm_names, parse_arm_name
+from envsuite.action_parsing import parse_choice
+from envsuite.env_base import EnvsuiteEnv
+from envsuite.families.decision.bandit import arm_names
 from envsuite.spaces import UnicodeText
 
 ObservationMode = Literal["text", "vector"]
@@ -200,18 +201,9 @@ class ContextualBanditEnv(EnvsuiteEnv[Any, Any, int]):
 
     # -- actions -----------------------------------------------------------------------
     def parse_action(self, action: Any) -> int:
-        """Text mode: the one arm named; vector mode: an int in [0, K)."""
-        if self.observation_mode == "text":
-            if not isinstance(action, str):
-                raise InvalidAction(f"expected an arm name (str), got {type(action).__name__}")
-            return parse_arm_name(action, self.names)
-        if isinstance(action, np.ndarray) and action.shape == ():
-            action = action.item()
-        if isinstance(action, bool | np.bool_) or not isinstance(action, int | np.integer):
-            raise InvalidAction(f"expected an arm index (int), got {type(action).__name__}")
-        if not 0 <= int(action) < self.num_arms:
-            raise InvalidAction(f"arm index {int(action)} is outside [0, {self.num_arms})")
-        return int(action)
+        """Text mode: the one button named; vector mode: an int in [0, K)."""
+        text_mode = self.observation_mode == "text"
+        return parse_choice(action, self.names, text_mode=text_mode, what="button")
 
     def apply_action(self, parsed: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Pull the chosen arm in the current context."""

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from envsuite.env_base import InvalidAction
+from envsuite.action_parsing import parse_named_choice
 
 AGENTS = ("player_0", "player_1")
 
@@ -121,15 +121,5 @@ def parse_action_name(text: str, names: tuple[str, ...]) -> int:
 
     Raises:
         InvalidAction: no action, or more than one action, is named.
-
     """
-    lowered = text.lower()
-    named = [
-        i
-        for i, name in enumerate(names)
-        if re.search(rf"(?<![a-z0-9_-]){re.escape(name)}(?![a-z0-9_-])", lowered)
-    ]
-    if len(named) != 1:
-        what = "no action" if not named else "more than one action"
-        raise InvalidAction(f"the answer names {what}; answer with one of: {', '.join(names)}")
-    return named[0]
+    return parse_named_choice(text, names, "action")

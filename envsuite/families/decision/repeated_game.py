@@ -8,12 +8,11 @@ from typing import Any, ClassVar, Literal
 import numpy as np
 from gymnasium import spaces
 
-from envsuite.env_base import InvalidAction
+from envsuite.action_parsing import parse_choice
 from envsuite.families.decision.matrix_games import (
     AGENTS,
     CUSTOM,
     GAMES,
-    parse_action_name,
     validate_action_names,
     validate_payoffs,
 )
@@ -228,18 +227,8 @@ class RepeatedGameEnv(EnvsuiteParallelEnv[Any, Any, int]):
     # -- actions -----------------------------------------------------------------------
     def parse_action(self, agent: str, action: Any) -> int:
         """Text mode: the one action named; vector mode: an int in [0, n_own)."""
-        names = self.names[agent]
-        if self.observation_mode == "text":
-            if not isinstance(action, str):
-                raise InvalidAction(f"expected an action name (str), got {type(action).__name__}")
-            return parse_action_name(action, names)
-        if isinstance(action, np.ndarray) and action.shape == ():
-            action = action.item()
-        if isinstance(action, bool | np.bool_) or not isinstance(action, int | np.integer):
-            raise InvalidAction(f"expected an action index (int), got {type(action).__name__}")
-        if not 0 <= int(action) < len(names):
-            raise InvalidAction(f"action index {int(action)} is outside [0, {len(names)})")
-        return int(action)
+        text_mode = self.observation_mode == "text"
+        return parse_choice(action, self.names[agent], text_mode=text_mode, what="action")
 
     def penalty_actions(self, parsed: Mapping[str, int]) -> dict[str, int]:
         """Return the action each agent plays, malformed ones replaced (see Action)."""

@@ -1,0 +1,67 @@
+"""Parsing the two commonest action forms: an index into a finite set, or one of its names.
+
+Envs with a finite action set accept an integer in vector mode and a name in text mode;
+both parsers raise :class:`~envsuite.env_base.InvalidAction` with a message that says what
+was expected, which the env base class turns into ``info["parse_error"]`` and a penalty.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from envsuite.env_base import InvalidAction
+
+
+def parse_index(action: Any, count: int, what: str = "action") -> int:
+    """Return ``action`` as an index in ``[0, count)``.
+
+    Ints, numpy integers and 0-d integer arrays are accepted; bools are not (``True`` is an
+    int in Python, but never a deliberate index).
+
+    Raises:
+        InvalidAction: not an integer, or out of range.
+    """
+    if isinstance(action, np.ndarray) and action.shape == ():
+        action = action.item()
+    if isinstance(action, bool | np.bool_) or not isinstance(action, int | np.integer):
+        raise InvalidAction(f"expected {what} index (int), got {type(action).__name__}")
+    if not 0 <= int(action) < count:
+        raise InvalidAction(f"{what} index {int(action)} is outside [0, {count})")
+    return int(action)
+
+
+def parse_named_choice(text: Any, names: Sequence[str], what: str = "action") -> int:
+    """Return the index of the one name in ``names`` that ``text`` mentions.
+
+    Matching ignores case and needs whole words: the answer may hold other words
+    ("I press Blue."), but a name glued to letters, digits, ``_`` or ``-`` does not count,
+    so ``button-2`` is not found in ``button-21``.
+
+    Raises:
+        InvalidAction: ``text`` is not a string, or names none or several of ``names``.
+    """
+    if not isinstance(text, str):
+        raise InvalidAction(f"expected {what} name (str), got {type(text).__name__}")
+    lowered = text.lower()
+    named = [
+        i
+        for i, name in enumerate(names)
+        if re.search(rf"(?<![a-z0-9_-]){re.escape(name.lower())}(?![a-z0-9_-])", lowered)
+    ]
+    if len(named) != 1:
+        how_many = "no" if not named else "more than one"
+        raise InvalidAction(
+            f"the answer names {how_many} {what}; answer with one of: {', '.join(names)}"
+        )
+    return named[0]
+
+
+def parse_choice(action: Any, names: Sequence[str], *, text_mode: bool, what: str) -> int:
+    """A name (text mode) or an index (vector mode) into ``names``."""
+    if text_mode:
+        return parse_named_choice(action, names, what)
+    return parse_index(action, len(names), what)
