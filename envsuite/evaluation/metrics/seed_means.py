@@ -1,0 +1,140 @@
+"""Means of one task's episodes with intervals that resample seeds, not episodes.
+
+With several attempts per seed, the attempts at one seed share a problem instance and are
+not independent draws; resampling episodes would treat them as such and give intervals
+that are too narrow. Here each seed's attempts are first averaged, and the bootstrap
+redraws seeds: rliable's stratified bootstrap with the task as the only stratum.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+import numpy as np
+
+from envsuite.evaluation.metrics.aggregates import (
+    ScoreField,
+    aggregate_mean,
+    stratified_bootstrap_interval,
+)
+from envsuite.evaluation.metrics.bootstrap import DEFAULT_CONFIDENCE, DEFAULT_REPS, Interval
+from envsuite.evaluation.metrics.record_groups import (
+    checked_records,
+    scalar_return,
+    split_infra_errors,
+    task_key,
+)
+from envsuite.records import EpisodeRecord
+
+#: Reads one number from a record, or None where the record does not define it.
+RecordValue = Callable[[EpisodeRecord], "float | None"]
+
+
+def field_value(field: ScoreField, agent: str | None = None) -> RecordValue:
+    """Return a reader of ``success`` (as 0/1), ``score`` or the episode return.
+
+    Args:
+        field: ``"success"``, ``"score"`` or ``"return"``.
+        agent: For multi-agent records and ``field="return"``, whose return to read.
+
+    Returns:
+        A function of a record; it gives None where ``success``/``score`` is undefined.
+
+    """
+
+    def read(record: EpisodeRecord) -> float | None:
+        if field == "return":
+            return scalar_return(record, agent)
+        value = record.success if field == "success" else record.score
+        return None if value is None else float(value)
+
+    return read
+
+
+def metric_value(name: str) -> RecordValue:
+    """Return a reader of ``record.metrics[name]`` (None where the record lacks it)."""
+
+    def read(record: EpisodeRecord) -> float | None:
+        return record.metrics.get(name)
+
+    return read
+
+
+@dataclass(frozen=True)
+class SeedMean:
+    """A task's mean of one per-episode number, with its interval and where it came from.
+
+    Attributes:
+        interval: The mean over seeds of the per-seed means, with its interval.
+        n_episodes: Episodes the number was read from (ran and defined it).
+        n_seeds: Seeds those episodes cover (the units resampled).
+
+    """
+
+    interval: Interval
+    n_episodes: int
+    n_seeds: int
+
+
+def seed_mean_interval(
+    records: Iterable[EpisodeRecord],
+    value: RecordValue,
+    *,
+    reps: int = DEFAULT_REPS,
+    confidence: float = DEFAULT_CONFIDENCE,
+    seed: int = 0,
+) -> SeedMean | None:
+    """Mean of a per-episode number over one task's seeds, with a bootstrap over seeds.
+
+    Formula:
+        x̄_s = mean of the value over the attempts at seed s that define it;
+        estimate = (1 / S) Σ_s x̄_s over the S seeds with at least one such attempt
+        (with as many attempts at every seed, the plain mean over episodes). The interval
+        is the percentile interval of the estimate over resamples of the S seeds drawn
+        with replacement. Infrastructure errors are left out.
+
+    Source:
+        Agarwal et al. (2021), "Deep Reinforcement Learning at the Edge of the Statistical
+        Precipice", section 4.1 (stratified bootstrap; here one task, so one stratum);
+        :func:`~envsuite.evaluation.metrics.aggregates.stratified_bootstrap_interval`
+        with :func:`~envsuite.evaluation.metrics.aggregates.aggregate_mean`.
+
+    Args:
+        records: Episode records of one agent on one task (env configuration).
+        value: Reads the number from a record (see :func:`field_value`,
+            :func:`metric_value`); None leaves the record out.
+        reps: Bootstrap resamples.
+        confidence: Nominal coverage in (0, 1).
+        seed: Seed of the bootstrap generator.
+
+    Returns:
+        A :class:`SeedMean`, or None when no episode that ran defines the value.
+
+    Raises:
+        ValueError: bad records (see ``record_groups.checked_records``), records of more
+            than one task, or as ``value`` raises (e.g. a multi-agent return without agent).
+
+    """
+    items = checked_records(records)
+    tasks = {task_key(record) for record in items}
+    if len(tasks) > 1:
+        raise ValueError(f"records span {len(tasks)} tasks; pass one task's records")
+    normal, _ = split_infra_errors(items)
+    by_seed: dict[int, list[float]] = defaultdict(list)
+    for record in normal:
+        number = value(record)
+        if number is not None:
+            by_seed[record.seed].append(float(number))
+    if not by_seed:
+        return None
+    column = np.array([[np.mean(by_seed[s])] for s in sorted(by_seed)], dtype=np.float64)
+    interval = stratified_bootstrap_interval(
+        column, aggregate_mean, reps=reps, confidence=confidence, seed=seed
+    )
+    return SeedMean(
+        interval=interval,
+        n_episodes=sum(len(values) for values in by_seed.values()),
+        n_seeds=len(by_seed),
+    )

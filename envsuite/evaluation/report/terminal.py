@@ -1,0 +1,107 @@
+"""The report's main tables as rich renderables, for the terminal."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+
+from envsuite.evaluation.report.formatting import interval, number, percent, seed_mean, short_task
+from envsuite.evaluation.report.tables import ReportTables
+
+
+def _table(title: str, headers: list[str]) -> Table:
+    table = Table(title=title, title_justify="left")
+    for header in headers:
+        table.add_column(header, overflow="fold")
+    return table
+
+
+def _row(table: Table, *cells: object) -> None:
+    # Text, not markup: env kwargs hold brackets that rich would read as styles.
+    table.add_row(*(Text(str(cell)) for cell in cells))
+
+
+def outcome_table(tables: ReportTables) -> Table:
+    """Outcomes per (env configuration, run)."""
+    coverage = percent(tables.settings.confidence)
+    table = _table(
+        f"outcomes ({coverage} CI, bootstrap seed {tables.settings.seed})",
+        ["env", "agent", "ran", "infra", "success rate", "mean return", "mean score"],
+    )
+    for row in tables.outcomes:
+        _row(
+            table,
+            short_task(row.task),
+            row.run,
+            row.n_ran,
+            row.n_infra_errors,
+            seed_mean(row.success, row.n_ran),
+            "per player" if row.players else seed_mean(row.mean_return, row.n_ran),
+            seed_mean(row.score, row.n_ran),
+        )
+    return table
+
+
+def player_table(tables: ReportTables) -> Table | None:
+    """Per-player returns of multi-agent envs (None without any)."""
+    if not tables.players:
+        return None
+    table = _table("per player", ["env", "agent", "player", "mean return", "success rate"])
+    for row in tables.players:
+        n = row.mean_return.n_episodes if row.mean_return else 0
+        _row(
+            table,
+            short_task(row.task),
+            row.run,
+            row.player,
+            seed_mean(row.mean_return, n),
+            seed_mean(row.success, n),
+        )
+    return table
+
+
+def pass_at_k_table(tables: ReportTables) -> Table | None:
+    """pass@k and pass^k per k (None without repeated attempts)."""
+    if not tables.pass_at_k:
+        return None
+    table = _table("pass@k", ["env", "agent", "k", "problems", "pass@k", "pass^k"])
+    for row in tables.pass_at_k:
+        result = row.result
+        _row(
+            table,
+            short_task(row.task),
+            row.run,
+            result.k,
+            result.n_problems,
+            interval(result.pass_at_k),
+            interval(result.pass_hat_k),
+        )
+    return table
+
+
+def regret_table(tables: ReportTables) -> Table | None:
+    """Final regret, log-log slope and verdict per regret curve (None without any)."""
+    if not tables.regret:
+        return None
+    table = _table(
+        "regret", ["env", "agent", "episodes", "final regret", "slope", "R_t/t trend", "verdict"]
+    )
+    for row in tables.regret:
+        verdict = row.summary.sublinearity
+        _row(
+            table,
+            short_task(row.task),
+            row.who,
+            row.summary.n_episodes,
+            interval(row.summary.final_regret),
+            number(verdict.slope),
+            verdict.average_regret_trend.trend,
+            verdict.verdict,
+        )
+    return table
+
+
+def main_tables(tables: ReportTables) -> list[Table]:
+    """The tables printed after a report is written, in order."""
+    found = [player_table(tables), pass_at_k_table(tables), regret_table(tables)]
+    return [outcome_table(tables), *[table for table in found if table is not None]]
