@@ -32,6 +32,7 @@ from envsuite.evaluation.executors import make_executor
 from envsuite.evaluation.jobs import EpisodeJob
 from envsuite.evaluation.protocol import TaskProtocol
 from envsuite.evaluation.record_store import RecordStore
+from envsuite.jsonable import to_jsonable
 from envsuite.records import EpisodeRecord
 from envsuite.version import __version__
 
@@ -53,14 +54,34 @@ class RunResult:
     resumed: int
 
 
-def open_run(run_dir: str | Path, protocol: TaskProtocol, agent: str) -> str:
+#: Agent options never written to ``run.json`` (their values, not their presence).
+SECRET_OPTIONS = frozenset({"api_key"})
+
+
+def open_run(
+    run_dir: str | Path,
+    protocol: TaskProtocol,
+    agent: str,
+    agent_options: dict[str, Any] | None = None,
+) -> str:
     """Create ``run.json`` (or check it matches, when resuming) and return the run id.
 
+    ``run.json`` records the agent, its options (secrets such as ``api_key`` redacted) and
+    the protocol; resuming with any of them changed is refused.
+
     Raises:
-        RunDirError: ``run_dir`` holds a run of another protocol or agent.
+        RunDirError: ``run_dir`` holds a run of another protocol, agent or agent options.
     """
     path = Path(run_dir) / RUN_FILE
-    asked = {"agent": agent, "protocol": protocol.model_dump(mode="json")}
+    options = {
+        key: "<redacted>" if key in SECRET_OPTIONS else value
+        for key, value in sorted((agent_options or {}).items())
+    }
+    asked = {
+        "agent": agent,
+        "agent_options": to_jsonable(options),
+        "protocol": protocol.model_dump(mode="json"),
+    }
     if path.exists():
         try:
             existing = json.loads(path.read_text(encoding="utf-8"))
@@ -111,7 +132,7 @@ def evaluate(
         console: Where the progress bar goes (a default console if None).
         progress: Whether to show the progress bar.
     """
-    run_id = open_run(run_dir, protocol, agent)
+    run_id = open_run(run_dir, protocol, agent, agent_options)
     store = RecordStore(run_dir)
     jobs = protocol.jobs(run_id, agent, agent_options)
     todo = [job for job in jobs if job.key not in store.done]

@@ -1,8 +1,9 @@
 """MinFrac of bandit episodes from the arms recorded in their action traces.
 
-MinFrac needs the index of the arm pulled at every step. Records carry it where the agent
-acted with integer arms (vector observation mode); text-mode traces hold the agent's words
-("I press blue"), which only the env can map to arms, so they are refused here.
+MinFrac needs the index of the arm pulled at every step. Bandit envs record it as the
+``arm`` curve (the arm actually pulled, including the penalty arm after a malformed answer),
+which works in every observation mode; records without it fall back to integer trace
+actions (vector mode). Text actions ("I press blue") are never mapped to arms here.
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ from envsuite.records import EpisodeRecord
 
 
 def integer_actions(record: EpisodeRecord) -> list[int] | None:
-    """The record's trace actions when every one is an integer (not a bool); else None."""
+    """The arms pulled: the env's ``arm`` curve, else integer trace actions; else None."""
+    if "arm" in record.curves:
+        return [int(arm) for arm in record.curves["arm"]]
     actions = [step.action for step in record.trace]
     if not actions or not all(isinstance(a, int) and not isinstance(a, bool) for a in actions):
         return None
@@ -59,8 +62,8 @@ def min_frac_from_records(
         actions = integer_actions(record)
         if actions is None:
             raise ValueError(
-                f"seed {record.seed} attempt {record.attempt}: trace actions are not integer "
-                "arms (text-mode traces cannot be mapped to arms from the records)"
+                f"seed {record.seed} attempt {record.attempt}: no 'arm' curve and the trace "
+                "actions are not integer arms"
             )
         values.append(min_frac(actions, num_arms, normalize=normalize))
     return np.asarray(values, dtype=np.float64)

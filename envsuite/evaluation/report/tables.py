@@ -293,7 +293,7 @@ def _exploration(
     if num_arms is None:
         note = "the number of arms is unknown for this env"
     elif any(integer_actions(record) is None for record in normal):
-        note = "needs integer arm actions in the trace, i.e. vector observation mode"
+        note = "needs the arm pulled per step (an arm curve or integer actions)"
     else:
         try:
             min_frac = bootstrap_interval(

@@ -87,7 +87,7 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}
     #: Per-step info keys the runner records as curves, and final ones it records as metrics.
-    record_curves = ("regret",)
+    record_curves = ("regret", "arm")
     record_metrics = ("cumulative_regret", "opt_frac")
 
     def __init__(
