@@ -18,7 +18,14 @@ import typer
 from envsuite.cli.app import build_app
 
 #: Modules (in this package) whose ``register(app)`` adds their commands.
-COMMAND_MODULES: tuple[str, ...] = ("list_envs", "info", "play", "evaluate", "report")
+COMMAND_MODULES: tuple[str, ...] = (
+    "list_envs",
+    "info",
+    "play",
+    "evaluate",
+    "report",
+    "select_policy",
+)
 
 
 def create_app() -> typer.Typer:

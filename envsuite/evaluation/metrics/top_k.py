@@ -245,7 +245,7 @@ def top_k_metrics(
         kth=float(portfolio[-1]),
         best=best,
         worst=float(portfolio.min()),
-        mean=float(portfolio.mean()),
+        mean=math.fsum(portfolio.tolist()) / portfolio.size,  # fsum: independent of rank order
         std=std,
         safety_violation_rate=float(np.count_nonzero(portfolio < threshold)) / k,
         sharpe_ratio=_sharpe_ratio(numerator, std),
