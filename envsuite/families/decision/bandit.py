@@ -152,10 +152,13 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
         self._reset_counters()
 
     def _reset_counters(self) -> None:
+        # Plain Python numbers: per-step work on numpy scalars costs more than the step.
         self.t = 0
-        self.counts = np.zeros(self.num_arms, dtype=np.int64)
-        self.second_half_counts = np.zeros(self.num_arms, dtype=np.int64)
-        self.reward_sums = np.zeros(self.num_arms)
+        self.counts = [0] * self.num_arms
+        self.second_half_counts = [0] * self.num_arms
+        self.reward_sums = [0.0] * self.num_arms
+        self.mean_list: list[float] = self.means.tolist()
+        self.optimal_mean = max(self.mean_list)
         self.cumulative_regret = 0.0
         self.optimal_pulls = 0
         self.history: list[str] = []
@@ -178,7 +181,7 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
         self.means = self.draw_means()
         self._reset_counters()
         self.text = self.instructions()
-        info: dict[str, Any] = {"optimal_mean": float(self.means.max()), "t": 0}
+        info: dict[str, Any] = {"optimal_mean": self.optimal_mean, "t": 0}
         if self.observation_mode == "text":
             info["legal_actions"] = list(self.names)
         return self._observation(last_arm=None, last_reward=0.0), info
@@ -211,26 +214,27 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
         return self._pull(int(np.argmin(self.means)), penalised=True)
 
     def _pull(self, arm: int, *, penalised: bool) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        arm_mean = self.mean_list[arm]
         if self.arm_type == "bernoulli":
-            reward = float(self.np_random.random() < self.means[arm])
+            reward = float(self.np_random.random() < arm_mean)
         else:
-            reward = float(self.np_random.normal(self.means[arm], self.reward_std))
-        optimal_mean = float(self.means.max())
-        regret = optimal_mean - float(self.means[arm])
+            reward = float(self.np_random.normal(arm_mean, self.reward_std))
+        optimal_mean = self.optimal_mean
+        regret = optimal_mean - arm_mean
         in_second_half = self.t >= self.horizon // 2
         self.t += 1
         self.counts[arm] += 1
         self.second_half_counts[arm] += in_second_half
         self.reward_sums[arm] += reward
         self.cumulative_regret += regret
-        self.optimal_pulls += bool(self.means[arm] == optimal_mean)
+        self.optimal_pulls += arm_mean == optimal_mean
         terminated = self.t >= self.horizon
 
         info: dict[str, Any] = {
             "arm": arm,
             "reward": reward,
             "optimal_mean": optimal_mean,
-            "arm_mean": float(self.means[arm]),
+            "arm_mean": arm_mean,
             "regret": regret,
             "cumulative_regret": self.cumulative_regret,
             "t": self.t,
@@ -239,8 +243,8 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
             info["legal_actions"] = list(self.names)
             self.text = self._round_text(arm, reward, penalised, terminated)
         if terminated:
-            best = self.means == optimal_mean
-            info["success"] = bool(best[int(np.argmax(self.second_half_counts))])
+            most_pulled = max(range(self.num_arms), key=self.second_half_counts.__getitem__)
+            info["success"] = self.mean_list[most_pulled] == optimal_mean
             info["score"] = self.optimal_pulls / self.horizon
             info["opt_frac"] = info["score"]
         return self._observation(arm, reward), reward, terminated, False, info
@@ -288,4 +292,4 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
             return None
         if self.observation_mode == "text":
             return self.text
-        return f"t={self.t}/{self.horizon} counts={self.counts.tolist()}"
+        return f"t={self.t}/{self.horizon} counts={self.counts}"
