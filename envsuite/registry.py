@@ -219,25 +219,72 @@ class EnvSpec:
         bound.apply_defaults()
         return dict(bound.arguments)
 
-    def hash_for(self, kwargs: Mapping[str, Any] | None = None) -> str:
+    def effective_config(self, kwargs: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The constructor arguments that shape the env (presentation-only ones left out)."""
+        return {
+            k: v for k, v in self.canonical_kwargs(kwargs).items() if k not in PRESENTATION_KWARGS
+        }
+
+    def dataset_checksums(self, kwargs: Mapping[str, Any] | None = None) -> dict[str, str]:
+        """sha256 of each dataset file the env reads with ``kwargs`` (see :func:`dataset_key`).
+
+        The files come from the env class's optional ``dataset_files(**config)``.
+        """
+        dataset_files = getattr(self.load(), "dataset_files", None)
+        if not callable(dataset_files):
+            return {}
+        paths = [Path(p) for p in dataset_files(**self.effective_config(kwargs))]
+        return {dataset_key(p): file_sha256(p) for p in sorted(paths)}
+
+    def hash_for(
+        self, kwargs: Mapping[str, Any] | None = None, *, envsuite_version: str = __version__
+    ) -> str:
         """The spec hash of this env made with ``kwargs``.
 
         sha256 over the id, the effective constructor arguments (presentation-only ones such
         as ``render_mode`` left out), the envsuite version, and the sha256 of each dataset
-        file the env reads (from the env class's optional ``dataset_files(**config)``).
+        file the env reads. ``envsuite_version`` lets a leaderboard check records made by
+        another release.
         """
-        config = {
-            k: v for k, v in self.canonical_kwargs(kwargs).items() if k not in PRESENTATION_KWARGS
-        }
-        dataset_files = getattr(self.load(), "dataset_files", None)
-        paths: list[Path] = list(dataset_files(**config)) if callable(dataset_files) else []
-        payload = {
-            "id": self.id,
-            "kwargs": config,
-            "envsuite_version": __version__,
-            "datasets": {str(p): file_sha256(p) for p in sorted(paths)},
-        }
-        return hashlib.sha256(canonical_json(payload).encode("utf-8")).hexdigest()
+        return compute_spec_hash(
+            self.id,
+            self.effective_config(kwargs),
+            self.dataset_checksums(kwargs),
+            envsuite_version=envsuite_version,
+        )
+
+
+def dataset_key(path: Path) -> str:
+    """How a dataset file is named in a spec hash: its path relative to ``datasets/``.
+
+    Relative, so the hash does not depend on where the checkout lives; a file outside the
+    datasets root (e.g. a user's own copy of a published dataset) is named by its file
+    name. Its content is pinned by its sha256 either way.
+    """
+    from envsuite.data_paths import datasets_root
+
+    resolved = path.resolve()
+    try:
+        return resolved.relative_to(datasets_root().resolve()).as_posix()
+    except ValueError:
+        return resolved.name
+
+
+def compute_spec_hash(
+    env_id: str,
+    config: Mapping[str, Any],
+    datasets: Mapping[str, str],
+    *,
+    envsuite_version: str = __version__,
+) -> str:
+    """sha256 of the canonical JSON of ``{id, kwargs, envsuite_version, datasets}``."""
+    payload = {
+        "id": env_id,
+        "kwargs": dict(config),
+        "envsuite_version": envsuite_version,
+        "datasets": dict(sorted(datasets.items())),
+    }
+    return hashlib.sha256(canonical_json(payload).encode("utf-8")).hexdigest()
 
 
 def _constructor_signature(target: Any) -> inspect.Signature:

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import sys
 from pathlib import Path
 
@@ -216,3 +217,37 @@ def test_suggestions_compare_names_not_the_shared_prefix():
     hint = envsuite.registry.suggestion_hint("envsuite/Bandt-v0")
     assert hint == " Did you mean 'envsuite/Bandit-v0'?"
     assert envsuite.registry.suggestion_hint("envsuite/Zzzzzz-v0") == ""
+
+
+def test_spec_hash_does_not_depend_on_where_the_datasets_live(
+    tmp_path, temporary_spec, monkeypatch
+):
+    module = tmp_path / "envsuite_test_relative_dataset_env.py"
+    module.write_text(
+        "from envsuite.families.decision.bandit import BanditEnv\n"
+        "from envsuite.data_paths import datasets_root\n"
+        "class DataEnv(BanditEnv):\n"
+        "    @classmethod\n"
+        "    def dataset_files(cls, **config):\n"
+        "        return [datasets_root() / 'demo' / 'v1' / 'data.txt']\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    spec = temporary_spec(
+        EnvSpec(
+            id="envsuite/TestRelativeDataset-v0",
+            entry_point="envsuite_test_relative_dataset_env:DataEnv",
+            family="decision",
+            api="gymnasium",
+            description="test",
+        )
+    )
+    hashes = []
+    for checkout in ("one", "two"):
+        root = tmp_path / checkout / "datasets"
+        (root / "demo" / "v1").mkdir(parents=True)
+        (root / "demo" / "v1" / "data.txt").write_text("same content")
+        monkeypatch.setenv("ENVSUITE_DATASETS", str(root))
+        expected = hashlib.sha256(b"same content").hexdigest()
+        assert spec.dataset_checksums() == {"demo/v1/data.txt": expected}
+        hashes.append(spec.hash_for({}))
+    assert hashes[0] == hashes[1]

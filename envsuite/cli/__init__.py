@@ -25,6 +25,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "evaluate",
     "report",
     "select_policy",
+    "leaderboard",
 )
 
 

@@ -163,10 +163,10 @@ def _run_once(job: EpisodeJob, cache: EnvCache) -> EpisodeRecord:
     started = time.perf_counter()
     if spec.multi_agent:
         assert isinstance(agents, Mapping)
-        outcome = _run_parallel(job, env, agents, started)
+        outcome = run_parallel_episode(job, env, agents, started)
     else:
         assert isinstance(agents, Agent)
-        outcome = _run_single(job, env, agents, started)
+        outcome = run_single_agent_episode(job, env, agents, started)
     return EpisodeRecord(
         run_id=job.run_id,
         task_id=job.task_id,
@@ -199,7 +199,14 @@ def _agent_info(agents: Mapping[str, Agent]) -> dict[str, Any]:
     return info
 
 
-def _run_single(job: EpisodeJob, env: Any, agent: Agent, started: float) -> dict[str, Any]:
+def run_single_agent_episode(
+    job: EpisodeJob, env: Any, agent: Agent, started: float
+) -> dict[str, Any]:
+    """Play one episode of a Gymnasium env; return the record fields it produced.
+
+    Exceptions from the env or the agent are raised as :class:`InfraError`. ``started``
+    (``time.perf_counter()``) is when the job's wall-clock limit started counting.
+    """
     episode = _Episode(env, job)
     _guard("agent.reset", agent.reset, seed=derive_seed(job.seed, "agent", job.attempt))
     observation, info = _guard("env.reset", env.reset, seed=job.seed)
@@ -233,9 +240,13 @@ def _run_single(job: EpisodeJob, env: Any, agent: Agent, started: float) -> dict
     }
 
 
-def _run_parallel(
+def run_parallel_episode(
     job: EpisodeJob, env: Any, agents: Mapping[str, Agent], started: float
 ) -> dict[str, Any]:
+    """Play one episode of a PettingZoo Parallel env; return the record fields it produced.
+
+    As :func:`run_single_agent_episode`, with per-agent returns, metrics and curves.
+    """
     episode = _Episode(env, job)
     for index, (name, agent) in enumerate(agents.items()):
         seed = derive_seed(job.seed, "agent", job.attempt, index)

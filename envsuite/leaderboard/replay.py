@@ -1,0 +1,212 @@
+"""Replaying recorded action traces in the real envs, requiring the recorded outcome exactly.
+
+A replay makes the env from the record's ``env_id`` and ``env_kwargs``, resets it with the
+record's seed and steps the recorded actions (multi-agent envs in their Parallel form, one
+action dict per step), through the runner's own episode loop, so success, score, metrics
+and curves are derived exactly as the runner derived them. Every reward must equal the
+recorded one bit for bit, and so must the rest of the outcome.
+
+Actions are stored as JSON, so they are turned back into what the action space expects
+(numpy arrays for ``Box``, ints for ``Discrete``, ...) before stepping.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+
+from envsuite.evaluation.episode import EnvCache, InfraError, run_parallel_episode
+from envsuite.evaluation.episode import run_single_agent_episode as run_single_episode
+from envsuite.evaluation.jobs import EpisodeJob
+from envsuite.jsonable import canonical_json
+from envsuite.leaderboard.board import BoardVersion
+from envsuite.leaderboard.errors import REPLAY_MISMATCH, ReplayError
+from envsuite.records import EpisodeRecord
+from envsuite.registry import registry
+from envsuite.seeding import make_generator
+
+
+def from_json_action(value: Any, space: Any) -> Any:
+    """Turn a JSON action back into the type ``space`` expects (unchanged when unsure).
+
+    Bad actions are the env's business (it penalises them), so a value that does not fit the
+    space is passed on as it was recorded, exactly as the agent sent it.
+    """
+    if isinstance(space, spaces.Box | spaces.MultiDiscrete | spaces.MultiBinary):
+        try:
+            array = np.asarray(value, dtype=space.dtype)
+        except (TypeError, ValueError):
+            return value
+        return array.reshape(space.shape) if array.size == int(np.prod(space.shape)) else array
+    if isinstance(space, spaces.Discrete):
+        if isinstance(value, int) and not isinstance(value, bool):
+            return np.int64(value)
+        return value
+    if isinstance(space, spaces.Tuple) and isinstance(value, list):
+        if len(value) == len(space.spaces):
+            return tuple(from_json_action(v, s) for v, s in zip(value, space.spaces, strict=True))
+        return value
+    if isinstance(space, spaces.Dict) and isinstance(value, dict):
+        return {
+            k: from_json_action(v, space[k]) if k in space.spaces else v for k, v in value.items()
+        }
+    return value
+
+
+class TraceAgent:
+    """An agent that plays back recorded actions, converted for its action space."""
+
+    def __init__(self, actions: Sequence[Any], action_space: Any) -> None:
+        self._actions = [from_json_action(action, action_space) for action in actions]
+        self._next = 0
+
+    def reset(self, seed: int | None = None) -> None:
+        """Start from the first recorded action (the seed plays no part in a replay)."""
+        self._next = 0
+
+    def act(self, observation: Any, info: Mapping[str, Any]) -> Any:
+        """The next recorded action.
+
+        Raises:
+            ReplayError: the env asks for more actions than were recorded.
+        """
+        if self._next >= len(self._actions):
+            raise ReplayError("the env asked for more actions than the trace holds")
+        action = self._actions[self._next]
+        self._next += 1
+        return action
+
+
+def _outcome(record: EpisodeRecord, cache: EnvCache) -> dict[str, Any]:
+    job = EpisodeJob(
+        run_id=record.run_id,
+        task_id=record.task_id,
+        env_id=record.env_id,
+        env_kwargs=record.env_kwargs,
+        seed=record.seed,
+        attempt=record.attempt,
+        agent="replay",
+        max_steps=max(record.length, 1),
+    )
+    spec, env = cache.get(job)
+    started = time.perf_counter()
+    if not spec.multi_agent:
+        agent = TraceAgent([step.action for step in record.trace], env.action_space)
+        return run_single_episode(job, env, agent, started)
+    agents = {
+        name: TraceAgent(
+            [step.action[name] for step in record.trace if name in step.action],
+            env.action_space(name),
+        )
+        for name in env.possible_agents
+    }
+    return run_parallel_episode(job, env, agents, started)
+
+
+def _difference(record: EpisodeRecord, outcome: dict[str, Any]) -> str | None:
+    """What differs between the record and its replay (None when nothing does)."""
+    replayed = outcome["trace"]
+    for number, (old, new) in enumerate(zip(record.trace, replayed, strict=False), start=1):
+        if canonical_json(old.action) != canonical_json(new.action):
+            return f"step {number}: the replay sent {new.action!r}, the trace holds {old.action!r}"
+        if old.reward != new.reward:
+            return f"step {number}: recorded reward {old.reward!r}, the env gives {new.reward!r}"
+    if outcome["length"] != record.length:
+        return f"the episode lasts {outcome['length']} steps in the env, {record.length} recorded"
+    recorded_stop = "step_limit" if record.stop_reason == "wall_time_limit" else record.stop_reason
+    if outcome["stop_reason"] != recorded_stop:
+        return f"the episode ends by {outcome['stop_reason']}, recorded {record.stop_reason}"
+    for field in ("episode_return", "success", "score", "terminated", "metrics", "curves"):
+        found = _first_difference(field, getattr(record, field), outcome[field])
+        if found is not None:
+            return found
+    return None
+
+
+def _first_difference(where: str, old: Any, new: Any) -> str | None:
+    """Where two JSON-like values first differ, as ``curves['regret'][3]: recorded ...``."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        for key in sorted(set(old) | set(new)):
+            if key not in old or key not in new:
+                return f"{where}[{key!r}]: present in only one of the record and the replay"
+            found = _first_difference(f"{where}[{key!r}]", old[key], new[key])
+            if found is not None:
+                return found
+        return None
+    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        for index, (a, b) in enumerate(zip(old, new, strict=True)):
+            found = _first_difference(f"{where}[{index}]", a, b)
+            if found is not None:
+                return found
+        return None
+    if canonical_json(old) != canonical_json(new):
+        return f"{where}: recorded {old!r:.80}, the env gives {new!r:.80}"
+    return None
+
+
+def replay_record(record: EpisodeRecord, cache: EnvCache | None = None) -> None:
+    """Replay one record's trace and require its recorded outcome.
+
+    Raises:
+        ReplayError: the env gives another reward, length, ending, success, score, metric or
+            curve than recorded, or fails while replaying.
+    """
+    own = cache is None
+    cache = cache or EnvCache()
+    name = {
+        "env_id": record.env_id,
+        "kwargs": canonical_json(record.env_kwargs),
+        "seed": record.seed,
+        "attempt": record.attempt,
+    }
+    try:
+        outcome = _outcome(record, cache)
+    except InfraError as exc:
+        cause = exc.__cause__
+        why = str(cause) if isinstance(cause, ReplayError) else str(exc)
+        raise ReplayError(REPLAY_MISMATCH.format(**name, why=why)) from exc
+    finally:
+        if own:
+            cache.close()
+    difference = _difference(record, outcome)
+    if difference is not None:
+        raise ReplayError(REPLAY_MISMATCH.format(**name, why=difference))
+
+
+def replay_sample(
+    board: BoardVersion, records: Sequence[EpisodeRecord], salt: str, per_env: int | None = None
+) -> list[EpisodeRecord]:
+    """The records verification replays: a stratified random sample, ``per_env`` per entry.
+
+    The generator is seeded with the board's replay seed and ``salt`` (the submission's
+    manifest hash), so the sample is reproducible for given content and changes whenever the
+    content does. Records with infra errors have nothing to replay and are never drawn.
+
+    Args:
+        board: The board (its replay settings give the default ``per_env``).
+        records: The submission's records.
+        salt: Mixed into the seed (the manifest's sha256).
+        per_env: Traces per env entry (None: the board's setting; -1: all of them).
+    """
+    count = board.settings.replay.per_env if per_env is None else per_env
+    rng = make_generator(board.settings.replay.seed, "replay", salt)
+    chosen: list[EpisodeRecord] = []
+    for pin in board.settings.envs:
+        stratum = sorted(
+            (r for r in records if (r.env_id, canonical_json(r.env_kwargs)) == pin.key),
+            key=lambda r: (r.seed, r.attempt),
+        )
+        stratum = [r for r in stratum if r.infra_error is None]
+        size = len(stratum) if count < 0 else min(count, len(stratum))
+        picks = sorted(int(i) for i in rng.choice(len(stratum), size=size, replace=False))
+        chosen.extend(stratum[i] for i in picks)
+    return chosen
+
+
+def opt_in_skipped(board: BoardVersion, record: EpisodeRecord) -> bool:
+    """Whether the record's env belongs to a family whose replays are opt-in."""
+    return registry[record.env_id].family in board.settings.replay.opt_in_families

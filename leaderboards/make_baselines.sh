@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# How the committed boards and their baseline submissions were made (run from the checkout
+# root, on a tree without these boards; `envsuite leaderboard create` refuses existing ones).
+# Each baseline is a real run of the board's own protocol, submitted and verified with every
+# trace replayed. The SAT boards stay drafts until the SAT family has landed; publish them then
+# with `envsuite leaderboard publish sat-curriculum` (and sat-interactive).
+set -euo pipefail
+E="${E:-envsuite}"
+R="${RUNS:-/tmp/envsuite-baseline-runs}"
+rm -rf "$R"
+$E leaderboard create tasks/decision-regret.yaml --seeds 10 --metric success_rate --replay-per-env 4 --title "In-context decision making: regret"
+$E leaderboard create tasks/decision-games.yaml --seeds 10 --metric regret --replay-per-env 4 --title "Repeated matrix games: regret in self-play"
+$E leaderboard create tasks/sat-curriculum.yaml --seeds 10 --metric pass@1 --replay-per-env 4 --title "SAT curriculum: pass@k by SATURN difficulty"
+$E leaderboard create tasks/sat-interactive.yaml --metric pass@1 --replay-per-env 4 --title "Interactive SAT: solving with feedback"
+LEAK="Baseline with no learned parameters, written before the board existed; it never saw the board's problems, seeds or traces."
+while IFS='|' read -r board agent slug name note; do
+  start=$(date +%s.%N)
+  $E eval "leaderboards/$board/v1/protocol.yaml" --agent "$agent" --out "$R/$board-$slug" --no-progress > /dev/null
+  hours=$(python3 -c "print(round(($(date +%s.%N) - $start) / 3600, 5))")
+  $E leaderboard submit "$R/$board-$slug" --board "$board" --name "$name" --author "envsuite maintainers" \
+    --leakage "$LEAK" --hardware "2 CPU cores (x86_64), no GPU" --wall-time-hours "$hours" \
+    --notes "Baseline: $note. Code: this repository." --replay all
+done <<'LIST'
+decision-regret|random|random|Random|uniform random actions
+decision-regret|oracle|oracle|Oracle (UCB1 / LinUCB / Hedge)|the reference policy of each env
+decision-games|random|random|Random|uniform random actions in both seats
+decision-games|oracle|oracle|Oracle (fictitious play)|fictitious play in both seats (envsuite.families.decision.game_policies)
+decision-games|envsuite.leaderboard.baseline_agents:TitForTat|tit-for-tat|Tit for tat|scripted tit-for-tat bot in both seats (game_policies.TitForTatAgent)
+decision-games|envsuite.leaderboard.baseline_agents:Hedge|hedge|Hedge|multiplicative weights in both seats (game_policies.HedgeAgent)
+sat-curriculum|random|random|Random|uniformly random assignments in SATURN's answer format
+sat-curriculum|oracle|oracle-sat-solver|Oracle (SAT solver)|a complete SAT solver (envsuite.families.sat.solver_agent)
+sat-interactive|random|random|Random|uniformly random commands
+sat-interactive|oracle|oracle-sat-solver|Oracle (SAT solver)|a complete SAT solver that submits its solution (envsuite.families.sat.solver_agent)
+LIST
+$E leaderboard publish decision-regret
+$E leaderboard publish decision-games
+$E leaderboard schema --out leaderboards/submission.schema.json
+$E leaderboard render

@@ -1,0 +1,145 @@
+"""Rendering: README tables between markers, and a static site a real browser displays."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from envsuite.leaderboard.render import render_all
+from envsuite.leaderboard.render_markdown import END, START
+
+
+@pytest.fixture(scope="module")
+def rendered(boards_root, tmp_path_factory):
+    tmp_path = tmp_path_factory.mktemp("render")
+    root = tmp_path / "leaderboards"
+    shutil.copytree(boards_root, root)
+    (root / "mini-bandit" / "README.md").write_text(
+        f"# Mini bandit\n\nHand notes.\n\n{START}\nold\n{END}\n\nFooter.\n"
+    )
+    return root, render_all(root, tmp_path / "site")
+
+
+def test_readmes_get_a_ranked_table_and_keep_the_text_around_it(rendered):
+    root, _ = rendered
+    text = (root / "mini-bandit" / "README.md").read_text()
+    assert text.startswith("# Mini bandit\n\nHand notes.") and text.rstrip().endswith("Footer.")
+    assert "\nold\n" not in text
+    table = [line for line in text.splitlines() if line.startswith("| ")]
+    assert table[0].startswith(
+        "| rank | entry | agent | model | success rate (95% CI) | rank interval"
+    )
+    assert "| k | pass@k |" in table[0]
+    assert table[1].startswith("| 1 | [oracle](v1/submissions/20261201_oracle/submission.yaml)")
+    assert table[2].startswith("| 2 | [random](v1/submissions/20261201_random/submission.yaml)")
+    assert re.search(r"\| 2 \| \d\.\d{3} \[\d\.\d{3}, \d\.\d{3}\] \| 2026-12-01 \|$", table[1])
+
+
+def test_multi_agent_readmes_show_ratings_and_the_index_lists_every_board(rendered):
+    root, _ = rendered
+    games = (root / "mini-games" / "README.md").read_text()
+    assert "Bradley–Terry rating (95% CI)" in games and "final regret (lower is better)" in games
+    index = (root / "README.md").read_text()
+    assert (
+        "[mini-bandit](mini-bandit/README.md) | v1 | draft | success_rate | 2 | oracle |" in index
+    )
+    assert "[mini-games](mini-games/README.md) | v1 | draft | regret | 3 | oracle |" in index
+
+
+def test_rendering_twice_gives_the_same_readmes(rendered):
+    root, first = rendered
+    before = {path: path.read_text() for path in first.readmes}
+    render_all(root, None)
+    assert {path: path.read_text() for path in first.readmes} == before
+
+
+def test_the_site_has_a_page_per_board_version_with_plots_and_raw_files(rendered):
+    root, result = rendered
+    site = root.parent / "site"
+    assert result.site_index == site / "index.html"
+    page = (site / "mini-games" / "v1" / "index.html").read_text()
+    for name in ("ranking_ci.png", "ratings_ci.png"):
+        assert (site / "mini-games" / "v1" / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert f'src="{name}"' in page
+    raw = site / "mini-games" / "v1" / "submissions" / "20261201_oracle" / "episodes.jsonl"
+    assert raw.is_file() and 'href="submissions/20261201_oracle/episodes.jsonl"' in page
+    assert not (site / "mini-bandit" / "v1" / "ratings_ci.png").exists()
+
+
+def _chromium() -> str | None:
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+PROBE = """<!DOCTYPE html><html><body><pre id="probe">pending</pre>
+<iframe id="page" src="{page}"></iframe>
+<script>
+document.getElementById("page").addEventListener("load", function () {{
+  var doc = this.contentDocument, out = [];
+  doc.querySelectorAll("#standings tr.entry").forEach(function (row) {{
+    out.push("entry " + row.dataset.entry + " rank " + row.querySelector(".rank").textContent);
+  }});
+  doc.querySelectorAll("img.plot").forEach(function (img) {{
+    out.push("plot " + img.getAttribute("src") + " " + img.naturalWidth + "x" + img.naturalHeight);
+  }});
+  document.getElementById("probe").textContent = out.join("\\n");
+}});
+</script></body></html>"""
+
+
+def test_a_real_headless_browser_shows_the_entries_and_the_plots(rendered):
+    browser = _chromium()
+    if browser is None:
+        if os.environ.get("ENVSUITE_REQUIRE_ALL_EXTRAS") == "1":
+            pytest.fail("chromium is required (apt-get install chromium)")
+        pytest.skip("chromium is not installed")
+    site = rendered[0].parent / "site"
+    probe = site / "mini-games" / "probe.html"
+    probe.write_text(PROBE.format(page="v1/index.html"))
+    command = [
+        browser,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--allow-file-access-from-files",
+        "--virtual-time-budget=10000",
+        "--dump-dom",
+        probe.as_uri(),
+    ]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    found = re.search(r'<pre id="probe">(.*?)</pre>', result.stdout, re.DOTALL)
+    assert found, result.stdout[-2000:] + result.stderr[-2000:]
+    lines = found.group(1).splitlines()
+    entries = sorted(line for line in lines if line.startswith("entry "))
+    assert entries == [
+        "entry 20261201_oracle rank 1",
+        "entry 20261201_random rank 2",
+        "entry 20261201_tit-for-tat rank 3",
+    ]
+    plots = [line.split() for line in lines if line.startswith("plot ")]
+    assert [p[1] for p in plots] == ["ranking_ci.png", "ratings_ci.png"]
+    for _, _, size in plots:
+        width, height = (int(v) for v in size.split("x"))
+        assert width > 300 and height > 100  # decoded by the browser, not a broken image
+
+    index = subprocess.run(
+        [
+            browser,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--dump-dom",
+            (site / "index.html").as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    ).stdout
+    assert index.count('<tr class="board"') == 2 and 'href="mini-games/v1/index.html"' in index
