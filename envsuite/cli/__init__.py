@@ -26,6 +26,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "report",
     "select_policy",
     "leaderboard",
+    "curriculum",
+    "datasets",
 )
 
 
