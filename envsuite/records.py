@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, field_validator
 
 from envsuite.jsonable import canonical_json, to_jsonable
 
@@ -27,7 +27,8 @@ class Step(BaseModel):
     """One step of an action trace.
 
     Attributes:
-        action: The action sent, in JSON form (per agent for multi-agent envs).
+        action: The action sent, in JSON form (per agent for multi-agent envs); convert
+            numpy values with :func:`envsuite.jsonable.to_jsonable` first.
         reward: The reward(s) received.
         probability: The probability with which the agent chose this action, when the agent
             reports it (``last_action_probability()``); off-policy estimators need it.
@@ -35,14 +36,11 @@ class Step(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    action: Any
+    # JsonValue is checked in pydantic's core: a per-step Python validator would cost more
+    # than a fast env's step.
+    action: JsonValue
     reward: Reward
     probability: float | dict[str, float] | None = None
-
-    @field_validator("action", mode="before")
-    @classmethod
-    def _jsonable_action(cls, value: Any) -> Any:
-        return to_jsonable(value)
 
 
 class EpisodeRecord(BaseModel):

@@ -5,6 +5,7 @@ import json
 import numpy as np
 import pytest
 
+from envsuite.jsonable import to_jsonable
 from envsuite.records import (
     EpisodeRecord,
     RecordFileError,
@@ -37,9 +38,9 @@ def _record(**overrides) -> EpisodeRecord:
         curves={"regret": [0.5, 0.0, 0.75]},
         agent_info={"tokens": np.int32(10)},
         trace=[
-            Step(action=np.int64(2), reward=1.0),
+            Step(action=to_jsonable(np.int64(2)), reward=1.0),
             Step(action="blue", reward=0.0),
-            Step(action=np.array([0.1, 0.9]), reward=-0.1 + 0.2),
+            Step(action=to_jsonable(np.array([0.1, 0.9])), reward=-0.1 + 0.2),
         ],
     )
     fields.update(overrides)
@@ -99,3 +100,8 @@ def test_corrupt_line_names_the_file_and_line(tmp_path):
 def test_json_schema_is_valid_json():
     schema = json.loads(json_schema())
     assert "episode_return" in schema["properties"]
+
+
+def test_trace_actions_must_be_json_values():
+    with pytest.raises(ValueError):
+        Step(action=object(), reward=0.0)

@@ -18,7 +18,7 @@ from envsuite.agent_protocol import Agent
 from envsuite.agents.loading import load_agent
 from envsuite.evaluation.jobs import EpisodeJob
 from envsuite.jsonable import canonical_json, to_jsonable
-from envsuite.records import EpisodeRecord, Step
+from envsuite.records import EpisodeRecord
 from envsuite.registry import EnvSpec, registry
 from envsuite.seeding import derive_seed
 from envsuite.version import __version__
@@ -121,7 +121,7 @@ class _Episode:
         self.curve_keys: tuple[str, ...] = tuple(getattr(raw, "record_curves", ()))
         self.metric_keys: tuple[str, ...] = tuple(getattr(raw, "record_metrics", ()))
         self.job = job
-        self.trace: list[Step] = []
+        self.trace: list[dict[str, Any]] = []  # validated once, in the record
         self.curves: dict[str, list[float]] = {}
         self.length = 0
 
@@ -133,11 +133,8 @@ class _Episode:
     def keep(self, action: Any, reward: Any, probability: Any = None) -> None:
         self.length += 1
         if self.job.record_trace:
-            # Built unvalidated: the action is converted to JSON here, the reward is a float.
             self.trace.append(
-                Step.model_construct(
-                    action=_jsonable_action(action), reward=reward, probability=probability
-                )
+                {"action": _jsonable_action(action), "reward": reward, "probability": probability}
             )
 
 

@@ -25,7 +25,7 @@ from envsuite.evaluation.jobs import EpisodeJob
 from envsuite.jsonable import canonical_json
 from envsuite.leaderboard.board import BoardVersion
 from envsuite.leaderboard.errors import REPLAY_MISMATCH, ReplayError
-from envsuite.records import EpisodeRecord
+from envsuite.records import EpisodeRecord, Step
 from envsuite.registry import registry
 from envsuite.seeding import make_generator
 
@@ -97,10 +97,10 @@ def _outcome(record: EpisodeRecord, cache: EnvCache) -> dict[str, Any]:
     if not spec.multi_agent:
         agent = TraceAgent([step.action for step in record.trace], env.action_space)
         return run_single_episode(job, env, agent, started)
+    joint = [step.action for step in record.trace if isinstance(step.action, dict)]
     agents = {
         name: TraceAgent(
-            [step.action[name] for step in record.trace if name in step.action],
-            env.action_space(name),
+            [actions[name] for actions in joint if name in actions], env.action_space(name)
         )
         for name in env.possible_agents
     }
@@ -109,7 +109,7 @@ def _outcome(record: EpisodeRecord, cache: EnvCache) -> dict[str, Any]:
 
 def _difference(record: EpisodeRecord, outcome: dict[str, Any]) -> str | None:
     """What differs between the record and its replay (None when nothing does)."""
-    replayed = outcome["trace"]
+    replayed = [Step.model_validate(step) for step in outcome["trace"]]
     for number, (old, new) in enumerate(zip(record.trace, replayed, strict=False), start=1):
         if canonical_json(old.action) != canonical_json(new.action):
             return f"step {number}: the replay sent {new.action!r}, the trace holds {old.action!r}"

@@ -23,9 +23,8 @@ def integer_actions(record: EpisodeRecord) -> list[int] | None:
     if "arm" in record.curves:
         return [int(arm) for arm in record.curves["arm"]]
     actions = [step.action for step in record.trace]
-    if not actions or not all(isinstance(a, int) and not isinstance(a, bool) for a in actions):
-        return None
-    return actions
+    arms = [a for a in actions if isinstance(a, int) and not isinstance(a, bool)]
+    return arms if arms and len(arms) == len(actions) else None
 
 
 def min_frac_from_records(
