@@ -1,0 +1,1 @@
+"""Quadcopters in PyBullet: hover, waypoint tracking, gates, and a PettingZoo swarm."""

@@ -1,0 +1,65 @@
+"""When a drone has crashed: the rules every drone task shares.
+
+A drone crashes when it touches the ground (its centre comes within half its collision
+height plus 1 cm of the floor), tilts more than :data:`CRASH_TILT`, or leaves the task's
+flight box. Drones collide when their centres come closer than twice the collision radius.
+All rules are geometric, so they hold alike in every physics mode.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from envsuite.families.physics.drone.models import QuadModel
+
+#: Largest tilt (angle between body z and world z) before a drone counts as crashed.
+CRASH_TILT = math.radians(75.0)
+_COS_CRASH_TILT = math.cos(CRASH_TILT)
+
+GROUND = "ground"
+TILT = "tilt"
+OUT_OF_BOUNDS = "out_of_bounds"
+COLLISION = "collision"
+GATE_FRAME = "gate_frame"
+
+
+def crash_reason(
+    model: QuadModel,
+    position: Sequence[float],
+    quaternion: Sequence[float],
+    half_width: float,
+    ceiling: float,
+) -> str | None:
+    """Why the drone has crashed, or None.
+
+    Args:
+        model: The airframe.
+        position: Drone position (m).
+        quaternion: Drone orientation (x, y, z, w).
+        half_width: The flight box spans ``[-half_width, half_width]`` in x and y (m).
+        ceiling: The flight box's top (m).
+    """
+    x, y, z = position
+    qx, qy = quaternion[0], quaternion[1]
+    if z < 0.5 * model.collision_height + 0.01:
+        return GROUND
+    # Body z's world z component is 1 - 2(qx² + qy²).
+    if 1.0 - 2.0 * (qx * qx + qy * qy) < _COS_CRASH_TILT:
+        return TILT
+    if abs(x) > half_width or abs(y) > half_width or z > ceiling:
+        return OUT_OF_BOUNDS
+    return None
+
+
+def colliding_pairs(model: QuadModel, positions: np.ndarray, active: np.ndarray) -> set[int]:
+    """Indices of active drones closer than two collision radii to another active drone."""
+    if len(positions) < 2:
+        return set()
+    delta = positions[:, None, :] - positions[None, :, :]
+    distance = np.linalg.norm(delta, axis=-1)
+    close = (distance < 2.0 * model.collision_radius) & active[:, None] & active[None, :]
+    np.fill_diagonal(close, False)
+    return {int(i) for i in np.flatnonzero(close.any(axis=1))}

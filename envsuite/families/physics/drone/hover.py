@@ -1,0 +1,192 @@
+"""DroneHover-v0: fly to a point and hold it, as gym-pybullet-drones' HoverAviary."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from envsuite.families.physics.drone.actions import Guidance
+from envsuite.families.physics.drone.drone_env import CRASH_PENALTY, DroneEnv, State, StepOutcome
+from envsuite.families.physics.drone.observations import DEFAULT_IMAGE_SIZE
+
+#: Rate at which the per-step reward falls with distance (1/m).
+REWARD_SHARPNESS = 4.0
+#: Lowest start altitude (m).
+MIN_START_HEIGHT = 0.3
+
+
+class DroneHoverEnv(DroneEnv):
+    """Hover a quadcopter at a target point.
+
+    Description:
+        A quadcopter (Crazyflie 2.x in X or + configuration, or a 5-inch racer; see
+        :mod:`~envsuite.families.physics.drone.models`) starts at rest near the target,
+        offset by up to ``start_spread`` metres on each axis (never below 0.3 m) with a
+        random heading, and must fly to the target and stay there. PyBullet physics at
+        ``physics_freq``, one action per ``1 / ctrl_freq`` seconds. With ``one_d_rpm``
+        actions the drone cannot move sideways, so it starts on the target's vertical.
+        Optional domain randomisation (mass, inertia, kf, km, motor lag) and wind, both
+        drawn from the env's seeded generator.
+
+    Observation:
+        ``observation_type="kin"``: the 16 kinematic values (position, quaternion, roll /
+        pitch / yaw, velocity, angular velocity), then the target minus the position (3),
+        then the last ``action_buffer`` actions. ``"rgb"``: the onboard camera image
+        ``(height, width, 3)``; ``"kin_rgb"``: a Dict of both.
+
+    Action:
+        ``Box(-1, 1)`` of the ``action_type``: ``rpm`` (4, default), ``one_d_rpm`` (1),
+        ``pid`` (3), ``vel`` (4) or ``ctbr`` (4); see
+        :mod:`~envsuite.families.physics.drone.actions`. A malformed action (wrong shape or
+        type, NaN) stops the motors for that control step, costs 1 reward and sets
+        ``info["parse_error"]``.
+
+    Reward:
+        ``exp(−4·d)`` per step, ``d`` the distance to the target (m); −10 on the step of a
+        crash. ``info["distance"]`` holds ``d``.
+
+    Termination:
+        Terminates when the drone crashes (touches the ground, tilts past 75°, or leaves
+        ``|x|, |y| ≤ 2 m, z ≤ 2.5 m``). Truncates after ``episode_len_sec``; then
+        ``info["success"]`` is True when the drone has been within ``success_radius`` of
+        the target for the last ``hold_sec`` seconds. The last info also holds ``score``
+        (the mean per-step reward over the whole episode length, in [0, 1]),
+        ``final_distance`` and ``crash`` (the reason, or None).
+
+    Arguments:
+        drone_model: ``"cf2x"``, ``"cf2p"`` or ``"racer"``.
+        physics: ``"pyb"``, ``"dyn"``, ``"pyb_gnd"``, ``"pyb_drag"``, ``"pyb_dw"``,
+            ``"pyb_gnd_drag_dw"`` (or another engine + effects combination).
+        physics_freq: Physics steps per second (a multiple of ``ctrl_freq``).
+        ctrl_freq: Actions per second.
+        action_type: ``"rpm"``, ``"one_d_rpm"``, ``"pid"``, ``"vel"`` or ``"ctbr"``.
+        observation_type: ``"kin"``, ``"rgb"`` or ``"kin_rgb"``.
+        action_buffer: Number of past actions appended to ``kin`` observations.
+        image_size: Onboard camera ``(width, height)``.
+        episode_len_sec: Episode length (s).
+        target: The point to hover at (m).
+        start_spread: Largest start offset from the target per axis (m).
+        success_radius: Distance counted as on target (m).
+        hold_sec: How long the drone must stay on target at the end (s).
+        domain_randomization: None/False, True (default spreads) or a mapping of
+            ``mass``, ``inertia``, ``kf``, ``km`` (relative spreads), ``motor_lag`` (s).
+        wind: None/False, True (default wind) or a mapping of ``max_speed``,
+            ``gust_std`` (m/s) and ``gust_time`` (s).
+        render_mode: ``"rgb_array"`` (a chase camera) or None.
+
+    Version history:
+        v0: Initial version.
+    """
+
+    task_size = 3
+    record_curves = ("distance",)
+    record_metrics = ("final_distance",)
+
+    def __init__(
+        self,
+        drone_model: str = "cf2x",
+        physics: str = "pyb",
+        physics_freq: int = 240,
+        ctrl_freq: int = 30,
+        action_type: str = "rpm",
+        observation_type: str = "kin",
+        action_buffer: int = 0,
+        image_size: Sequence[int] = DEFAULT_IMAGE_SIZE,
+        episode_len_sec: float = 8.0,
+        target: Sequence[float] = (0.0, 0.0, 1.0),
+        start_spread: float = 0.5,
+        success_radius: float = 0.05,
+        hold_sec: float = 1.0,
+        domain_randomization: Any = None,
+        wind: Any = None,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__(
+            drone_model=drone_model,
+            physics=physics,
+            physics_freq=physics_freq,
+            ctrl_freq=ctrl_freq,
+            action_type=action_type,
+            observation_type=observation_type,
+            action_buffer=action_buffer,
+            image_size=image_size,
+            episode_len_sec=episode_len_sec,
+            domain_randomization=domain_randomization,
+            wind=wind,
+            render_mode=render_mode,
+        )
+        target_values = tuple(float(v) for v in target)
+        if len(target_values) != 3 or not all(math.isfinite(v) for v in target_values):
+            raise ValueError(f"target must be three finite numbers, got {target!r}")
+        if not (abs(target_values[0]) < self.half_width and abs(target_values[1]) < self.half_width
+                and MIN_START_HEIGHT <= target_values[2] < self.ceiling):  # fmt: skip
+            raise ValueError(f"target {target!r} lies outside the flight box")
+        if not 0 <= start_spread <= 1.0:
+            raise ValueError(f"start_spread must lie in [0, 1] m, got {start_spread!r}")
+        if not success_radius > 0 or not 0 < hold_sec <= episode_len_sec:
+            raise ValueError("success_radius must be > 0 and hold_sec in (0, episode_len_sec]")
+        self.target = target_values
+        self.start_spread = float(start_spread)
+        self.success_radius = float(success_radius)
+        self.hold_steps = max(1, round(hold_sec * ctrl_freq))
+        self.start_yaw = 0.0
+        self.on_target_streak = 0
+        self.reward_sum = 0.0
+
+    def task_reset(self) -> tuple[np.ndarray, float]:
+        """Start near the target with a random heading."""
+        # One draw for the offset and the heading (resets are frequent, draws are not free).
+        ux, uy, uz, uyaw = self.np_random.random(4).tolist()
+        spread = self.start_spread
+        dx, dy, dz = spread * (2.0 * ux - 1.0), spread * (2.0 * uy - 1.0), spread * (2.0 * uz - 1.0)
+        if self.actions.kind == "one_d_rpm":
+            dx = dy = 0.0
+        tx, ty, tz = self.target
+        position = np.array([tx + dx, ty + dy, max(tz + dz, MIN_START_HEIGHT)])
+        self.start_yaw = math.pi * (2.0 * uyaw - 1.0)
+        self.on_target_streak = 0
+        self.reward_sum = 0.0
+        return position, self.start_yaw
+
+    def task_info(self) -> dict[str, Any]:
+        """The target and the starting distance."""
+        return {"target": list(self.target)}
+
+    def task_features(self, state: State) -> Sequence[float]:
+        """Target minus position."""
+        x, y, z = state[0]
+        tx, ty, tz = self.target
+        return (tx - x, ty - y, tz - z)
+
+    def task_step(self, state: State) -> StepOutcome:
+        """Reward by distance; crash, or truncate at the time limit."""
+        x, y, z = state[0]
+        tx, ty, tz = self.target
+        distance = math.sqrt((tx - x) ** 2 + (ty - y) ** 2 + (tz - z) ** 2)
+        info: dict[str, Any] = {"distance": distance}
+        crash = self.crashed(state)
+        if crash is not None:
+            info.update(self._final(distance, success=False))
+            return CRASH_PENALTY, True, False, info
+        reward = math.exp(-REWARD_SHARPNESS * distance)
+        self.reward_sum += reward
+        self.on_target_streak = self.on_target_streak + 1 if distance <= self.success_radius else 0
+        if self.steps >= self.episode_steps:
+            info.update(self._final(distance, success=self.on_target_streak >= self.hold_steps))
+            return reward, False, True, info
+        return reward, False, False, info
+
+    def _final(self, distance: float, success: bool) -> dict[str, Any]:
+        return {
+            "success": bool(success),
+            "score": min(max(self.reward_sum / self.episode_steps, 0.0), 1.0),
+            "final_distance": distance,
+            "crash": self.crash,
+        }
+
+    def guidance(self, drone: int = 0) -> Guidance:
+        """Hold the target, keeping the starting heading."""
+        return Guidance(self.target, yaw=self.start_yaw)
