@@ -28,6 +28,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "leaderboard",
     "curriculum",
     "datasets",
+    "sandbox",
+    "swe",
 )
 
 

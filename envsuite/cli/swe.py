@@ -1,0 +1,142 @@
+"""``envsuite swe ...``: synthesise the shipped SWE dataset, validate it, list its tasks."""
+
+from __future__ import annotations
+
+import json
+import statistics
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from envsuite.cli.console import line, stderr, stdout
+from envsuite.cli.exits import FAILURE, USAGE, exit_with, reports_errors
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``swe`` command group to ``app``."""
+    group = typer.Typer(help="The swe family's dataset: synthesis, validation, listing.")
+    group.command("synthesize")(synthesize_command)
+    group.command("validate")(validate_command)
+    group.command("tasks")(tasks_command)
+    app.add_typer(group, name="swe")
+
+
+@reports_errors
+def synthesize_command(
+    library: Annotated[
+        list[str] | None,
+        typer.Option("--library", "-l", help="Pinned libraries to synthesise (default: all)."),
+    ] = None,
+    out: Annotated[Path | None, typer.Option(help="Dataset root (default: datasets/swe).")] = None,
+    max_tasks: Annotated[int, typer.Option(min=1, help="Tasks kept per library.")] = 10,
+    max_candidates: Annotated[
+        int, typer.Option(min=1, help="Mutations screened per library at most.")
+    ] = 100,
+    seed: Annotated[int, typer.Option(min=0, help="Seed of the mutation order.")] = 0,
+) -> None:
+    """Synthesise validated tasks from pinned PyPI libraries (SWE-smith style; needs Docker).
+
+    Each library's sdist is downloaded and checked against its pinned sha256, bugs are
+    injected by AST mutation, and a mutation is kept only if it breaks passing tests, its
+    reverse (gold) patch resolves it three times in a row, and the empty patch does not.
+    """
+    from envsuite.families.swe.dataset import swe_root
+    from envsuite.families.swe.synthesis.build import synthesize_library
+    from envsuite.families.swe.synthesis.libraries import LIBRARIES, library_pin
+
+    try:
+        pins = [library_pin(name) for name in library] if library else list(LIBRARIES)
+    except KeyError as exc:
+        exit_with(str(exc.args[0]), USAGE)
+    root = out or swe_root()
+    console = stdout()
+    total = 0
+    for pin in pins:
+        tasks = synthesize_library(
+            pin,
+            root,
+            max_tasks=max_tasks,
+            max_candidates=max_candidates,
+            seed=seed,
+            log=lambda text: line(console, text),
+        )
+        total += len(tasks)
+        line(console, f"{pin.name}: {len(tasks)} validated tasks in {root / pin.name / 'v1'}")
+    line(console, f"{total} tasks from {len(pins)} libraries")
+
+
+@reports_errors
+def validate_command(
+    library: Annotated[
+        list[str] | None, typer.Option("--library", "-l", help="Only these libraries.")
+    ] = None,
+    task: Annotated[
+        list[str] | None, typer.Option("--task", "-t", help="Only these instance ids.")
+    ] = None,
+    backend: Annotated[str, typer.Option(help="docker or local (not isolated).")] = "docker",
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Also write the per-task results here.")
+    ] = None,
+) -> None:
+    """Grade every shipped task's gold patch and the empty patch; exit 1 unless all behave.
+
+    Expected: every gold patch resolves its task, no empty patch does.
+    """
+    from envsuite.families.swe.dataset import (
+        library_folder,
+        library_names,
+        load_tasks,
+        verify_manifest,
+    )
+    from envsuite.families.swe.dataset_check import TaskCheck, check_tasks
+
+    if backend not in ("docker", "local"):
+        exit_with("--backend must be docker or local", USAGE)
+    names = library or library_names()
+    problems = [p for name in names for p in verify_manifest(library_folder(name))]
+    for problem in problems:
+        line(stderr(), problem, "red")
+    tasks = load_tasks(names)
+    if task:
+        tasks = [t for t in tasks if t.instance_id in set(task)]
+    console = stdout()
+
+    def show(check: TaskCheck) -> None:
+        mark = "ok " if check.ok else "BAD"
+        line(console, f"{mark} {check.instance_id}: gold {check.gold}, empty {check.empty}")
+
+    checks = check_tasks(tasks, backend=backend, progress=show)  # type: ignore[arg-type]
+    gold = sum(c.gold == "resolved" for c in checks)
+    empty = sum(c.empty == "resolved" for c in checks)
+    seconds = [c.seconds_per_grade for c in checks]
+    line(console, f"gold patches: {gold}/{len(checks)} resolved")
+    line(console, f"empty patches: {empty}/{len(checks)} resolved")
+    if seconds:
+        line(
+            console,
+            f"grading time per task: median {statistics.median(seconds):.2f} s, "
+            f"max {max(seconds):.2f} s",
+        )
+    if json_out is not None:
+        json_out.write_text(json.dumps([c.__dict__ for c in checks], indent=2) + "\n")
+    if problems or gold != len(checks) or empty:
+        raise typer.Exit(FAILURE)
+
+
+@reports_errors
+def tasks_command(
+    library: Annotated[
+        list[str] | None, typer.Option("--library", "-l", help="Only these libraries.")
+    ] = None,
+) -> None:
+    """List the shipped tasks: instance id, FAIL_TO_PASS and PASS_TO_PASS counts, mutation."""
+    from envsuite.families.swe.dataset import load_tasks
+
+    tasks = load_tasks(library)
+    console = stdout()
+    for item in tasks:
+        what = item.metadata.get("description", "")
+        counts = f"F2P={len(item.FAIL_TO_PASS)} P2P={len(item.PASS_TO_PASS)}"
+        line(console, f"{item.instance_id}  {counts}  {what}")
+    line(console, f"{len(tasks)} tasks")

@@ -1,0 +1,100 @@
+"""Task images: one per task environment, on the base image, tagged by content hash.
+
+``envsuite-swe/task-<name>:<hash>`` where the hash covers the base image's id,
+``containers/task/Dockerfile``, the import roots and the pinned wheels' sha256 sums; an
+image is rebuilt only when one of them changes. Wheels are downloaded on the host
+(:mod:`.wheels`) and copied into the build context; the build runs with no network.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import threading
+from collections.abc import Iterable
+from pathlib import Path
+
+from envsuite.families.swe.base_image import (
+    Log,
+    build_base,
+    build_image,
+    containers_root,
+    content_hash,
+    ensure_base,
+    image_exists,
+)
+from envsuite.families.swe.dataset import sha256_file
+from envsuite.families.swe.sandbox import REPO_DIR
+from envsuite.families.swe.task import TaskEnvironment
+from envsuite.families.swe.wheels import fetch_wheel
+
+TASK_REPOSITORY = "envsuite-swe/task-"
+_build_lock = threading.RLock()
+
+
+def python_path_value(environment: TaskEnvironment) -> str:
+    """``PYTHONPATH`` inside the image (``/repo``, ``/repo/src`` ...)."""
+    return ":".join(
+        REPO_DIR if p in (".", "") else f"{REPO_DIR}/{p.strip('/')}"
+        for p in environment.python_path
+    )
+
+
+def task_image_tag(environment: TaskEnvironment, base_id: str, wheels: Iterable[Path]) -> str:
+    """The content-hash tag of ``environment``'s image on the base image ``base_id``."""
+    return f"{TASK_REPOSITORY}{environment.name}:" + content_hash(
+        base_id,
+        (containers_root() / "task" / "Dockerfile").read_bytes(),
+        python_path_value(environment),
+        *sorted(f"{p.name}:{sha256_file(p)}" for p in wheels),
+    )
+
+
+def build_task_image(environment: TaskEnvironment, log: Log = print) -> str:
+    """Build (unless cached) ``environment``'s image on the current base; return its tag.
+
+    The base image is built first if there is none (see :func:`build_base`).
+    """
+    with _build_lock:
+        base_id = ensure_base(log)
+        wheels = [fetch_wheel(r) for r in environment.requirements]
+        tag = task_image_tag(environment, base_id, wheels)
+        if image_exists(tag):
+            return tag
+        log(f"task image: building {tag}")
+        with tempfile.TemporaryDirectory(prefix="envsuite-task-image-") as scratch:
+            context = Path(scratch)
+            shutil.copy(containers_root() / "task" / "Dockerfile", context / "Dockerfile")
+            (context / "wheels").mkdir()
+            (context / "wheels" / ".keep").write_text("")
+            for wheel in wheels:
+                shutil.copy(wheel, context / "wheels" / wheel.name)
+            pins = "".join(f"{r.pin}\n" for r in environment.requirements)
+            (context / "requirements.txt").write_text(pins)
+            build_image(
+                context,
+                tag,
+                {"BASE_IMAGE": base_id, "PYTHONPATH_DIRS": python_path_value(environment)},
+                network=False,
+                log=log,
+            )
+        return tag
+
+
+def ensure_images(
+    environments: Iterable[TaskEnvironment],
+    *,
+    from_image: str | None = None,
+    archive: str | None = None,
+    suite: str | None = None,
+    log: Log = print,
+) -> dict[str, str]:
+    """Build the base and every environment's task image as needed; name -> tag."""
+    with _build_lock:
+        build_base(from_image=from_image, archive=archive, suite=suite, log=log)
+    tags = {}
+    for environment in environments:
+        if environment.name not in tags:
+            tags[environment.name] = build_task_image(environment, log=log)
+            log(f"task image: {environment.name} -> {tags[environment.name]}")
+    return tags

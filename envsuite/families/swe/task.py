@@ -1,0 +1,129 @@
+"""One SWE task, in SWE-bench's instance schema plus what envsuite needs to rebuild it."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from envsuite.families.swe.sandbox import SandboxEnvironment
+
+
+@dataclasses.dataclass(frozen=True)
+class Requirement:
+    """A pinned Python dependency installed into the task image from a wheel.
+
+    Attributes:
+        name: The distribution name on PyPI.
+        version: The exact version.
+        sha256: The wheel's sha256 (checked after download); "" to skip the check.
+    """
+
+    name: str
+    version: str
+    sha256: str = ""
+
+    @property
+    def pin(self) -> str:
+        """``name==version``."""
+        return f"{self.name}=={self.version}"
+
+
+@dataclasses.dataclass(frozen=True)
+class TaskEnvironment:
+    """The software a task's tests need: shared by all tasks of one repository.
+
+    Attributes:
+        name: Names the task image (``envsuite-swe/task-<name>``).
+        python_path: Import roots relative to the repository (``"."``, ``"src"``).
+        requirements: Wheels installed into the image's virtual environment.
+        pytest_args: Extra pytest arguments of the grader (``-o addopts=`` for a repository
+            whose configured options need plugins the image lacks, such as coverage).
+    """
+
+    name: str
+    python_path: tuple[str, ...] = (".",)
+    requirements: tuple[Requirement, ...] = ()
+    pytest_args: tuple[str, ...] = ()
+
+    def sandbox_environment(self, image: str) -> SandboxEnvironment:
+        """The :class:`SandboxEnvironment` for this environment built as ``image``."""
+        return SandboxEnvironment(image=image, python_path=self.python_path)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> TaskEnvironment:
+        """Read the ``environment`` object of a ``library.json``."""
+        return cls(
+            name=str(data["name"]),
+            python_path=tuple(data.get("python_path", (".",))),
+            requirements=tuple(Requirement(**r) for r in data.get("requirements", ())),
+            pytest_args=tuple(data.get("pytest_args", ())),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form read by :meth:`from_json`."""
+        return {
+            "name": self.name,
+            "python_path": list(self.python_path),
+            "requirements": [dataclasses.asdict(r) for r in self.requirements],
+            "pytest_args": list(self.pytest_args),
+        }
+
+
+@dataclasses.dataclass(frozen=True)
+class SWETask:
+    """A task: a repository at a base commit, a problem statement and hidden tests.
+
+    The first fields are SWE-bench's (``FAIL_TO_PASS`` / ``PASS_TO_PASS`` hold pytest node
+    ids); the rest say how envsuite rebuilds the base repository.
+
+    Attributes:
+        instance_id: Unique id, ``<repo>__<name>``.
+        repo: The repository's name.
+        base_commit: The commit the agent starts from (the sandbox's only commit).
+        patch: The gold patch (a diff that resolves the task).
+        test_patch: The hidden tests, applied only at grading.
+        problem_statement: What the agent is told.
+        FAIL_TO_PASS: Tests that fail at the base commit and pass with the gold patch.
+        PASS_TO_PASS: Tests that pass both before and after.
+        environment: The task environment (image) the task runs in.
+        source: How to get the repository's files: ``{"kind": "sdist", "file": ...}`` for
+            a shipped source distribution, ``{"kind": "git", "path": ..., "commit": ...}``
+            for a repository on disk.
+        bug_patch: Synthesised tasks: the diff from the source to the base commit.
+        hidden_tests: Test files removed from the base commit (the test patch adds them).
+        test_files: The test files the grader runs.
+        metadata: Anything else (the mutation that made a synthesised task, ...).
+    """
+
+    instance_id: str
+    repo: str
+    base_commit: str
+    patch: str
+    test_patch: str
+    problem_statement: str
+    FAIL_TO_PASS: tuple[str, ...]
+    PASS_TO_PASS: tuple[str, ...]
+    environment: TaskEnvironment
+    source: Mapping[str, Any]
+    bug_patch: str = ""
+    hidden_tests: tuple[str, ...] = ()
+    test_files: tuple[str, ...] = ()
+    metadata: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+
+    def to_json_line(self) -> str:
+        """One line of ``tasks.jsonl`` (keys sorted)."""
+        data = dataclasses.asdict(self)
+        data["environment"] = self.environment.name
+        return json.dumps(data, sort_keys=True, ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], environment: TaskEnvironment) -> SWETask:
+        """Read one ``tasks.jsonl`` record (its environment is resolved by the caller)."""
+        fields = {f.name for f in dataclasses.fields(cls)}
+        values = {k: v for k, v in data.items() if k in fields}
+        values["environment"] = environment
+        for key in ("FAIL_TO_PASS", "PASS_TO_PASS", "hidden_tests", "test_files"):
+            values[key] = tuple(values.get(key, ()))
+        return cls(**values)

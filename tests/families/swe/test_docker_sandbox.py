@@ -1,0 +1,78 @@
+"""The Docker sandbox on the real engine: hardening, commands, files, health."""
+
+from __future__ import annotations
+
+import pytest
+
+from envsuite.families.swe.dataset import tar_bytes
+from envsuite.families.swe.docker_sandbox import DockerSandbox
+from envsuite.families.swe.output_limits import OutputLimits
+from envsuite.families.swe.sandbox import FileAccessError, SandboxEnvironment
+
+
+@pytest.fixture
+def sandbox(inflection_image):
+    box = DockerSandbox.start(SandboxEnvironment(inflection_image, (".",)))
+    box.load_repo(tar_bytes({"pkg/mod.py": b"VALUE = 41\n", "README": b"hello\n"}))
+    yield box
+    box.close()
+
+
+def test_container_is_hardened(sandbox):
+    attrs = sandbox.container.attrs["HostConfig"]
+    assert attrs["NetworkMode"] == "none"
+    assert attrs["CapDrop"] == ["ALL"] and not attrs["CapAdd"]
+    assert "no-new-privileges" in attrs["SecurityOpt"]
+    assert attrs["PidsLimit"] > 0 and attrs["Memory"] == attrs["MemorySwap"] > 0
+    assert attrs["NanoCpus"] > 0 and attrs["Init"] is True
+    result = sandbox.run("id -u; grep CapEff /proc/self/status; ls /sys/class/net")
+    uid, caps, interfaces = result.output.split("\n", 2)
+    assert uid == "1000"
+    assert caps.split()[-1] == "0000000000000000"
+    assert interfaces.split() == ["lo"]
+
+
+def test_commands_run_in_the_repository_with_its_import_roots(sandbox):
+    result = sandbox.run("pwd && python -c 'import pkg.mod as m; print(m.VALUE + 1)'")
+    assert result.output == "/repo\n42\n" and result.exit_code == 0 and not result.timed_out
+
+
+def test_exit_codes_and_stderr_are_reported(sandbox):
+    result = sandbox.run("echo out; echo err >&2; exit 3")
+    assert result.exit_code == 3 and result.output == "out\nerr\n"
+
+
+def test_timeout_kills_the_whole_process_group(sandbox):
+    result = sandbox.run("sleep 300 & sleep 300; echo never", timeout_s=1.5)
+    assert result.timed_out and result.exit_code == 124 and "never" not in result.output
+    assert sandbox.run("pgrep -c -f 'sleep [3]00' || true").output.strip() == "0"
+
+
+def test_output_is_cut_to_head_and_tail(sandbox):
+    limits = OutputLimits(keep_bytes=100, stream_bytes=1_000_000)
+    result = sandbox.run("seq 1 20000", limits=limits)
+    assert result.output.startswith("1\n2\n") and result.output.endswith("19999\n20000\n")
+    assert result.bytes_cut == result.output_bytes - 100 and "bytes cut" in result.output
+
+
+def test_files_are_written_and_read_as_the_user(sandbox):
+    sandbox.write_file("new/dir/file.txt", "héllo\n".encode())
+    assert sandbox.read_file("/repo/new/dir/file.txt") == "héllo\n".encode()
+    assert sandbox.run("stat -c %u new/dir/file.txt").output.strip() == "1000"
+    with pytest.raises(FileAccessError):
+        sandbox.read_file("missing.txt")
+    with pytest.raises(FileAccessError):
+        sandbox.read_file("../etc/passwd")
+    sandbox.run("ln -s /etc/passwd link")
+    with pytest.raises(FileAccessError):
+        sandbox.write_file("link", b"root::0:0::/:/bin/sh\n")
+    sandbox.run("head -c 100 /dev/zero > big")
+    with pytest.raises(FileAccessError):
+        sandbox.read_file("big", max_bytes=10)
+
+
+def test_health_reports_a_dead_container(sandbox):
+    assert sandbox.health() is None
+    sandbox.run("kill 1", timeout_s=5)
+    sandbox.container.wait(timeout=30)
+    assert "stopped" in (sandbox.health() or "")

@@ -1,0 +1,55 @@
+"""The local sandbox: the same command contract without isolation."""
+
+from __future__ import annotations
+
+import pytest
+
+from envsuite.families.swe.dataset import tar_bytes
+from envsuite.families.swe.local_sandbox import LocalSandbox
+from envsuite.families.swe.output_limits import OutputLimits
+from envsuite.families.swe.sandbox import FileAccessError, SandboxEnvironment
+
+
+@pytest.fixture
+def sandbox():
+    box = LocalSandbox(SandboxEnvironment("", ("src",)))
+    box.load_repo(tar_bytes({"src/pkg/__init__.py": b"VALUE = 1\n"}))
+    yield box
+    box.close()
+
+
+def test_commands_run_in_the_copy_with_its_import_roots(sandbox):
+    result = sandbox.run("python -c 'import pkg; print(pkg.VALUE)'; echo err >&2; exit 4")
+    assert result.output == "1\nerr\n" and result.exit_code == 4
+
+
+def test_timeout_kills_the_process_group(sandbox):
+    result = sandbox.run("sleep 60 & sleep 60", timeout_s=1)
+    assert result.timed_out and result.exit_code == 124
+    assert sandbox.run("pgrep -c -f 'sleep [6]0' || true").output.strip() == "0"
+
+
+def test_output_limit_kills_a_flood(sandbox):
+    result = sandbox.run("yes", limits=OutputLimits(keep_bytes=64, stream_bytes=100_000))
+    assert result.output_limit_hit and result.output_bytes == 100_000
+    assert result.bytes_cut == 100_000 - 64
+
+
+def test_files_stay_inside_the_repository(sandbox):
+    sandbox.write_file("/repo/a/b.txt", b"x")
+    assert sandbox.read_file("a/b.txt") == b"x"
+    for bad in ("../outside", "/etc/passwd", ""):
+        with pytest.raises(FileAccessError):
+            sandbox.read_file(bad)
+    sandbox.run("ln -s /etc/passwd link")
+    with pytest.raises(FileAccessError):
+        sandbox.read_file("link")
+
+
+def test_close_removes_everything(sandbox):
+    root = sandbox.repo_dir
+    sandbox.close()
+    assert sandbox.health() is not None
+    import os
+
+    assert not os.path.exists(root)
