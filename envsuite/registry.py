@@ -103,6 +103,10 @@ class EnvSpec:
         test_kwargs: Keyword arguments the conformance kit adds to keep its runs short.
         test_variants: Further configurations (kwargs on top of ``test_kwargs``) that the
             conformance kit checks as well, e.g. the vector observation mode.
+        vector_entry_point: ``"module:Class"`` of a native vector env (a
+            ``gymnasium.vector.VectorEnv`` built as ``Class(num_envs=..., max_episode_steps=...,
+            **env_kwargs, **vector_kwargs)``) that ``make_vec`` uses with
+            ``vectorization_mode="vector_entry_point"``; None when the env has none.
     """
 
     id: str
@@ -117,6 +121,7 @@ class EnvSpec:
     oracle_success: float = 1.0
     test_kwargs: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     test_variants: tuple[Mapping[str, Any], ...] = ()
+    vector_entry_point: str | None = None
 
     def __post_init__(self) -> None:
         parse_env_id(self.id)
@@ -124,6 +129,10 @@ class EnvSpec:
             raise ValueError(f"{self.id}: api must be one of {APIS}, got {self.api!r}")
         if ":" not in self.entry_point:
             raise ValueError(f"{self.id}: entry_point must be 'module:Attribute'")
+        if self.vector_entry_point is not None and ":" not in self.vector_entry_point:
+            raise ValueError(f"{self.id}: vector_entry_point must be 'module:Attribute'")
+        if self.vector_entry_point is not None and self.multi_agent:
+            raise ValueError(f"{self.id}: vector_entry_point applies to gymnasium specs only")
         if not 0.0 <= self.oracle_success <= 1.0:
             raise ValueError(f"{self.id}: oracle_success must lie in [0, 1]")
         if self.max_episode_steps is not None and self.api != "gymnasium":
@@ -362,6 +371,7 @@ class Registry(Mapping[str, EnvSpec]):
                 entry_point=spec.entry_point,
                 max_episode_steps=spec.max_episode_steps,
                 kwargs=dict(spec.kwargs),
+                vector_entry_point=spec.vector_entry_point,
             )
         return spec
 
@@ -458,7 +468,7 @@ def make_vec(
     env_id: str,
     num_envs: int = 1,
     *,
-    vectorization_mode: Literal["sync", "async"] = "sync",
+    vectorization_mode: Literal["sync", "async", "vector_entry_point"] = "sync",
     vector_kwargs: Mapping[str, Any] | None = None,
     **kwargs: Any,
 ) -> gymnasium.vector.VectorEnv:
@@ -473,8 +483,11 @@ def make_vec(
     Args:
         env_id: A single-agent envsuite id.
         num_envs: Number of sub-environments.
-        vectorization_mode: ``"sync"`` (one process) or ``"async"`` (one process per env).
-        vector_kwargs: Passed to the vector env's constructor (e.g. ``context``).
+        vectorization_mode: ``"sync"`` (one process), ``"async"`` (one process per env), or
+            ``"vector_entry_point"``: the spec's native vector env (e.g. the MuJoCo arm's,
+            which steps every env in one ``mujoco.batch.Batch``).
+        vector_kwargs: Passed to the vector env's constructor (e.g. ``context``; ``nthread``
+            for the arm's batched env).
         kwargs: The env's keyword arguments.
     """
     spec = registry[env_id]
@@ -484,14 +497,27 @@ def make_vec(
                 id=spec.id, api=spec.api, what="make_vec builds single-agent vector envs"
             )
         )
-    if vectorization_mode not in ("sync", "async"):
+    if vectorization_mode not in ("sync", "async", "vector_entry_point"):
         raise ValueError(
-            f"vectorization_mode must be 'sync' or 'async', got {vectorization_mode!r}"
+            "vectorization_mode must be 'sync', 'async' or 'vector_entry_point', "
+            f"got {vectorization_mode!r}"
         )
     spec.canonical_kwargs(kwargs)
     spec.load()
     from envsuite.spaces import contains_text_space
     from envsuite.vector import DerivedSeedVectorEnv
+
+    if vectorization_mode == "vector_entry_point":
+        if spec.vector_entry_point is None:
+            raise ValueError(f"{spec.id} has no vector_entry_point; use 'sync' or 'async'")
+        factory = load_entry_point(spec.vector_entry_point, env_id=spec.id, extra=spec.extra)
+        native = factory(
+            num_envs=num_envs,
+            max_episode_steps=spec.max_episode_steps,
+            **{**spec.kwargs, **kwargs},
+            **dict(vector_kwargs or {}),
+        )
+        return DerivedSeedVectorEnv(native)
 
     options = dict(vector_kwargs or {})
     if vectorization_mode == "async" and "shared_memory" not in options:

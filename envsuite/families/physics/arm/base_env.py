@@ -1,0 +1,297 @@
+"""The base of the arm envs: MuJoCo model, action handling, observations and rewards.
+
+A concrete task env only names its :class:`~envsuite.families.physics.arm.task.ArmTask`
+and carries the docstring; everything else lives here (template method, as in Minigrid).
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import math
+from typing import Any, ClassVar, Literal
+
+import numpy as np
+from gymnasium import spaces
+
+from envsuite.env_base import EnvsuiteEnv, InvalidAction
+from envsuite.families.physics.arm import model, observation
+from envsuite.families.physics.arm.task import SCALAR, ArmTask
+from envsuite.registry import import_optional
+
+#: The parse error of an action holding NaN or infinite values.
+NOT_FINITE = "the action holds NaN or infinite values"
+
+RewardType = Literal["dense", "sparse"]
+ObservationMode = Literal["vector", "goal_dict"]
+
+#: Index of the TCP site, and of the hand-target and goal mocap bodies (checked on load).
+TCP_SITE = 0
+HAND_MOCAP = 0
+GOAL_MOCAP = 1
+#: Box the TCP target is kept in.
+TCP_LOW = model.TCP_LOW
+TCP_HIGH = model.TCP_HIGH
+
+
+def mujoco_module() -> Any:
+    """The ``mujoco`` module, or a MissingExtraError naming the ``physics`` extra."""
+    return import_optional("mujoco", extra="physics")
+
+
+@functools.cache
+def _compiled_model() -> Any:
+    mujoco = mujoco_module()
+    compiled = mujoco.MjModel.from_xml_string(model.arm_mjcf())
+    if compiled.site(TCP_SITE).name != "tcp" or compiled.nq != 14 or compiled.nmocap != 2:
+        raise RuntimeError("the arm MJCF does not have the layout the env expects")
+    return compiled
+
+
+def new_model() -> Any:
+    """A fresh copy of the arm's compiled ``MjModel`` (the XML is compiled once a process)."""
+    return copy.copy(_compiled_model())
+
+
+def hand_position(tcp_target: list[float]) -> tuple[float, float, float]:
+    """Where the hand frame (the mocap body) goes to put the TCP at ``tcp_target``."""
+    return (tcp_target[0], tcp_target[1], tcp_target[2] + model.WRIST_TO_TCP)
+
+
+#: Half the finger travel the gripper command spans, inside the joint limits.
+HALF_GRIPPER_SPAN = (model.FINGER_TRAVEL - 2 * model.FINGER_LIMIT_MARGIN) * 0.5
+
+
+def gripper_control(command: Any) -> Any:
+    """Finger target for gripper commands in [-1, 1] (-1 fully open, +1 fully closed)."""
+    return model.FINGER_LIMIT_MARGIN + HALF_GRIPPER_SPAN * (1.0 - command)
+
+
+class ArmEnv(EnvsuiteEnv[Any, np.ndarray, list[float]]):
+    """Base class of the arm tasks (see :class:`ArmReachEnv` for the full documentation)."""
+
+    task: ClassVar[ArmTask]
+    metadata: dict[str, Any] = {"render_modes": ["rgb_array"], "render_fps": 50}
+    record_metrics = ("goal_distance",)
+
+    def __init__(
+        self,
+        frame_skip: int = 10,
+        reward_type: RewardType = "dense",
+        observation_mode: ObservationMode = "vector",
+        goal_observable: bool = True,
+        terminate_on_success: bool = False,
+        action_scale: float = 0.02,
+        invalid_action_penalty: float = 1.0,
+        render_mode: str | None = None,
+        width: int = 480,
+        height: int = 480,
+    ) -> None:
+        super().__init__()
+        if isinstance(frame_skip, bool) or not isinstance(frame_skip, int) or frame_skip < 1:
+            raise ValueError(f"frame_skip must be an int >= 1, got {frame_skip!r}")
+        if reward_type not in ("dense", "sparse"):
+            raise ValueError(f"reward_type must be 'dense' or 'sparse', got {reward_type!r}")
+        if observation_mode not in ("vector", "goal_dict"):
+            raise ValueError(
+                f"observation_mode must be 'vector' or 'goal_dict', got {observation_mode!r}"
+            )
+        if observation_mode == "goal_dict" and not goal_observable:
+            raise ValueError("goal_dict observations always carry the goal (goal_observable)")
+        if not 0.0 < float(action_scale) <= 0.1:
+            raise ValueError(f"action_scale must lie in (0, 0.1] metres, got {action_scale!r}")
+        if not np.isfinite(invalid_action_penalty) or invalid_action_penalty < 0:
+            raise ValueError("invalid_action_penalty must be a finite number >= 0")
+        if render_mode not in (None, "rgb_array"):
+            raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
+        self.mujoco = mujoco_module()
+        self.frame_skip = frame_skip
+        self.reward_type = reward_type
+        self.observation_mode = observation_mode
+        self.goal_observable = bool(goal_observable)
+        self.terminate_on_success = bool(terminate_on_success)
+        self.action_scale = float(action_scale)
+        self.invalid_action_penalty = float(invalid_action_penalty)
+        self.render_mode = render_mode
+        self.width, self.height = int(width), int(height)
+
+        self.model = new_model()
+        self.data = self.mujoco.MjData(self.model)
+        self.control_dt = self.model.opt.timestep * frame_skip
+        self.metadata = {**self.metadata, "render_fps": round(1.0 / self.control_dt)}
+        self.low, self.high = observation.bounds(self.goal_observable)
+        self.observation_space = self._observation_space()
+        self.action_space = spaces.Box(-1.0, 1.0, (4,), np.float32)
+
+        self.goal = np.zeros(3)
+        self._goal = [0.0, 0.0, 0.0]  # the goal as floats, for the per-step arithmetic
+        self.target = list(model.HOME_TCP)
+        self.previous_tcp = list(model.HOME_TCP)
+        self._renderer: Any = None
+        self._bind_views()
+
+    def _bind_views(self) -> None:
+        # MjData's arrays live as long as the MjData; holding views saves a lookup a step.
+        self._qpos = self.data.qpos
+        self._qvel = self.data.qvel
+        self._ctrl = self.data.ctrl
+        self._mocap_pos = self.data.mocap_pos
+        self._site_xpos = self.data.site_xpos
+
+    def _observation_space(self) -> spaces.Space[Any]:
+        box = spaces.Box(self.low, self.high)
+        if self.observation_mode == "vector":
+            return box
+        state = slice(0, observation.STATE_SIZE)
+        goal = observation.SLICES["goal"]
+        achieved = observation.SLICES["tcp_pos" if self.task.name == "reach" else "cube_pos"]
+        return spaces.Dict(
+            {
+                "observation": spaces.Box(box.low[state], box.high[state]),
+                "achieved_goal": spaces.Box(box.low[achieved], box.high[achieved]),
+                "desired_goal": spaces.Box(box.low[goal], box.high[goal]),
+            }
+        )
+
+    # -- episode -----------------------------------------------------------------------
+    def new_episode(self, options: dict[str, Any] | None) -> tuple[Any, dict[str, Any]]:
+        """Put the arm home, draw the cube's start and the goal from ``self.np_random``."""
+        mujoco, m, d = self.mujoco, self.model, self.data
+        cube_xy, goal = self.task.sample(self.np_random)
+        self.goal = goal
+        self._goal = [float(v) for v in goal]
+        mujoco.mj_resetDataKeyframe(m, d, 0)
+        d.qpos[0:2] = cube_xy
+        d.mocap_pos[GOAL_MOCAP] = goal
+        self.target = list(model.HOME_TCP)
+        self._mocap_pos[HAND_MOCAP] = hand_position(self.target)
+        mujoco.mj_forward(m, d)
+        self.previous_tcp = self._site_xpos[TCP_SITE].tolist()
+        observation_, _, _, info = self._outcome(0.0)
+        return observation_, info
+
+    # -- actions -----------------------------------------------------------------------
+    def parse_action(self, action: Any) -> list[float]:
+        """Four finite numbers, each clipped to [-1, 1]."""
+        if isinstance(action, np.ndarray):
+            if action.shape != (4,) or action.dtype.kind not in "fiu":
+                raise InvalidAction(
+                    f"expected a numeric array of shape (4,), got {action.dtype} {action.shape}"
+                )
+            values = action.tolist()
+        elif (
+            isinstance(action, list | tuple)
+            and len(action) == 4
+            and all(
+                isinstance(v, int | float | np.number) and not isinstance(v, bool | np.bool_)
+                for v in action
+            )
+        ):
+            values = list(action)
+        else:
+            raise InvalidAction(
+                f"expected 4 numbers (dx, dy, dz, grip), got {type(action).__name__}"
+            )
+        parsed = []
+        for value in values:
+            number = float(value)
+            if not math.isfinite(number):
+                raise InvalidAction(NOT_FINITE)
+            parsed.append(min(max(number, -1.0), 1.0))
+        return parsed
+
+    def apply_action(self, parsed: list[float]) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """Move the hand target by ``action[:3] * action_scale``, set the grip, simulate."""
+        scale = self.action_scale
+        target = [
+            min(max(self.target[i] + parsed[i] * scale, TCP_LOW[i]), TCP_HIGH[i]) for i in range(3)
+        ]
+        self.target = target
+        self._mocap_pos[HAND_MOCAP] = hand_position(target)
+        self._ctrl[0] = gripper_control(parsed[3])
+        return self._simulate(0.0)
+
+    def apply_invalid_action(self, message: str) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """Penalty: the hand target and grip stay as they were, and the reward is reduced."""
+        return self._simulate(self.invalid_action_penalty)
+
+    def _simulate(self, penalty: float) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        self.previous_tcp = self._site_xpos[TCP_SITE].tolist()
+        self.mujoco.mj_step(self.model, self.data, self.frame_skip)
+        # mj_step leaves positions one substep behind; observe the state it reached.
+        self.mujoco.mj_kinematics(self.model, self.data)
+        observation_, reward, success, info = self._outcome(penalty)
+        return observation_, reward, self.terminate_on_success and success, False, info
+
+    # -- observations and rewards ------------------------------------------------------
+    def _outcome(self, penalty: float) -> tuple[Any, float, bool, dict[str, Any]]:
+        tcp = self._site_xpos[TCP_SITE].tolist()
+        qpos = self._qpos.tolist()
+        vector = observation.observation_row(
+            tcp,
+            self.previous_tcp,
+            qpos,
+            self._qvel[:6].tolist(),
+            self._goal if self.goal_observable else None,
+            self.control_dt,
+            self.low,
+            self.high,
+        )
+        score, success, goal_distance = self.task.evaluate(tcp, qpos[0:3], self._goal, SCALAR)
+        reward = score if self.reward_type == "dense" else float(success)
+        info = {
+            "success": success,
+            "score": score,
+            "goal_distance": goal_distance,
+            "parse_error": None,
+        }
+        return self._shape(vector), reward - penalty, success, info
+
+    def _shape(self, vector: np.ndarray) -> Any:
+        if self.observation_mode == "vector":
+            return vector
+        achieved = observation.SLICES["tcp_pos" if self.task.name == "reach" else "cube_pos"]
+        return {
+            "observation": vector[: observation.STATE_SIZE].copy(),
+            "achieved_goal": vector[achieved].copy(),
+            "desired_goal": self.goal.astype(np.float32),
+        }
+
+    def compute_reward(
+        self, achieved_goal: np.ndarray, desired_goal: np.ndarray, info: Any = None
+    ) -> Any:
+        """The sparse reward of (achieved, desired) goal pairs, for hindsight relabelling.
+
+        Equal to the env's reward when ``reward_type="sparse"``; works on batches of goals.
+        """
+        return self.task.sparse_reward(np.asarray(achieved_goal), np.asarray(desired_goal))
+
+    # -- rendering and pickling --------------------------------------------------------
+    def render(self) -> np.ndarray | None:
+        """``"rgb_array"``: an ``(height, width, 3)`` uint8 frame from the front camera."""
+        if self.render_mode != "rgb_array":
+            return None
+        if self._renderer is None:
+            from envsuite.families.physics.arm.rendering import OffscreenRenderer
+
+            self._renderer = OffscreenRenderer(self.model, self.width, self.height)
+        frame: np.ndarray = self._renderer.render(self.data, camera="front")
+        return frame
+
+    def close(self) -> None:
+        """Release the renderer's OpenGL context."""
+        if self._renderer is not None:
+            self._renderer.close()
+            self._renderer = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Everything but the renderer and the module handle (MjModel/MjData pickle)."""
+        views = ("_qpos", "_qvel", "_ctrl", "_mocap_pos", "_site_xpos", "_renderer", "mujoco")
+        return {k: v for k, v in self.__dict__.items() if k not in views}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Restore the state; the renderer is made again when first needed."""
+        self.__dict__.update(state)
+        self.mujoco = mujoco_module()
+        self._renderer = None
+        self._bind_views()

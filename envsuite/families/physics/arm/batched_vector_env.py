@@ -1,0 +1,334 @@
+"""A vector env of many arm simulations stepped together by ``mujoco.batch.Batch``.
+
+``mujoco.batch.Batch`` (MuJoCo 4) keeps every simulation's state as one row of an array
+and steps them on a thread pool, bit-identically to stepping one ``MjData`` each. This
+vector env puts the arm tasks on it: one Python call steps every sub-environment, and
+observations, rewards and infos are computed for all of them with numpy at once.
+
+It behaves as Gymnasium's ``SyncVectorEnv`` over ``envsuite.make(id)`` envs (with their
+``TimeLimit``) does, down to the bits: same per-env seeds, same observations, rewards,
+terminations, truncations and infos, and the same next-step autoreset. A test holds it to
+that. An int seed becomes per-env seeds with :func:`envsuite.seeding.derive_seeds` (key
+``"vector"``), as :func:`envsuite.make_vec` does.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium.utils import seeding
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from envsuite.families.physics.arm import model, observation
+from envsuite.families.physics.arm.base_env import (
+    GOAL_MOCAP,
+    HAND_MOCAP,
+    NOT_FINITE,
+    TCP_SITE,
+    ArmEnv,
+    gripper_control,
+)
+from envsuite.families.physics.arm.pick_place import ArmPickPlaceEnv
+from envsuite.families.physics.arm.push import ArmPushEnv
+from envsuite.families.physics.arm.reach import ArmReachEnv
+from envsuite.families.physics.arm.task import ARRAY
+from envsuite.registry import import_optional
+from envsuite.seeding import derive_seeds
+
+
+class ArmBatchedVectorEnv(VectorEnv[Any, np.ndarray, np.ndarray]):
+    """``num_envs`` copies of one arm task, simulated by one ``mujoco.batch.Batch``.
+
+    Args:
+        num_envs: Number of sub-environments.
+        max_episode_steps: Steps after which an episode is truncated (the spec's limit when
+            made through the registry), or None for no limit.
+        nthread: Threads stepping the simulations (0: one per CPU). On a machine whose
+            cores are busy with other work, 1 can be faster: the threads wait for each other.
+        env_kwargs: The single env's keyword arguments (``frame_skip``, ``reward_type``,
+            ``observation_mode``, ``goal_observable``, ``terminate_on_success``, ...).
+    """
+
+    env_class: ClassVar[type[ArmEnv]]
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        *,
+        max_episode_steps: int | None = None,
+        nthread: int = 0,
+        **env_kwargs: Any,
+    ) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+            raise ValueError(f"num_envs must be an int >= 1, got {num_envs!r}")
+        if env_kwargs.get("render_mode") is not None:
+            raise ValueError("the batched arm vector env does not render; use make_vec(sync)")
+        mujoco = import_optional("mujoco", extra="physics")
+        batch_module = import_optional("mujoco.batch", extra="physics")
+        self.mujoco = mujoco
+        self.template = self.env_class(**env_kwargs)  # validates the kwargs, holds spaces
+        self.task = self.env_class.task
+        self.num_envs = num_envs
+        self.max_episode_steps = max_episode_steps
+        self.single_observation_space = self.template.observation_space
+        self.single_action_space = self.template.action_space
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self.render_mode = None
+
+        t = self.template
+        self.frame_skip, self.control_dt, self.scale = t.frame_skip, t.control_dt, t.action_scale
+        self.batch = batch_module.Batch(t.model, num_envs, nthread)
+        self._qpos = self.batch.bind("qpos")
+        self._qvel = self.batch.bind("qvel")
+        self._ctrl = self.batch.bind("ctrl")
+        self._mocap = self.batch.bind("mocap_pos")
+        self._site_xpos = self.batch.bind("site_xpos")
+        self._tcp_low = np.array(model.TCP_LOW)
+        self._tcp_high = np.array(model.TCP_HIGH)
+        self._tcp_to_hand = np.array([0.0, 0.0, model.WRIST_TO_TCP])
+
+        self.rngs: list[np.random.Generator | None] = [None] * num_envs
+        self.goals = np.zeros((num_envs, 3))
+        self.targets = np.zeros((num_envs, 3))
+        self.previous_tcp = np.zeros((num_envs, 3))
+        self.elapsed = np.zeros(num_envs, dtype=np.int64)
+        self._stage = mujoco.mjtStage.mjSTAGE_POS
+        self._autoreset = np.zeros(num_envs, dtype=bool)
+        self._any_autoreset = False
+
+    # -- reset -------------------------------------------------------------------------
+    def reset(
+        self,
+        *,
+        seed: int | list[int | None] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> tuple[Any, dict[str, Any]]:
+        """Reset every sub-environment (or those in ``options["reset_mask"]``).
+
+        Args:
+            seed: None, an int (per-env seeds derived from it), or one seed per env.
+            options: ``{"reset_mask": bool array}`` resets only the masked envs.
+        """
+        seeds: list[int | None]
+        if seed is None:
+            seeds = [None] * self.num_envs
+        elif isinstance(seed, int):
+            seeds = list(derive_seeds(seed, self.num_envs, "vector"))
+        else:
+            seeds = list(seed)
+        if len(seeds) != self.num_envs:
+            raise ValueError(f"expected {self.num_envs} seeds, got {len(seeds)}")
+        mask = np.ones(self.num_envs, dtype=bool)
+        if options is not None and "reset_mask" in options:
+            mask = np.array(options["reset_mask"], dtype=bool)
+            if mask.shape != (self.num_envs,) or not mask.any():
+                raise ValueError("options['reset_mask'] must be a bool array with a True entry")
+        for i in np.flatnonzero(mask):
+            if seeds[i] is not None or self.rngs[i] is None:
+                self.rngs[i], _ = seeding.np_random(seeds[i])
+        ids = np.flatnonzero(mask)
+        self._start_episodes(ids)
+        self._autoreset[ids] = False
+        self._any_autoreset = bool(self._autoreset.any())
+        observations, _, _, infos = self._outcome(None)
+        for key in [k for k in infos if k.startswith("_")]:
+            infos[key] = mask  # as SyncVectorEnv: infos of the envs reset
+        return observations, infos
+
+    def _start_episodes(self, ids: np.ndarray) -> None:
+        """Draw layouts for ``ids`` from their generators and put their arms home."""
+        if ids.size == 0:
+            return
+        mujoco = self.mujoco
+        cube_xy = np.zeros((ids.size, 2))
+        for row, i in enumerate(ids):
+            rng = self.rngs[i]
+            assert rng is not None
+            cube_xy[row], self.goals[i] = self.task.sample(rng)
+        self.batch.reset(ids, keyframe=0, stage=mujoco.mjtStage.mjSTAGE_NONE)
+        self._qpos[ids, 0:2] = cube_xy
+        self._mocap[ids, GOAL_MOCAP] = self.goals[ids]
+        self.targets[ids] = model.HOME_TCP
+        self._mocap[ids, HAND_MOCAP] = self.targets[ids] + self._tcp_to_hand
+        self.batch.forward(ids)
+        self.previous_tcp[ids] = self._site_xpos[ids, TCP_SITE]
+        self.elapsed[ids] = 0
+
+    # -- step --------------------------------------------------------------------------
+    def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Step every sub-environment; those whose episode ended last step are reset."""
+        values, errors = self._parse(actions)
+        if errors is None and not self._any_autoreset:
+            return self._step_every_env(values)
+        return self._step_some_envs(values, errors)
+
+    def _step_every_env(
+        self, values: np.ndarray
+    ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """The common case: every action well formed, no episode to restart."""
+        targets = self.targets + values[:, :3] * self.scale
+        np.minimum(np.maximum(targets, self._tcp_low, out=targets), self._tcp_high, out=targets)
+        self.targets = targets
+        self._mocap[:, HAND_MOCAP] = targets + self._tcp_to_hand
+        self._ctrl[:, 0] = gripper_control(values[:, 3])
+        self.previous_tcp[:] = self._site_xpos[:, TCP_SITE]
+        self.batch.step(None, nstep=self.frame_skip, stage=self._stage)
+        self.elapsed += 1
+        observations, rewards, success, infos = self._outcome(None)
+        terminated, truncated = self._episode_ends(success, None)
+        return observations, rewards, terminated, truncated, infos
+
+    def _step_some_envs(
+        self, values: np.ndarray, errors: list[str | None] | None
+    ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Malformed actions hold still with a penalty; ended episodes restart instead."""
+        resetting = self._autoreset
+        valid = ~resetting
+        if errors is not None:
+            valid &= np.array([e is None for e in errors])
+        a = values[valid]
+        targets = self.targets[valid] + a[:, :3] * self.scale
+        np.minimum(np.maximum(targets, self._tcp_low, out=targets), self._tcp_high, out=targets)
+        self.targets[valid] = targets
+        self._mocap[valid, HAND_MOCAP] = targets + self._tcp_to_hand
+        self._ctrl[valid, 0] = gripper_control(a[:, 3])
+
+        step_ids = np.flatnonzero(~resetting)
+        self.previous_tcp[step_ids] = self._site_xpos[step_ids, TCP_SITE]
+        if step_ids.size:
+            self.batch.step(step_ids, nstep=self.frame_skip, stage=self._stage)
+        self.elapsed[step_ids] += 1
+        self._start_episodes(np.flatnonzero(resetting))
+
+        penalty = np.where(valid | resetting, 0.0, self.template.invalid_action_penalty)
+        observations, rewards, success, infos = self._outcome(penalty)
+        rewards[resetting] = 0.0
+        if errors is not None:
+            infos["parse_error"] = np.array(
+                [None if reset else error for reset, error in zip(resetting, errors, strict=True)],
+                dtype=object,
+            )
+        terminated, truncated = self._episode_ends(success, resetting)
+        return observations, rewards, terminated, truncated, infos
+
+    def _episode_ends(
+        self, success: np.ndarray, resetting: np.ndarray | None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Terminations and truncations (none for envs that were just reset)."""
+        n = self.num_envs
+        if self.template.terminate_on_success:
+            terminated = success.copy()
+            if resetting is not None:
+                terminated &= ~resetting
+        else:
+            terminated = np.zeros(n, dtype=bool)
+        if self.max_episode_steps is None:
+            truncated = np.zeros(n, dtype=bool)
+        else:
+            truncated = self.elapsed >= self.max_episode_steps
+            if self.template.terminate_on_success:
+                truncated &= ~terminated
+            if resetting is not None:
+                truncated &= ~resetting
+        self._autoreset = np.logical_or(terminated, truncated)
+        self._any_autoreset = bool(self._autoreset.any())
+        return terminated, truncated
+
+    def _parse(self, actions: Any) -> tuple[np.ndarray, list[str | None] | None]:
+        """Actions as float64 rows clipped to [-1, 1], and each row's parse error.
+
+        The errors are None when every row is well formed.
+        """
+        n = self.num_envs
+        array = actions if isinstance(actions, np.ndarray) else None
+        if array is None:
+            try:
+                array = np.asarray(actions)
+            except Exception:  # anything numpy cannot hold is malformed
+                array = np.empty(0, dtype=object)
+        if array.shape != (n, 4) or array.dtype.kind not in "fiu":
+            message = f"expected numeric actions of shape ({n}, 4), got {array.dtype} {array.shape}"
+            return np.zeros((n, 4)), [message] * n
+        values = array.astype(np.float64)
+        finite = np.isfinite(values)
+        np.minimum(np.maximum(values, -1.0, out=values), 1.0, out=values)
+        if finite.all():
+            return values, None
+        rows: Any = finite.all(axis=1).tolist()
+        return values, [None if ok else NOT_FINITE for ok in rows]
+
+    # -- observations and rewards ------------------------------------------------------
+    def _outcome(
+        self, penalty: np.ndarray | None
+    ) -> tuple[Any, np.ndarray, np.ndarray, dict[str, Any]]:
+        tcp = self._site_xpos[:, TCP_SITE]
+        qpos = self._qpos
+        t = self.template
+        vectors = observation.observation_rows(
+            tcp,
+            self.previous_tcp,
+            qpos,
+            self._qvel,
+            self.goals if t.goal_observable else None,
+            self.control_dt,
+            t.low,
+            t.high,
+        )
+        score, success, goal_distance = self.task.evaluate(tcp, qpos[:, 0:3], self.goals, ARRAY)
+        rewards = score.copy() if t.reward_type == "dense" else success.astype(np.float64)
+        if penalty is not None:
+            rewards -= penalty
+        every = np.ones(self.num_envs, dtype=bool)  # each env reports every key
+        infos: dict[str, Any] = {
+            "success": success,
+            "_success": every,
+            "score": score,
+            "_score": every,
+            "goal_distance": goal_distance,
+            "_goal_distance": every,
+            "parse_error": np.full(self.num_envs, None, dtype=object),
+            "_parse_error": every,
+        }
+        return self._shape(vectors), rewards, success, infos
+
+    def _shape(self, vectors: np.ndarray) -> Any:
+        if self.template.observation_mode == "vector":
+            return vectors
+        achieved = observation.SLICES["tcp_pos" if self.task.name == "reach" else "cube_pos"]
+        return {
+            "observation": vectors[:, : observation.STATE_SIZE].copy(),
+            "achieved_goal": vectors[:, achieved].copy(),
+            "desired_goal": self.goals.astype(np.float32),
+        }
+
+    def compute_reward(
+        self, achieved_goal: np.ndarray, desired_goal: np.ndarray, info: Any = None
+    ) -> Any:
+        """The sparse reward of goal pairs, as :meth:`ArmEnv.compute_reward`."""
+        return self.task.sparse_reward(achieved_goal, desired_goal)
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """Release the template env."""
+        self.template.close()
+
+
+class ArmReachBatchedVectorEnv(ArmBatchedVectorEnv):
+    """Batched ``envsuite/ArmReach-v0``."""
+
+    env_class = ArmReachEnv
+
+
+class ArmPushBatchedVectorEnv(ArmBatchedVectorEnv):
+    """Batched ``envsuite/ArmPush-v0``."""
+
+    env_class = ArmPushEnv
+
+
+class ArmPickPlaceBatchedVectorEnv(ArmBatchedVectorEnv):
+    """Batched ``envsuite/ArmPickPlace-v0``."""
+
+    env_class = ArmPickPlaceEnv

@@ -1,0 +1,172 @@
+"""The arm's observation: its layout, its bounds, and how it is written from the state.
+
+Every arm task has the same 26 numbers, so one policy (or one multi-task learner) can run
+on all of them. The bounds are real bounds: each value is clipped into its declared range
+before it is returned, so an observation is always inside ``observation_space`` — the
+clip is a safety net; in normal play the values stay well inside (a test checks this).
+
+The writer works on one env (arrays of shape ``(k,)``) and on a batch (``(n, k)``) alike,
+with the same elementwise operations in the same order, so the batched vector env gives
+the very bytes the single env gives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from envsuite.families.physics.arm import model
+
+#: (name, size) of each observation field, in order.
+FIELDS: tuple[tuple[str, int], ...] = (
+    ("tcp_pos", 3),
+    ("tcp_vel", 3),
+    ("gripper_gap", 1),
+    ("cube_pos", 3),
+    ("cube_quat", 4),
+    ("cube_linvel", 3),
+    ("cube_angvel", 3),
+    ("cube_from_tcp", 3),
+    ("goal", 3),
+)
+
+
+def _slices() -> dict[str, slice]:
+    out: dict[str, slice] = {}
+    start = 0
+    for name, size in FIELDS:
+        out[name] = slice(start, start + size)
+        start += size
+    return out
+
+
+#: Where each field sits in the vector observation.
+SLICES: Mapping[str, slice] = _slices()
+#: Length of the vector observation.
+SIZE = sum(size for _, size in FIELDS)
+#: Length of the goal-free part (the ``observation`` entry in goal-dict mode).
+STATE_SIZE = SLICES["goal"].start
+
+#: Largest TCP speed and cube speeds reported (m/s and rad/s).
+MAX_TCP_SPEED = 4.0
+MAX_CUBE_SPEED = 5.0
+MAX_CUBE_SPIN = 200.0
+#: Margin around the TCP target box that the hand may lag or overshoot into.
+TCP_MARGIN = 0.05
+#: Margin around the gripper gap's range: MuJoCo's joint limits are soft constraints.
+GAP_MARGIN = 0.01
+#: Region the cube's centre is reported in (x, y, z): far beyond the arm's reach.
+CUBE_LOW = (-0.2, -0.8, -0.05)
+CUBE_HIGH = (1.1, 0.8, 0.8)
+#: Box every task's goals are drawn from (x, y, z).
+GOAL_LOW = (0.3, -0.25, model.CUBE_HALF)
+GOAL_HIGH = (0.6, 0.25, 0.3)
+
+
+def bounds(goal_observable: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Low and high bounds of the vector observation (float32, as the space holds them).
+
+    With ``goal_observable=False`` the goal field is always zero; its bounds are then the
+    goal box stretched to hold zero (equal low and high bounds upset Gymnasium's checker).
+    """
+    tcp_low = np.array(model.TCP_LOW) - TCP_MARGIN
+    tcp_high = np.array(model.TCP_HIGH) + TCP_MARGIN
+    cube_low, cube_high = np.array(CUBE_LOW), np.array(CUBE_HIGH)
+    low = np.empty(SIZE)
+    high = np.empty(SIZE)
+    parts: dict[str, tuple[Any, Any]] = {
+        "tcp_pos": (tcp_low, tcp_high),
+        "tcp_vel": (-MAX_TCP_SPEED, MAX_TCP_SPEED),
+        "gripper_gap": (-GAP_MARGIN, model.MAX_GRIPPER_GAP + GAP_MARGIN),
+        "cube_pos": (cube_low, cube_high),
+        "cube_quat": (-1.0, 1.0),
+        "cube_linvel": (-MAX_CUBE_SPEED, MAX_CUBE_SPEED),
+        "cube_angvel": (-MAX_CUBE_SPIN, MAX_CUBE_SPIN),
+        "cube_from_tcp": (cube_low - tcp_high, cube_high - tcp_low),
+        "goal": (np.array(GOAL_LOW), np.array(GOAL_HIGH)),
+    }
+    for name, (lo, hi) in parts.items():
+        low[SLICES[name]] = lo
+        high[SLICES[name]] = hi
+    if not goal_observable:
+        goal = SLICES["goal"]
+        low[goal] = np.minimum(low[goal], 0.0)
+        high[goal] = np.maximum(high[goal], 0.0)
+    return low.astype(np.float32), high.astype(np.float32)
+
+
+def observation_row(
+    tcp: list[float],
+    previous_tcp: list[float],
+    qpos: list[float],
+    qvel: list[float],
+    goal: list[float] | None,
+    control_dt: float,
+    low: np.ndarray,
+    high: np.ndarray,
+) -> np.ndarray:
+    """One env's observation (float32) from its state, as Python floats, clipped.
+
+    The values are rounded to float32 and then clipped to the float32 bounds, which is
+    the same as clipping first: rounding is monotonic.
+
+    Args:
+        tcp: TCP position now.
+        previous_tcp: TCP position one control step ago (the velocity is the difference
+            over ``control_dt``).
+        qpos: All joint positions.
+        qvel: Joint velocities (at least the cube's six).
+        goal: The goal, or None to show zeros.
+        control_dt: Seconds per env step.
+        low: Lower bounds from :func:`bounds`, as float32.
+        high: Upper bounds from :func:`bounds`, as float32.
+    """
+    tx, ty, tz = tcp
+    px, py, pz = previous_tcp
+    cx, cy, cz = qpos[0], qpos[1], qpos[2]
+    finger = model.FINGER_QPOS.start
+    values = np.array(
+        [
+            tx, ty, tz,
+            (tx - px) / control_dt, (ty - py) / control_dt, (tz - pz) / control_dt,
+            qpos[finger] + qpos[finger + 1],
+            cx, cy, cz, qpos[3], qpos[4], qpos[5], qpos[6],
+            qvel[0], qvel[1], qvel[2], qvel[3], qvel[4], qvel[5],
+            cx - tx, cy - ty, cz - tz,
+            *(goal if goal is not None else (0.0, 0.0, 0.0)),
+        ],
+        dtype=np.float32,
+    )  # fmt: skip
+    return np.minimum(np.maximum(values, low, out=values), high, out=values)
+
+
+def observation_rows(
+    tcp: np.ndarray,
+    previous_tcp: np.ndarray,
+    qpos: np.ndarray,
+    qvel: np.ndarray,
+    goal: np.ndarray | None,
+    control_dt: float,
+    low: np.ndarray,
+    high: np.ndarray,
+) -> np.ndarray:
+    """The observations (float32, ``(n, SIZE)``) of ``n`` envs; arrays have a leading ``n``.
+
+    The same operations as :func:`observation_row`, column by column, so every value has
+    the same bits as the single env's.
+    """
+    finger = model.FINGER_QPOS.start
+    cube = qpos[:, model.CUBE_POS]
+    columns = [
+        tcp,
+        (tcp - previous_tcp) / control_dt,
+        (qpos[:, finger] + qpos[:, finger + 1])[:, None],
+        qpos[:, model.CUBE_POS.start : model.CUBE_QUAT.stop],
+        qvel[:, model.CUBE_LINVEL.start : model.CUBE_ANGVEL.stop],
+        cube - tcp,
+        goal if goal is not None else np.zeros((tcp.shape[0], 3)),
+    ]
+    values = np.concatenate(columns, axis=1, dtype=np.float32)
+    return np.minimum(np.maximum(values, low, out=values), high, out=values)

@@ -1,0 +1,89 @@
+"""ArmPickPlace: pick the cube up and hold it at a goal in the air."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from envsuite.families.physics.arm import model
+from envsuite.families.physics.arm.base_env import ArmEnv
+from envsuite.families.physics.arm.task import ArmTask, Numerics, Point, distance, nearness, uniform
+
+#: Box the pick-and-place goal is drawn from (x, y, z).
+PLACE_GOAL_LOW = (0.35, -0.25, 0.08)
+PLACE_GOAL_HIGH = (0.6, 0.25, 0.25)
+#: Lift (above the resting height) that earns the full lifting term of the shaping.
+FULL_LIFT = 0.05
+
+
+class PickPlaceTask(ArmTask):
+    """Pick and place: the cube's centre within 5 cm of a goal 6 to 23 cm above its rest."""
+
+    name = "pick_place"
+
+    def draw_goal(self, rng: np.random.Generator) -> np.ndarray:
+        """A point in the air above the table."""
+        goal: np.ndarray = uniform(rng, PLACE_GOAL_LOW, PLACE_GOAL_HIGH)
+        return goal
+
+    def progress(self, tcp: Point, cube: Point, goal_distance: Any, xp: Numerics) -> Any:
+        """0.2 × nearness(TCP, cube) + 0.2 × lift fraction + 0.4 × nearness(cube, goal)."""
+        lift = xp.clip01((xp.height(cube) - model.CUBE_HALF) / FULL_LIFT)
+        return 0.2 * nearness(distance(tcp, cube, xp)) + 0.2 * lift + 0.4 * nearness(goal_distance)
+
+
+class ArmPickPlaceEnv(ArmEnv):
+    """Robot arm pick and place: grasp a cube and hold it at a goal in the air (MuJoCo).
+
+    Description:
+        The arm scene of :class:`~envsuite.families.physics.arm.reach.ArmReachEnv` (a
+        5-joint arm with a parallel gripper, written in MJCF by envsuite, stepped with
+        ``mj_step(model, data, nstep=frame_skip)``). Each episode draws the 4 cm cube's
+        start (x in [0.35, 0.55], y in [-0.15, 0.15] m) and a goal in the air (x in
+        [0.35, 0.6], y in [-0.25, 0.25], z in [0.08, 0.25] m), at least 10 cm away in the
+        plane, from ``self.np_random``. The cube must be grasped by friction between the
+        finger pads — MuJoCo contact physics with elliptic friction cones — and carried.
+
+    Observation:
+        As ArmReach: ``Box(26,)`` float32 (TCP position and velocity, gripper gap, cube
+        position, quaternion, linear and angular velocity, cube relative to the TCP,
+        goal), clipped into the declared bounds; or, with ``observation_mode="goal_dict"``,
+        a ``Dict`` whose ``achieved_goal`` is the cube's position.
+
+    Action:
+        ``Box(-1, 1, (4,))``: hand target displacement (× ``action_scale`` metres) and
+        gripper command (-1 open, +1 closed), clipped to [-1, 1]. A malformed action
+        leaves target and grip unchanged, costs ``invalid_action_penalty`` off the step's
+        reward and sets ``info["parse_error"]``.
+
+    Reward:
+        ``reward_type="dense"``: 1 when the cube is within 5 cm of the goal, else
+        0.2 × s / (s + d_tcp_cube) + 0.2 × lift + 0.4 × s / (s + d_cube_goal), with
+        s = 5 cm and lift the cube's height above its rest over 5 cm (at most 1); this is
+        below 0.8, so the reward is 1 exactly when ``info["success"]`` is True.
+        ``"sparse"``: 1 on success, else 0. ``info`` holds ``success``, ``score`` (the
+        dense value) and ``goal_distance`` (cube to goal).
+
+    Termination:
+        With ``terminate_on_success=True`` the episode ends on the first step that
+        succeeds; otherwise at the step limit (250 steps, Gymnasium's ``TimeLimit``),
+        with ``info["success"]`` saying whether the cube is held at the goal then.
+
+    Arguments:
+        frame_skip: MuJoCo substeps (``nstep`` of ``mj_step``) per env step.
+        reward_type: ``"dense"`` or ``"sparse"``.
+        observation_mode: ``"vector"`` or ``"goal_dict"``.
+        goal_observable: Whether the vector observation shows the goal.
+        terminate_on_success: End the episode when the task succeeds.
+        action_scale: Metres the hand target moves for an action of 1.
+        invalid_action_penalty: Subtracted from the reward of a malformed action's step.
+        render_mode: ``"rgb_array"`` (offscreen, headless through EGL) or None.
+        width: Width of rendered frames, in pixels.
+        height: Height of rendered frames, in pixels.
+
+    Version history:
+        v0: Initial version.
+    """
+
+    task = PickPlaceTask()

@@ -1,0 +1,84 @@
+"""ArmPush: push a cube across the table to a goal."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from envsuite.families.physics.arm import model
+from envsuite.families.physics.arm.base_env import ArmEnv
+from envsuite.families.physics.arm.task import ArmTask, Numerics, Point, distance, nearness, uniform
+
+#: Box the push goal is drawn from (x, y); the goal sits at the cube's resting height.
+PUSH_GOAL_LOW = (0.35, -0.25)
+PUSH_GOAL_HIGH = (0.6, 0.25)
+
+
+class PushTask(ArmTask):
+    """Push: the cube's centre within 5 cm of a goal on the table."""
+
+    name = "push"
+
+    def draw_goal(self, rng: np.random.Generator) -> np.ndarray:
+        """A point on the table, at the cube's resting height."""
+        xy = uniform(rng, PUSH_GOAL_LOW, PUSH_GOAL_HIGH)
+        return np.array([xy[0], xy[1], model.CUBE_HALF])
+
+    def progress(self, tcp: Point, cube: Point, goal_distance: Any, xp: Numerics) -> Any:
+        """0.2 × nearness of the TCP to the cube + 0.6 × nearness of the cube to the goal."""
+        return 0.2 * nearness(distance(tcp, cube, xp)) + 0.6 * nearness(goal_distance)
+
+
+class ArmPushEnv(ArmEnv):
+    """Robot arm pushing: push a cube across the table to a goal (MuJoCo).
+
+    Description:
+        The arm scene of :class:`~envsuite.families.physics.arm.reach.ArmReachEnv` (a
+        5-joint arm with a parallel gripper, written in MJCF by envsuite, stepped with
+        ``mj_step(model, data, nstep=frame_skip)``). Each episode draws the 4 cm cube's
+        start (x in [0.35, 0.55], y in [-0.15, 0.15] m) and a goal on the table (x in
+        [0.35, 0.6], y in [-0.25, 0.25] m) at least 10 cm away from it, from
+        ``self.np_random``. The cube slides with friction; it must be pushed, not thrown.
+
+    Observation:
+        As ArmReach: ``Box(26,)`` float32 (TCP position and velocity, gripper gap, cube
+        position, quaternion, linear and angular velocity, cube relative to the TCP,
+        goal), clipped into the declared bounds; or, with ``observation_mode="goal_dict"``,
+        a ``Dict`` whose ``achieved_goal`` is the cube's position.
+
+    Action:
+        ``Box(-1, 1, (4,))``: hand target displacement (× ``action_scale`` metres) and
+        gripper command (-1 open, +1 closed), clipped to [-1, 1]. A malformed action
+        leaves target and grip unchanged, costs ``invalid_action_penalty`` off the step's
+        reward and sets ``info["parse_error"]``.
+
+    Reward:
+        ``reward_type="dense"``: 1 when the cube is within 5 cm of the goal, else
+        0.2 × s / (s + d_tcp_cube) + 0.6 × s / (s + d_cube_goal) with s = 5 cm, which is
+        below 0.8: the reward is 1 exactly when ``info["success"]`` is True.
+        ``"sparse"``: 1 on success, else 0. ``info`` holds ``success``, ``score`` (the
+        dense value) and ``goal_distance`` (cube to goal).
+
+    Termination:
+        With ``terminate_on_success=True`` the episode ends on the first step that
+        succeeds; otherwise at the step limit (200 steps, Gymnasium's ``TimeLimit``),
+        with ``info["success"]`` saying whether the cube is at the goal then.
+
+    Arguments:
+        frame_skip: MuJoCo substeps (``nstep`` of ``mj_step``) per env step.
+        reward_type: ``"dense"`` or ``"sparse"``.
+        observation_mode: ``"vector"`` or ``"goal_dict"``.
+        goal_observable: Whether the vector observation shows the goal.
+        terminate_on_success: End the episode when the task succeeds.
+        action_scale: Metres the hand target moves for an action of 1.
+        invalid_action_penalty: Subtracted from the reward of a malformed action's step.
+        render_mode: ``"rgb_array"`` (offscreen, headless through EGL) or None.
+        width: Width of rendered frames, in pixels.
+        height: Height of rendered frames, in pixels.
+
+    Version history:
+        v0: Initial version.
+    """
+
+    task = PushTask()

@@ -1,0 +1,281 @@
+"""Arm speed against the raw MuJoCo loop doing the same physics, in the same run.
+
+Group ``arm-step``: one ArmPush episode (reset + ``STEPS`` steps of recorded oracle actions,
+so the hand really pushes the cube) through ``envsuite.make`` (the wrappers users get),
+through the unwrapped env, and as the raw engine loop: the same model, the same initial
+state, and per step only ``data.mocap_pos[0] = ...; data.ctrl[0] = ...;
+mj_step(model, data, nstep=frame_skip)`` with the inputs the env produced. Every pair
+ends in the bit-identical state (asserted), so the ratio of an envsuite row to the raw row
+is envsuite's overhead.
+
+Group ``arm-vector-8``: 8 ArmPush envs for ``VECTOR_STEPS`` steps: Gymnasium's
+``SyncVectorEnv`` (what ``envsuite.make_vec`` builds), the batched vector env on
+``mujoco.batch.Batch``, and the raw engine doing the same physics two ways: a loop over 8
+``MjData`` and a ``Batch`` stepped directly. All four end in the same state (asserted).
+
+Group ``arm-vector-32``: the same comparison with 32 envs (the batched env's Python work
+is shared by every env, so its advantage grows with their number).
+
+Group ``gymnasium-pusher`` (when Gymnasium's MuJoCo envs import): Gymnasium's Pusher-v5
+against its own raw loop, for the reference figure.
+
+``pytest tests/benchmarks/test_arm_speed.py --benchmark-enable`` prints each group's
+table. The repo's pytest config passes ``--benchmark-disable``, so in CI every benchmark
+runs once as a plain test of its result. Nothing here asserts a time.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pytest
+
+if os.environ.get("ENVSUITE_REQUIRE_ALL_EXTRAS") != "1":
+    pytest.importorskip("mujoco")
+
+import mujoco
+from mujoco import batch as mujoco_batch
+
+import envsuite
+from envsuite.families.physics.arm.base_env import new_model
+from envsuite.families.physics.arm.batched_vector_env import ArmPushBatchedVectorEnv
+from envsuite.families.physics.arm.scripted_oracle import arm_oracle
+from envsuite.seeding import derive_seeds, make_generator
+
+ARM = "envsuite/ArmPush-v0"
+STEPS = 150
+VECTOR_STEPS = 100
+NUM_ENVS = 8
+SEED = 7
+FRAME_SKIP = 10
+
+
+@dataclass
+class Recording:
+    """One episode as the raw loop replays it: start state, per-step inputs, end state."""
+
+    qpos: np.ndarray
+    mocap_pos: np.ndarray
+    actions: list[np.ndarray]
+    hand: list[np.ndarray]
+    ctrl: list[float]
+    final_qpos: bytes
+
+
+def record(seed: int, steps: int) -> Recording:
+    """Run the oracle once (untimed) and record what the env fed MuJoCo each step."""
+    env = envsuite.make(ARM)
+    oracle = arm_oracle(env)
+    obs, info = env.reset(seed=seed)
+    data = env.unwrapped.data
+    start = Recording(data.qpos.copy(), data.mocap_pos.copy(), [], [], [], b"")
+    for _ in range(steps):
+        action = oracle.act(obs, info)
+        obs, _, _, _, info = env.step(action)
+        start.actions.append(action)
+        start.hand.append(data.mocap_pos[0].copy())
+        start.ctrl.append(float(data.ctrl[0]))
+    start.final_qpos = data.qpos.tobytes()
+    return start
+
+
+def raw_start(model: Any, data: Any, recording: Recording) -> None:
+    """The env's reset, as raw calls: home keyframe, the drawn layout, forward."""
+    mujoco.mj_resetDataKeyframe(model, data, 0)
+    data.qpos[:] = recording.qpos
+    data.mocap_pos[:] = recording.mocap_pos
+    mujoco.mj_forward(model, data)
+
+
+@pytest.fixture(scope="module")
+def episode() -> Recording:
+    return record(SEED, STEPS)
+
+
+@pytest.fixture(scope="module")
+def vector_episodes() -> list[Recording]:
+    return [record(seed, VECTOR_STEPS) for seed in derive_seeds(SEED, NUM_ENVS, "vector")]
+
+
+# -- one env ---------------------------------------------------------------------------------
+def env_episode(env: Any, actions: list[np.ndarray]) -> bytes:
+    env.reset(seed=SEED)
+    for action in actions:
+        env.step(action)
+    return bytes(env.unwrapped.data.qpos.tobytes())
+
+
+def raw_episode(model: Any, data: Any, recording: Recording) -> bytes:
+    raw_start(model, data, recording)
+    for hand, ctrl in zip(recording.hand, recording.ctrl, strict=True):
+        data.mocap_pos[0] = hand
+        data.ctrl[0] = ctrl
+        mujoco.mj_step(model, data, FRAME_SKIP)
+    return bytes(data.qpos.tobytes())
+
+
+@pytest.mark.benchmark(group="arm-step")
+def test_arm_step_raw_mj_step(benchmark: Any, episode: Recording) -> None:
+    model = new_model()
+    data = mujoco.MjData(model)
+    assert benchmark(raw_episode, model, data, episode) == episode.final_qpos
+
+
+@pytest.mark.benchmark(group="arm-step")
+def test_arm_step_envsuite_make(benchmark: Any, episode: Recording) -> None:
+    env = envsuite.make(ARM, max_episode_steps=10 * STEPS)
+    assert benchmark(env_episode, env, episode.actions) == episode.final_qpos
+
+
+@pytest.mark.benchmark(group="arm-step")
+def test_arm_step_envsuite_unwrapped(benchmark: Any, episode: Recording) -> None:
+    env = envsuite.make(ARM).unwrapped
+    assert benchmark(env_episode, env, episode.actions) == episode.final_qpos
+
+
+# -- eight envs ------------------------------------------------------------------------------
+def stacked_actions(recordings: list[Recording]) -> np.ndarray:
+    return np.stack([np.stack(r.actions) for r in recordings], axis=1)
+
+
+def expected_states(recordings: list[Recording]) -> bytes:
+    return b"".join(r.final_qpos for r in recordings)
+
+
+def vector_episode(env: Any, actions: np.ndarray, states: Any) -> bytes:
+    env.reset(seed=SEED)
+    for action in actions:
+        env.step(action)
+    return bytes(b"".join(q.tobytes() for q in states(env)))
+
+
+def sync_states(vec: Any) -> list[np.ndarray]:
+    """Each sub-env's qpos in ``envsuite.make_vec``'s SyncVectorEnv."""
+    return [sub.unwrapped.data.qpos for sub in vec.env.envs]
+
+
+def batched_states(vec: Any) -> list[np.ndarray]:
+    """Each simulation's qpos in the batched vector env."""
+    return list(vec.batch.bind("qpos"))
+
+
+def raw_loop_episode(model: Any, datas: list[Any], recordings: list[Recording]) -> bytes:
+    for data, recording in zip(datas, recordings, strict=True):
+        raw_start(model, data, recording)
+    for t in range(VECTOR_STEPS):
+        for data, recording in zip(datas, recordings, strict=True):
+            data.mocap_pos[0] = recording.hand[t]
+            data.ctrl[0] = recording.ctrl[t]
+            mujoco.mj_step(model, data, FRAME_SKIP)
+    return b"".join(data.qpos.tobytes() for data in datas)
+
+
+def raw_batch_episode(batch: Any, recordings: list[Recording]) -> bytes:
+    qpos, mocap, ctrl = batch.bind("qpos"), batch.bind("mocap_pos"), batch.bind("ctrl")
+    batch.reset(keyframe=0, stage=mujoco.mjtStage.mjSTAGE_NONE)
+    qpos[:] = np.stack([r.qpos for r in recordings])
+    mocap[:] = np.stack([r.mocap_pos for r in recordings])
+    batch.forward()
+    hands = np.stack([np.stack(r.hand) for r in recordings], axis=1)
+    ctrls = np.array([r.ctrl for r in recordings]).T
+    for t in range(VECTOR_STEPS):
+        mocap[:, 0] = hands[t]
+        ctrl[:, 0] = ctrls[t]
+        batch.step(nstep=FRAME_SKIP)
+    return bytes(qpos.tobytes())
+
+
+@pytest.mark.benchmark(group="arm-vector-8")
+def test_vector_raw_mj_step_loop(benchmark: Any, vector_episodes: list[Recording]) -> None:
+    model = new_model()
+    datas = [mujoco.MjData(model) for _ in range(NUM_ENVS)]
+    result = benchmark(raw_loop_episode, model, datas, vector_episodes)
+    assert result == expected_states(vector_episodes)
+
+
+@pytest.mark.benchmark(group="arm-vector-8")
+def test_vector_raw_mujoco_batch(benchmark: Any, vector_episodes: list[Recording]) -> None:
+    batch = mujoco_batch.Batch(new_model(), NUM_ENVS, 0)
+    result = benchmark(raw_batch_episode, batch, vector_episodes)
+    assert result == expected_states(vector_episodes)
+
+
+@pytest.mark.benchmark(group="arm-vector-8")
+def test_vector_sync_vector_env(benchmark: Any, vector_episodes: list[Recording]) -> None:
+    env = envsuite.make_vec(ARM, NUM_ENVS)
+    actions = stacked_actions(vector_episodes)
+    result = benchmark(vector_episode, env, actions, sync_states)
+    assert result == expected_states(vector_episodes)
+
+
+@pytest.mark.benchmark(group="arm-vector-8")
+def test_vector_envsuite_batched(benchmark: Any, vector_episodes: list[Recording]) -> None:
+    env = ArmPushBatchedVectorEnv(NUM_ENVS, max_episode_steps=200)
+    actions = stacked_actions(vector_episodes)
+    result = benchmark(vector_episode, env, actions, batched_states)
+    assert result == expected_states(vector_episodes)
+
+
+# -- more envs: the batched env's Python work is shared by all of them -----------------------
+MANY_ENVS = 32
+MANY_ACTIONS = make_generator(0, "arm-benchmark").uniform(-1, 1, (VECTOR_STEPS, MANY_ENVS, 4))
+
+
+@pytest.mark.benchmark(group="arm-vector-32")
+def test_vector_32_sync_vector_env(benchmark: Any) -> None:
+    env = envsuite.make_vec(ARM, MANY_ENVS)
+    expected = vector_episode(env, MANY_ACTIONS, sync_states)
+    assert benchmark(vector_episode, env, MANY_ACTIONS, sync_states) == expected
+
+
+@pytest.mark.benchmark(group="arm-vector-32")
+def test_vector_32_envsuite_batched(benchmark: Any) -> None:
+    env = ArmPushBatchedVectorEnv(MANY_ENVS, max_episode_steps=200)
+    expected = vector_episode(envsuite.make_vec(ARM, MANY_ENVS), MANY_ACTIONS, sync_states)
+    assert benchmark(vector_episode, env, MANY_ACTIONS, batched_states) == expected
+
+
+# -- Gymnasium's own MuJoCo env, for reference ---------------------------------------------
+PUSHER_ACTIONS = [np.random.default_rng(0).uniform(-2, 2, 7) for _ in range(STEPS)]
+
+
+@pytest.fixture(scope="module")
+def pusher() -> Any:
+    gymnasium = pytest.importorskip("gymnasium")
+    pytest.importorskip("imageio")  # Gymnasium's MuJoCo envs import it
+    return gymnasium.make("Pusher-v5")
+
+
+def pusher_episode(env: Any) -> bytes:
+    env.reset(seed=SEED)
+    for action in PUSHER_ACTIONS:
+        env.step(action)
+    return bytes(env.unwrapped.data.qpos.tobytes())
+
+
+def pusher_raw_episode(env: Any, start: tuple[np.ndarray, np.ndarray]) -> bytes:
+    model, data = env.unwrapped.model, env.unwrapped.data
+    mujoco.mj_resetData(model, data)
+    data.qpos[:], data.qvel[:] = start
+    mujoco.mj_forward(model, data)
+    for action in PUSHER_ACTIONS:
+        data.ctrl[:] = action
+        mujoco.mj_step(model, data, env.unwrapped.frame_skip)
+    return bytes(data.qpos.tobytes())
+
+
+@pytest.mark.benchmark(group="gymnasium-pusher")
+def test_gymnasium_pusher_v5(benchmark: Any, pusher: Any) -> None:
+    final = benchmark(pusher_episode, pusher)
+    assert final == pusher_episode(pusher)
+
+
+@pytest.mark.benchmark(group="gymnasium-pusher")
+def test_gymnasium_pusher_raw_mj_step(benchmark: Any, pusher: Any) -> None:
+    pusher.reset(seed=SEED)
+    start = (pusher.unwrapped.data.qpos.copy(), pusher.unwrapped.data.qvel.copy())
+    expected = pusher_episode(pusher)
+    assert benchmark(pusher_raw_episode, pusher, start) == expected

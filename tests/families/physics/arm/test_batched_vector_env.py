@@ -1,0 +1,162 @@
+"""The batched vector env gives exactly what SyncVectorEnv over the made envs gives."""
+
+from __future__ import annotations
+
+import os
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import data_equivalence
+
+if os.environ.get("ENVSUITE_REQUIRE_ALL_EXTRAS") != "1":
+    pytest.importorskip("mujoco")
+
+import envsuite
+from envsuite.families.physics.arm.batched_vector_env import (
+    ArmBatchedVectorEnv,
+    ArmPickPlaceBatchedVectorEnv,
+    ArmPushBatchedVectorEnv,
+    ArmReachBatchedVectorEnv,
+)
+from envsuite.families.physics.arm.scripted_oracle import arm_oracle
+from envsuite.seeding import derive_seeds
+from envsuite.vector import DerivedSeedVectorEnv
+
+CLASSES = {
+    "envsuite/ArmReach-v0": ArmReachBatchedVectorEnv,
+    "envsuite/ArmPush-v0": ArmPushBatchedVectorEnv,
+    "envsuite/ArmPickPlace-v0": ArmPickPlaceBatchedVectorEnv,
+}
+N = 4
+
+
+def pair(
+    env_id: str, max_steps: int, **kwargs
+) -> tuple[ArmBatchedVectorEnv, gymnasium.vector.VectorEnv]:
+    batched = CLASSES[env_id](N, max_episode_steps=max_steps, nthread=2, **kwargs)
+    sync = gymnasium.vector.SyncVectorEnv(
+        [lambda: envsuite.make(env_id, max_episode_steps=max_steps, **kwargs)] * N
+    )
+    return batched, sync
+
+
+def assert_same(a, b, what: str) -> None:
+    assert data_equivalence(a, b, exact=True), f"{what} differs:\n{a}\n{b}"
+
+
+def oracle_actions(env_id: str, observations, kwargs) -> np.ndarray:
+    oracle = arm_oracle(envsuite.make(env_id, **kwargs))
+    if isinstance(observations, dict):
+        rows = [{k: v[i] for k, v in observations.items()} for i in range(N)]
+    else:
+        rows = list(observations)
+    return np.stack([oracle.act(row, {}) for row in rows])
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {},
+        {"terminate_on_success": True},
+        {"observation_mode": "goal_dict", "reward_type": "sparse"},
+    ],
+    ids=["default", "terminate", "goal_dict"],
+)
+@pytest.mark.parametrize("env_id", list(CLASSES))
+def test_bit_identical_to_sync_vector_env_through_autoresets(env_id: str, kwargs: dict):
+    batched, sync = pair(env_id, 40, **kwargs)
+    seeds = derive_seeds(17, N, "vector")
+    obs, info = batched.reset(seed=seeds)
+    obs_sync, info_sync = sync.reset(seed=seeds)
+    assert_same(obs, obs_sync, "reset observation")
+    assert_same(info, info_sync, "reset info")
+    rng = np.random.default_rng(0)
+    ended = 0
+    for t in range(130):
+        # Oracle actions (so episodes succeed and terminate), some random and malformed rows.
+        actions = oracle_actions(env_id, obs, kwargs).astype(np.float64)
+        noisy = rng.random(N) < 0.3
+        actions[noisy] = rng.uniform(-1.5, 1.5, (int(noisy.sum()), 4))
+        if t % 9 == 4:
+            actions[t % N, 1] = np.nan
+        out = batched.step(actions)
+        out_sync = sync.step(actions)
+        for name, a, b in zip(
+            ("obs", "reward", "terminated", "truncated", "info"), out, out_sync, strict=True
+        ):
+            assert_same(a, b, f"step {t} {name}")
+        obs = out[0]
+        ended += int(out[2].sum() + out[3].sum())
+    assert ended >= N  # every sub-env went through at least one autoreset
+    if kwargs.get("terminate_on_success"):
+        assert batched.elapsed.max() < 40
+
+
+def test_spaces_match_the_single_env():
+    env = envsuite.make("envsuite/ArmPush-v0")
+    batched = ArmPushBatchedVectorEnv(3, max_episode_steps=200)
+    assert batched.single_observation_space == env.observation_space
+    assert batched.single_action_space == env.action_space
+    obs, _ = batched.reset(seed=0)
+    assert batched.observation_space.contains(obs)
+    assert obs.shape == (3, 26) and obs.dtype == np.float32
+
+
+def test_an_int_seed_derives_the_per_env_seeds_as_make_vec_does():
+    batched = ArmReachBatchedVectorEnv(N, max_episode_steps=200)
+    sync = DerivedSeedVectorEnv(
+        gymnasium.vector.SyncVectorEnv([lambda: envsuite.make("envsuite/ArmReach-v0")] * N)
+    )
+    a, _ = batched.reset(seed=5)
+    b, _ = sync.reset(seed=5)
+    assert a.tobytes() == b.tobytes()
+    assert len({row.tobytes() for row in a}) == N  # not the same episode N times
+    c, _ = batched.reset(seed=6)
+    assert not np.array_equal(a[1:], c[:-1])  # no seed + index overlap between runs
+
+
+def test_thread_count_does_not_change_the_results():
+    results = []
+    for nthread in (1, 2):
+        env = ArmPickPlaceBatchedVectorEnv(6, max_episode_steps=30, nthread=nthread)
+        obs, _ = env.reset(seed=3)
+        rng = np.random.default_rng(1)
+        trace = [obs.tobytes()]
+        for _ in range(50):
+            obs, reward, *_ = env.step(rng.uniform(-1, 1, (6, 4)))
+            trace += [obs.tobytes(), reward.tobytes()]
+        results.append(trace)
+    assert results[0] == results[1]
+
+
+def test_reset_mask_resets_only_the_masked_envs():
+    env = ArmPushBatchedVectorEnv(3, max_episode_steps=200)
+    first, _ = env.reset(seed=[1, 2, 3])
+    for _ in range(5):
+        moved, *_ = env.step(np.tile([1.0, 0.0, -1.0, 1.0], (3, 1)))
+    again, info = env.reset(
+        seed=[1, None, None], options={"reset_mask": np.array([True, False, False])}
+    )
+    assert again[0].tobytes() == first[0].tobytes()
+    assert info["_success"].tolist() == [True, False, False]
+    assert again[1].tobytes() == moved[1].tobytes() and again[2].tobytes() == moved[2].tobytes()
+
+
+@pytest.mark.parametrize("actions", [np.zeros((N, 3)), "left", None, np.zeros((N + 1, 4))])
+def test_malformed_batches_never_raise_and_cost_every_env_the_penalty(actions):
+    env = ArmReachBatchedVectorEnv(N, max_episode_steps=200)
+    env.reset(seed=0)
+    baseline = ArmReachBatchedVectorEnv(N, max_episode_steps=200)
+    baseline.reset(seed=0)
+    obs, reward, terminated, truncated, info = env.step(actions)
+    obs2, reward2, *_ = baseline.step(np.tile([0.0, 0.0, 0.0, -1.0], (N, 1)))
+    assert obs.tobytes() == obs2.tobytes()
+    np.testing.assert_allclose(reward, reward2 - 1.0)
+    assert all(isinstance(e, str) and e for e in info["parse_error"])
+    assert not terminated.any() and not truncated.any()
+
+
+def test_render_mode_is_refused():
+    with pytest.raises(ValueError, match="render"):
+        ArmReachBatchedVectorEnv(2, render_mode="rgb_array")

@@ -1,0 +1,85 @@
+"""Task rules: layouts from the seed, reward 1 exactly on success, scalar = batched bits."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+if os.environ.get("ENVSUITE_REQUIRE_ALL_EXTRAS") != "1":
+    pytest.importorskip("mujoco")
+
+from envsuite.families.physics.arm import observation
+from envsuite.families.physics.arm.pick_place import PickPlaceTask
+from envsuite.families.physics.arm.push import PushTask
+from envsuite.families.physics.arm.reach import ReachTask
+from envsuite.families.physics.arm.task import ARRAY, SCALAR, ArmTask, planar_distance
+from envsuite.seeding import make_generator
+
+TASKS = [ReachTask(), PushTask(), PickPlaceTask()]
+IDS = [t.name for t in TASKS]
+
+
+def random_states(seed: int, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    rng = make_generator(seed, "task-states")
+    tcp = rng.uniform([0.2, -0.4, 0.0], [0.7, 0.4, 0.35], (n, 3))
+    cube = rng.uniform([0.2, -0.4, 0.0], [0.7, 0.4, 0.3], (n, 3))
+    goal = rng.uniform(observation.GOAL_LOW, observation.GOAL_HIGH, (n, 3))
+    # Put some states on or near the goal so both sides of success are covered.
+    near = goal + rng.normal(0.0, 0.03, (n, 3))
+    tcp[: n // 3] = near[: n // 3]
+    cube[n // 3 : 2 * n // 3] = near[n // 3 : 2 * n // 3]
+    return tcp, cube, goal
+
+
+@pytest.mark.parametrize("task", TASKS, ids=IDS)
+def test_layouts_come_from_the_generator_and_respect_the_ranges(task: ArmTask):
+    layouts = [task.sample(make_generator(seed, "layout")) for seed in range(200)]
+    again = [task.sample(make_generator(seed, "layout")) for seed in range(200)]
+    for (cube, goal), (cube2, goal2) in zip(layouts, again, strict=True):
+        assert cube.tobytes() == cube2.tobytes() and goal.tobytes() == goal2.tobytes()
+        assert np.all(cube >= task.cube_low) and np.all(cube <= task.cube_high)
+        assert np.all(goal >= observation.GOAL_LOW) and np.all(goal <= observation.GOAL_HIGH)
+        if task.name != "reach":
+            assert planar_distance(cube, goal) >= task.min_travel
+    assert len({goal.tobytes() for _, goal in layouts}) == len(layouts)
+
+
+@pytest.mark.parametrize("task", TASKS, ids=IDS)
+def test_score_is_one_exactly_on_success(task: ArmTask):
+    tcp, cube, goal = random_states(1, 3000)
+    score, success, goal_distance = task.evaluate(tcp, cube, goal, ARRAY)
+    assert success.any() and not success.all()
+    assert np.array_equal(score == 1.0, success)
+    assert np.all((score >= 0.0) & (score <= 1.0))
+    assert np.all(score[~success] <= 0.8)
+    achieved = tcp if task.name == "reach" else cube
+    assert np.array_equal(success, np.linalg.norm(achieved - goal, axis=1) < 0.05)
+    assert np.array_equal(task.sparse_reward(achieved, goal), success.astype(float))
+    assert np.allclose(goal_distance, np.linalg.norm(achieved - goal, axis=1))
+
+
+@pytest.mark.parametrize("task", TASKS, ids=IDS)
+def test_scalar_and_array_scoring_give_the_same_bits(task: ArmTask):
+    tcp, cube, goal = random_states(2, 500)
+    batched = task.evaluate(tcp, cube, goal, ARRAY)
+    for i in range(len(tcp)):
+        one = task.evaluate(tcp[i].tolist(), cube[i].tolist(), goal[i].tolist(), SCALAR)
+        assert [type(v) for v in one] == [float, bool, float]
+        assert one[0] == batched[0][i] and one[1] == batched[1][i] and one[2] == batched[2][i]
+
+
+def test_shaping_rewards_getting_closer():
+    task = PushTask()
+    goal = np.array([[0.5, 0.2, 0.02]])
+    far = task.evaluate(np.array([[0.4, 0.0, 0.1]]), np.array([[0.4, 0.0, 0.02]]), goal, ARRAY)
+    nearer = task.evaluate(np.array([[0.45, 0.1, 0.1]]), np.array([[0.45, 0.1, 0.02]]), goal, ARRAY)
+    assert nearer[0][0] > far[0][0]
+    lifted = PickPlaceTask().evaluate(
+        np.array([[0.4, 0.0, 0.08]]), np.array([[0.4, 0.0, 0.08]]), goal, ARRAY
+    )
+    resting = PickPlaceTask().evaluate(
+        np.array([[0.4, 0.0, 0.08]]), np.array([[0.4, 0.0, 0.02]]), goal, ARRAY
+    )
+    assert lifted[0][0] > resting[0][0]
