@@ -94,7 +94,11 @@ class ActionMapper:
         self.space = spaces.Box(-1.0, 1.0, self.shape, np.float32)
         self.hover = model.hover_rpm
         self.above = model.max_rpm - model.hover_rpm
-        self.controllers = [GeometricController(model, 1.0 / ctrl_freq) for _ in range(count)]
+        # Set-point controllers, one per drone, for the actions that track a set point.
+        self.controllers = [
+            GeometricController(model, 1.0 / ctrl_freq)
+            for _ in range(count if self.kind in ("pid", "vel") else 0)
+        ]
         self.rate_loop = RateController(model)
         self.count = count
 
@@ -117,6 +121,12 @@ class ActionMapper:
         """
         if type(action) is np.ndarray and action.shape == self.shape and action.dtype.kind == "f":
             values = action.tolist()
+            # The common case, checked in C: a finite sum means no NaN or infinity (huge
+            # finite values that overflow it only take the loop below), and then min and
+            # max are well defined.
+            total = sum(values)
+            if total - total == 0.0 and min(values) >= -1.0 and max(values) <= 1.0:
+                return values
         else:
             if isinstance(action, str | bytes | dict) or action is None:
                 raise InvalidAction(

@@ -26,6 +26,39 @@ COLLISION = "collision"
 GATE_FRAME = "gate_frame"
 
 
+class CrashRule:
+    """The crash test of one airframe in one flight box (its limits worked out once).
+
+    Args:
+        model: The airframe.
+        half_width: The flight box spans ``[-half_width, half_width]`` in x and y (m).
+        ceiling: The flight box's top (m).
+    """
+
+    __slots__ = ("ceiling", "floor", "half_width")
+
+    def __init__(self, model: QuadModel, half_width: float, ceiling: float) -> None:
+        self.floor = 0.5 * model.collision_height + 0.01
+        self.half_width = half_width
+        self.ceiling = ceiling
+
+    def reason(self, position: Sequence[float], quaternion: Sequence[float]) -> str | None:
+        """Why a drone at this pose (quaternion x, y, z, w) has crashed, or None."""
+        x, y, z = position
+        qx, qy = quaternion[0], quaternion[1]
+        if z < self.floor:
+            return GROUND
+        # Body z's world z component is 1 - 2(qx² + qy²).
+        if 1.0 - 2.0 * (qx * qx + qy * qy) < _COS_CRASH_TILT:
+            return TILT
+        half_width = self.half_width
+        if x > half_width or x < -half_width or y > half_width or y < -half_width:
+            return OUT_OF_BOUNDS
+        if z > self.ceiling:
+            return OUT_OF_BOUNDS
+        return None
+
+
 def crash_reason(
     model: QuadModel,
     position: Sequence[float],
@@ -33,25 +66,8 @@ def crash_reason(
     half_width: float,
     ceiling: float,
 ) -> str | None:
-    """Why the drone has crashed, or None.
-
-    Args:
-        model: The airframe.
-        position: Drone position (m).
-        quaternion: Drone orientation (x, y, z, w).
-        half_width: The flight box spans ``[-half_width, half_width]`` in x and y (m).
-        ceiling: The flight box's top (m).
-    """
-    x, y, z = position
-    qx, qy = quaternion[0], quaternion[1]
-    if z < 0.5 * model.collision_height + 0.01:
-        return GROUND
-    # Body z's world z component is 1 - 2(qx² + qy²).
-    if 1.0 - 2.0 * (qx * qx + qy * qy) < _COS_CRASH_TILT:
-        return TILT
-    if abs(x) > half_width or abs(y) > half_width or z > ceiling:
-        return OUT_OF_BOUNDS
-    return None
+    """Why the drone has crashed, or None (a one-off :class:`CrashRule`)."""
+    return CrashRule(model, half_width, ceiling).reason(position, quaternion)
 
 
 def colliding_pairs(model: QuadModel, positions: np.ndarray, active: np.ndarray) -> set[int]:

@@ -16,7 +16,7 @@ import numpy as np
 from envsuite.env_base import EnvsuiteEnv
 from envsuite.families.physics.drone.actions import ActionMapper, Guidance
 from envsuite.families.physics.drone.camera import chase_image, onboard_image
-from envsuite.families.physics.drone.crashes import crash_reason
+from envsuite.families.physics.drone.crashes import CrashRule
 from envsuite.families.physics.drone.dynamics import FlightDynamics, validate_frequencies
 from envsuite.families.physics.drone.models import QuadModel, get_model
 from envsuite.families.physics.drone.observations import (
@@ -31,7 +31,7 @@ from envsuite.families.physics.drone.randomization import (
     randomization_config,
     sample_parameters,
 )
-from envsuite.families.physics.drone.rotations import quaternion_from_euler
+from envsuite.families.physics.drone.rotations import quaternion_from_yaw
 from envsuite.families.physics.drone.wind import wind_config
 from envsuite.families.physics.drone.world import DroneWorld
 from envsuite.seeding import make_generator
@@ -102,9 +102,14 @@ class DroneEnv(EnvsuiteEnv[Any, Any, list[float]]):
         self.steps = 0
         self.crash: str | None = None
         self.parameters = DroneParameters.nominal(self.model, 1)
+        self._hover, self._above = self.actions.hover, self.actions.above
+        self._crash_reason = CrashRule(self.model, self.half_width, self.ceiling).reason
+        # The mapper's parser is the env's: bound here, it saves a call on every step.
+        self.parse_action = self.actions.parse  # type: ignore[method-assign]
+        self._fast = False
 
     # -- task hooks --------------------------------------------------------------------
-    def task_reset(self) -> tuple[np.ndarray, float]:
+    def task_reset(self) -> tuple[Sequence[float] | np.ndarray, float]:
         """Draw the task from ``self.np_random``; return the start position and yaw."""
         raise NotImplementedError
 
@@ -139,8 +144,8 @@ class DroneEnv(EnvsuiteEnv[Any, Any, list[float]]):
             seed = int(self.np_random.integers(2**63))
             self.dynamics.wind.reset(make_generator(seed, "wind"))
         position, yaw = self.task_reset()
-        start = [float(v) for v in position]
-        quaternion = quaternion_from_euler(0.0, 0.0, yaw)
+        start = list(map(float, position))
+        quaternion = quaternion_from_yaw(yaw)
         self.dynamics.start_single(start, quaternion)
         self.actions.reset()
         if self.buffer.length:
@@ -160,27 +165,25 @@ class DroneEnv(EnvsuiteEnv[Any, Any, list[float]]):
         """Validate the action (see the Action section)."""
         return self.actions.parse(action)
 
-    def apply_action(self, parsed: list[float]) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        """Fly one control step with the action."""
-        return self._advance(parsed, 0.0)
-
-    def apply_invalid_action(self, message: str) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        """Penalty: the motors stop for the control step and the reward loses 1."""
-        return self._advance(None, INVALID_ACTION_PENALTY)
-
-    def _advance(
-        self, parsed: list[float] | None, penalty: float
+    def apply_action(
+        self, parsed: list[float] | None, penalty: float = 0.0
     ) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """Fly one control step with the action (None: motors stopped), less ``penalty``."""
         if self.buffer.length:
             self.buffer.push(parsed)
         if parsed is not None and self._fast:
-            rpm_of = self.actions.rpm_of
+            # ActionMapper.rpm_of, inlined: this is the per-step hot path.
+            hover, above = self._hover, self._above
             if len(parsed) == 4:
+                a0, a1, a2, a3 = parsed
                 self.dynamics.advance_single(
-                    rpm_of(parsed[0]), rpm_of(parsed[1]), rpm_of(parsed[2]), rpm_of(parsed[3])
+                    (a0 + 1.0) * hover if a0 <= 0.0 else hover + above * a0,
+                    (a1 + 1.0) * hover if a1 <= 0.0 else hover + above * a1,
+                    (a2 + 1.0) * hover if a2 <= 0.0 else hover + above * a2,
+                    (a3 + 1.0) * hover if a3 <= 0.0 else hover + above * a3,
                 )
             else:
-                speed = rpm_of(parsed[0])
+                speed = self.actions.rpm_of(parsed[0])
                 self.dynamics.advance_single(speed, speed, speed, speed)
         else:
             flight = self.dynamics.states() if self.actions.needs_state else None
@@ -191,10 +194,14 @@ class DroneEnv(EnvsuiteEnv[Any, Any, list[float]]):
         reward, terminated, truncated, info = self.task_step(state)
         return self._observe(state), reward - penalty, terminated, truncated, info
 
+    def apply_invalid_action(self, message: str) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """Penalty: the motors stop for the control step and the reward loses 1."""
+        return self.apply_action(None, INVALID_ACTION_PENALTY)
+
     def crashed(self, state: State) -> str | None:
         """Why the drone has crashed (None if it flies on); remembered in ``self.crash``."""
-        self.crash = crash_reason(self.model, state[0], state[1], self.half_width, self.ceiling)
-        return self.crash
+        self.crash = crash = self._crash_reason(state[0], state[1])
+        return crash
 
     # -- observations ------------------------------------------------------------------
     def _observe(self, state: State) -> Any:

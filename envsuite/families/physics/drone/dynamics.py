@@ -138,6 +138,8 @@ class FlightDynamics:
         self.count = world.num_drones
         self.wind = None if wind is None else Wind(wind, 1.0 / ctrl_freq)
         self.set_parameters(DroneParameters.nominal(self.model, self.count))
+        #: Motor speeds (N, 4), RPM.
+        self.rpm = np.full((self.count, 4), self.model.hover_rpm)
         zeros = np.zeros((self.count, 3))
         self.explicit = FlightState(zeros.copy(), np.tile([0.0, 0.0, 0.0, 1.0], (self.count, 1)),
                                     zeros.copy(), zeros.copy())  # fmt: skip
@@ -182,7 +184,8 @@ class FlightDynamics:
 
     def start_single(self, position: Sequence[float], quaternion: Sequence[float]) -> None:
         """:meth:`start` for a world with one drone (the common case, made quick)."""
-        self.rpm = np.full((1, 4), self.model.hover_rpm)
+        if not self.fast:  # the fast path neither reads nor keeps the motor speeds
+            self.rpm = np.full((1, 4), self.model.hover_rpm)
         body, cid = self.world.drones[0], self.world.client
         _RESET_POSE(body, position, quaternion, cid)
         _RESET_VELOCITY(body, _ORIGIN, _ORIGIN, cid)
@@ -239,7 +242,11 @@ class FlightDynamics:
 
     # -- stepping ----------------------------------------------------------------------
     def advance_single(self, r0: float, r1: float, r2: float, r3: float) -> None:
-        """Fast path for one drone with constant motor commands (requires :attr:`fast`)."""
+        """Fast path for one drone with constant motor commands (requires :attr:`fast`).
+
+        Nothing in the fast physics reads the motor speeds, so :attr:`rpm` is not kept up
+        to date here (it is whenever motor lag or drag need it).
+        """
         w0, w1, w2, w3 = r0 * r0, r1 * r1, r2 * r2, r3 * r3
         m = self._mix0
         force = [0.0, 0.0, m[0][0] * w0 + m[0][1] * w1 + m[0][2] * w2 + m[0][3] * w3]
@@ -255,7 +262,6 @@ class FlightDynamics:
             apply_force(body, -1, force, _ORIGIN, _LINK_FRAME, cid)
             apply_torque(body, -1, torque, _LINK_FRAME, cid)
             step(cid)
-        self.rpm[0] = (r0, r1, r2, r3)
 
     def advance(self, rpm_command: np.ndarray | None, onboard: OnboardLoop | None = None) -> None:
         """Advance one control step.

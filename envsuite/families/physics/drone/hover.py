@@ -6,8 +6,6 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
 from envsuite.families.physics.drone.actions import Guidance
 from envsuite.families.physics.drone.drone_env import CRASH_PENALTY, DroneEnv, State, StepOutcome
 from envsuite.families.physics.drone.observations import DEFAULT_IMAGE_SIZE
@@ -136,7 +134,7 @@ class DroneHoverEnv(DroneEnv):
         self.on_target_streak = 0
         self.reward_sum = 0.0
 
-    def task_reset(self) -> tuple[np.ndarray, float]:
+    def task_reset(self) -> tuple[Sequence[float], float]:
         """Start near the target with a random heading."""
         # One draw for the offset and the heading (resets are frequent, draws are not free).
         ux, uy, uz, uyaw = self.np_random.random(4).tolist()
@@ -145,7 +143,7 @@ class DroneHoverEnv(DroneEnv):
         if self.actions.kind == "one_d_rpm":
             dx = dy = 0.0
         tx, ty, tz = self.target
-        position = np.array([tx + dx, ty + dy, max(tz + dz, MIN_START_HEIGHT)])
+        position = (tx + dx, ty + dy, max(tz + dz, MIN_START_HEIGHT))
         self.start_yaw = math.pi * (2.0 * uyaw - 1.0)
         self.on_target_streak = 0
         self.reward_sum = 0.0
@@ -163,9 +161,7 @@ class DroneHoverEnv(DroneEnv):
 
     def task_step(self, state: State) -> StepOutcome:
         """Reward by distance; crash, or truncate at the time limit."""
-        x, y, z = state[0]
-        tx, ty, tz = self.target
-        distance = math.sqrt((tx - x) ** 2 + (ty - y) ** 2 + (tz - z) ** 2)
+        distance = math.dist(self.target, state[0])
         info: dict[str, Any] = {"distance": distance}
         crash = self.crashed(state)
         if crash is not None:

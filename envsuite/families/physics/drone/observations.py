@@ -24,6 +24,8 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
+from envsuite.families.physics.drone.world import pybullet_module
+
 OBSERVATION_TYPES = ("kin", "rgb", "kin_rgb")
 #: Length of the kinematic part of a ``kin`` observation.
 KIN_SIZE = 16
@@ -88,14 +90,8 @@ def observation_space(
     )
 
 
-def euler(quaternion: Sequence[float]) -> tuple[float, float, float]:
-    """Roll, pitch, yaw of an (x, y, z, w) quaternion (as PyBullet's getEulerFromQuaternion)."""
-    x, y, z, w = quaternion
-    roll = math.atan2(2.0 * (w * x + y * z), 1.0 - 2.0 * (x * x + y * y))
-    sine = 2.0 * (w * y - z * x)
-    pitch = math.asin(-1.0 if sine < -1.0 else 1.0 if sine > 1.0 else sine)
-    yaw = math.atan2(2.0 * (w * z + x * y), 1.0 - 2.0 * (y * y + z * z))
-    return roll, pitch, yaw
+#: Roll, pitch, yaw (rad) of an (x, y, z, w) quaternion: PyBullet's own conversion, in C.
+euler = pybullet_module().getEulerFromQuaternion
 
 
 def kinematic_vector(
@@ -108,16 +104,8 @@ def kinematic_vector(
 ) -> np.ndarray:
     """One ``kin`` observation."""
     return np.array(
-        (
-            *position,
-            *quaternion,
-            *euler(quaternion),
-            *velocity,
-            *angular_velocity,
-            *task,
-            *buffer,
-        ),
-        dtype=np.float32,
+        (*position, *quaternion, *euler(quaternion), *velocity, *angular_velocity, *task, *buffer),
+        np.float32,
     )
 
 

@@ -58,6 +58,12 @@ def quaternion_from_euler(roll: float, pitch: float, yaw: float) -> tuple[float,
     )
 
 
+def quaternion_from_yaw(yaw: float) -> tuple[float, float, float, float]:
+    """The (x, y, z, w) quaternion of a level attitude with heading ``yaw`` (rad)."""
+    half = 0.5 * yaw
+    return (0.0, 0.0, math.sin(half), math.cos(half))
+
+
 def integrate_quaternion(quaternion: np.ndarray, body_rates: np.ndarray, dt: float) -> np.ndarray:
     """Rotate quaternions ``(N, 4)`` by body rates ``(N, 3)`` held for ``dt``.
 

@@ -10,7 +10,7 @@ import numpy as np
 
 from envsuite.families.physics.drone.actions import ActionMapper, Guidance
 from envsuite.families.physics.drone.camera import chase_image, onboard_image
-from envsuite.families.physics.drone.crashes import COLLISION, colliding_pairs, crash_reason
+from envsuite.families.physics.drone.crashes import COLLISION, CrashRule, colliding_pairs
 from envsuite.families.physics.drone.drone_env import CRASH_PENALTY, INVALID_ACTION_PENALTY
 from envsuite.families.physics.drone.dynamics import FlightDynamics, validate_frequencies
 from envsuite.families.physics.drone.formations import FORMATIONS, formation_offsets
@@ -296,11 +296,10 @@ class DroneSwarmEnv(EnvsuiteParallelEnv[Any, Any, list[float]]):
         errors_m = np.linalg.norm(slots - flight.position, axis=1).tolist()
         positions, quaternions = flight.position.tolist(), flight.quaternion.tolist()
         crashed: dict[int, str] = {}
+        crash_reason = CrashRule(self.model, self.half_width, self.ceiling).reason
         for agent in live:
             index = self.agent_index[agent]
-            reason = crash_reason(
-                self.model, positions[index], quaternions[index], self.half_width, self.ceiling
-            )
+            reason = crash_reason(positions[index], quaternions[index])
             if reason is not None:
                 crashed[index] = reason
         for index in colliding_pairs(self.model, flight.position, self.active):
