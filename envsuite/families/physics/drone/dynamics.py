@@ -163,6 +163,10 @@ class FlightDynamics:
         lag = parameters.motor_lag
         self.lag_alpha = np.where(lag > 0, -np.expm1(-self.dt / np.maximum(lag, 1e-12)), 1.0)
         self.has_lag = bool(np.any(lag > 0))
+        #: Whether a control step needs no state inside it (the common, fastest case).
+        self.fast = (
+            self.engine == "pyb" and not self.effects and self.wind is None and not self.has_lag
+        )
         self._mix0 = self.mixers[0].tolist()
 
     def apply_inertials(self) -> None:
@@ -234,11 +238,6 @@ class FlightDynamics:
             state.velocity[drone].tolist(),
             (rotation @ self.body_rates[drone]).tolist(),
         )
-
-    @property
-    def fast(self) -> bool:
-        """Whether a control step needs no state inside it (the common, fastest case)."""
-        return self.engine == "pyb" and not self.effects and self.wind is None and not self.has_lag
 
     # -- stepping ----------------------------------------------------------------------
     def advance_single(self, r0: float, r1: float, r2: float, r3: float) -> None:
