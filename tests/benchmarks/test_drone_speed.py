@@ -23,7 +23,15 @@ group's table; a row's mean over the raw row's mean is envsuite's cost relative 
 - ``drone-pyflyt``: where PyFlyt installs, its QuadX-Hover-v4 (30 Hz agent, 240 Hz
   physics, body-rate and thrust actions, resets included) against DroneHover-v0 with CTBR
   actions, the same kind of action. Skipped when PyFlyt is not installed (it pins
-  numpy < 2, so it does not go into envsuite's own environment).
+  numpy < 2, so it does not go into envsuite's own environment). envsuite also runs on
+  numpy 1.26, so the comparison runs in a venv of its own::
+
+      python3.11 -m venv /tmp/pyflyt && . /tmp/pyflyt/bin/activate
+      pip install PyFlyt -e ".[physics]" pytest pytest-benchmark
+      pytest tests/benchmarks/test_drone_speed.py -k pyflyt --benchmark-enable
+
+  (measured 2026-11-24: PyFlyt 0.29 about 530 env-steps/s, envsuite CTBR about 2.4k,
+  4.5x; CTBR runs the rate loop and reads the state at every physics step).
 
 Each benchmark reports ``env_steps_per_s`` (mean round) and ``env_steps_per_s_best_round``
 in its ``extra_info``. On a shared machine, add
