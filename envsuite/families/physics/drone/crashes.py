@@ -70,12 +70,30 @@ def crash_reason(
     return CrashRule(model, half_width, ceiling).reason(position, quaternion)
 
 
-def colliding_pairs(model: QuadModel, positions: np.ndarray, active: np.ndarray) -> set[int]:
-    """Indices of active drones closer than two collision radii to another active drone."""
+def pairwise_distances(positions: np.ndarray) -> np.ndarray:
+    """Distances between drones ``(N, N)`` (m), infinite on the diagonal."""
+    distance = np.linalg.norm(positions[:, None, :] - positions[None, :, :], axis=-1)
+    np.fill_diagonal(distance, np.inf)
+    return distance
+
+
+def colliding_pairs(
+    model: QuadModel,
+    positions: np.ndarray,
+    active: np.ndarray,
+    distance: np.ndarray | None = None,
+) -> set[int]:
+    """Indices of active drones closer than two collision radii to another active drone.
+
+    Args:
+        model: The airframe.
+        positions: Drone positions ``(N, 3)``.
+        active: Which drones still fly ``(N,)``.
+        distance: :func:`pairwise_distances` of ``positions``, if already computed.
+    """
     if len(positions) < 2:
         return set()
-    delta = positions[:, None, :] - positions[None, :, :]
-    distance = np.linalg.norm(delta, axis=-1)
+    if distance is None:
+        distance = pairwise_distances(positions)
     close = (distance < 2.0 * model.collision_radius) & active[:, None] & active[None, :]
-    np.fill_diagonal(close, False)
     return {int(i) for i in np.flatnonzero(close.any(axis=1))}

@@ -212,14 +212,15 @@ class FlightDynamics:
                 np.einsum("nij,nj->ni", rotations, self.body_rates),
             )
         cid = self.world.client
-        poses = [_GET_POSE(body, cid) for body in self.world.drones]
-        velocities = [_GET_VELOCITY(body, cid) for body in self.world.drones]
-        return FlightState(
-            np.array([pose[0] for pose in poses]),
-            np.array([pose[1] for pose in poses]),
-            np.array([velocity[0] for velocity in velocities]),
-            np.array([velocity[1] for velocity in velocities]),
-        )
+        rows = []
+        for body in self.world.drones:
+            (position, quaternion), (velocity, angular) = (
+                _GET_POSE(body, cid),
+                _GET_VELOCITY(body, cid),
+            )
+            rows.append((*position, *quaternion, *velocity, *angular))
+        table = np.array(rows)  # one array, (N, 13); the state's fields are views of it
+        return FlightState(table[:, 0:3], table[:, 3:7], table[:, 7:10], table[:, 10:13])
 
     def single_state(
         self, drone: int = 0

@@ -110,18 +110,20 @@ def kinematic_vector(
 
 
 def neighbour_features(
-    positions: np.ndarray, velocities: np.ndarray, count: int
+    positions: np.ndarray, velocities: np.ndarray, count: int, distance: np.ndarray | None = None
 ) -> list[list[float]]:
     """Every drone's ``count`` nearest others: ``6 · count`` values per drone.
 
     Each neighbour's position and velocity relative to the drone, nearest first (ties
-    broken by index).
+    broken by index). ``distance``: the drones' pairwise distances, infinite on the
+    diagonal, if already computed.
     """
     drones = len(positions)
     if not count:
         return [[] for _ in range(drones)]
-    distance = np.linalg.norm(positions[None, :, :] - positions[:, None, :], axis=-1)
-    np.fill_diagonal(distance, np.inf)
+    if distance is None:
+        distance = np.linalg.norm(positions[None, :, :] - positions[:, None, :], axis=-1)
+        np.fill_diagonal(distance, np.inf)
     nearest = np.argsort(distance, axis=1, kind="stable")[:, :count]
     relative = np.concatenate(
         [

@@ -10,7 +10,12 @@ import numpy as np
 
 from envsuite.families.physics.drone.actions import ActionMapper, Guidance
 from envsuite.families.physics.drone.camera import chase_image, onboard_image
-from envsuite.families.physics.drone.crashes import COLLISION, CrashRule, colliding_pairs
+from envsuite.families.physics.drone.crashes import (
+    COLLISION,
+    CrashRule,
+    colliding_pairs,
+    pairwise_distances,
+)
 from envsuite.families.physics.drone.drone_env import CRASH_PENALTY, INVALID_ACTION_PENALTY
 from envsuite.families.physics.drone.dynamics import FlightDynamics, validate_frequencies
 from envsuite.families.physics.drone.formations import FORMATIONS, formation_offsets
@@ -292,7 +297,8 @@ class DroneSwarmEnv(EnvsuiteParallelEnv[Any, Any, list[float]]):
         self.dynamics.advance(rpm, onboard)
         self.steps += 1
         self.flight = flight = self.dynamics.states()
-        slots, _ = self.slots()
+        slot_state = self.slots()
+        slots = slot_state[0]
         errors_m = np.linalg.norm(slots - flight.position, axis=1).tolist()
         positions, quaternions = flight.position.tolist(), flight.quaternion.tolist()
         crashed: dict[int, str] = {}
@@ -302,7 +308,8 @@ class DroneSwarmEnv(EnvsuiteParallelEnv[Any, Any, list[float]]):
             reason = crash_reason(positions[index], quaternions[index])
             if reason is not None:
                 crashed[index] = reason
-        for index in colliding_pairs(self.model, flight.position, self.active):
+        distance = pairwise_distances(flight.position)
+        for index in colliding_pairs(self.model, flight.position, self.active, distance):
             crashed.setdefault(index, COLLISION)
         out_of_time = self.steps >= self.episode_steps
         rewards: dict[str, float] = {}
@@ -333,25 +340,37 @@ class DroneSwarmEnv(EnvsuiteParallelEnv[Any, Any, list[float]]):
             infos[agent] = info
         for index in crashed:
             self.active[index] = False
-        return self._observe_all(live), rewards, terminations, truncations, infos
+        # The slots move with the leader only while it flies.
+        same_slots = not (self.task == "leader" and 0 in crashed)
+        observations = self._observe_all(live, slot_state if same_slots else None, distance)
+        return observations, rewards, terminations, truncations, infos
 
     def _final(self, index: int, success: bool) -> dict[str, Any]:
         score = min(max(float(self.reward_sums[index]) / self.episode_steps, 0.0), 1.0)
         return {"success": success, "score": score, "crash": self.crashes[index]}
 
     # -- observations ------------------------------------------------------------------
-    def _observe_all(self, agents: list[str]) -> dict[str, Any]:
-        """Every listed agent's observation of the current state."""
+    def _observe_all(
+        self,
+        agents: list[str],
+        known_slots: tuple[np.ndarray, np.ndarray] | None = None,
+        distance: np.ndarray | None = None,
+    ) -> dict[str, Any]:
+        """Every listed agent's observation of the current state.
+
+        ``known_slots`` (:meth:`slots`) and ``distance`` (the drones' pairwise distances) are
+        passed when already computed for this state.
+        """
         flight = self.flight
         kind = self.observation_type
         if kind == "rgb":
             return {agent: self._image(self.agent_index[agent]) for agent in agents}
-        slots, slot_velocities = self.slots()
+        slots, slot_velocities = self.slots() if known_slots is None else known_slots
         positions, velocities = flight.position.tolist(), flight.velocity.tolist()
         quaternions, angular = flight.quaternion.tolist(), flight.angular_velocity.tolist()
         targets = (slots - flight.position).tolist()
         slot_velocity = slot_velocities.tolist()
-        neighbours = neighbour_features(flight.position, flight.velocity, self.neighbours)
+        neighbours = neighbour_features(flight.position, flight.velocity, self.neighbours, distance)
         observations: dict[str, Any] = {}
         for agent in agents:
             index = self.agent_index[agent]
