@@ -30,8 +30,9 @@ group's table; a row's mean over the raw row's mean is envsuite's cost relative 
       pip install PyFlyt -e ".[physics]" pytest pytest-benchmark
       pytest tests/benchmarks/test_drone_speed.py -k pyflyt --benchmark-enable
 
-  (measured 2026-11-24: PyFlyt 0.29 about 530 env-steps/s, envsuite CTBR about 2.4k,
-  4.5x; CTBR runs the rate loop and reads the state at every physics step).
+  (measured 2026-11-24: PyFlyt 0.29 about 530 env-steps/s, envsuite CTBR about 19k,
+  36x; envsuite's CTBR runs its rate loop and reads the state at every physics step,
+  as PyFlyt does).
 
 Each benchmark reports ``env_steps_per_s`` (mean round) and ``env_steps_per_s_best_round``
 in its ``extra_info``. On a shared machine, add

@@ -215,16 +215,20 @@ class ActionMapper:
             target_yaw=_yaw(state.quaternion[drone]),
         )
 
+    def ctbr_targets(self, values: Sequence[float]) -> tuple[float, tuple[float, float, float]]:
+        """Collective thrust (N) and desired body rates (rad/s) of a ``ctbr`` action."""
+        roll_pitch, yaw = self.model.max_body_rate
+        thrust = 0.5 * (values[0] + 1.0) * self.model.max_thrust
+        return thrust, (values[1] * roll_pitch, values[2] * roll_pitch, values[3] * yaw)
+
     def _rate_loop(self, actions: Sequence[list[float] | None]) -> OnboardLoop:
         thrust = np.zeros(self.count)
         rates = np.zeros((self.count, 3))
         active = np.zeros(self.count, dtype=bool)
-        limit = np.array([self.model.max_body_rate[0]] * 2 + [self.model.max_body_rate[1]])
         for drone, values in enumerate(actions):
             if values is not None:
                 active[drone] = True
-                thrust[drone] = 0.5 * (values[0] + 1.0) * self.model.max_thrust
-                rates[drone] = np.asarray(values[1:]) * limit
+                thrust[drone], rates[drone] = self.ctbr_targets(values)
         loop = self.rate_loop
 
         def onboard(state: FlightState) -> np.ndarray:

@@ -232,6 +232,45 @@ class RateController:
         self.gain = np.asarray(gain, dtype=np.float64)
         self.mixer_inverse = np.linalg.inv(model.mixer())
         self.max_rpm_squared = model.max_rpm**2
+        # The same constants as plain floats, for the one-drone loop in pure Python.
+        self._damping = (self.inertia * self.gain).tolist()
+        self._inertia = self.inertia.tolist()
+        self._mixer_inverse = self.mixer_inverse.tolist()
+
+    def motor_speeds_single(
+        self,
+        thrust: float,
+        rates: tuple[float, float, float],
+        desired: tuple[float, float, float],
+    ) -> tuple[float, float, float, float]:
+        """:meth:`motor_speeds` for one drone, in scalar Python (the per-physics-step path).
+
+        The same control law and allocation as :meth:`motor_speeds` and :func:`allocate`,
+        equal to them up to floating-point rounding.
+        """
+        p, q, r = rates
+        (kx, ky, kz), (jx, jy, jz) = self._damping, self._inertia
+        hx, hy, hz = jx * p, jy * q, jz * r  # angular momentum Jω
+        tx = kx * (desired[0] - p) + (q * hz - r * hy)
+        ty = ky * (desired[1] - q) + (r * hx - p * hz)
+        tz = kz * (desired[2] - r) + (p * hy - q * hx)
+        limit = self.max_rpm_squared
+        squared = []
+        yaw = []
+        for row in self._mixer_inverse:
+            squared.append(row[0] * thrust + row[1] * tx + row[2] * ty)
+            yaw.append(row[3] * tz)
+        scale = 1.0  # give up yaw torque first when a motor saturates
+        for base, part in zip(squared, yaw, strict=True):
+            if part > 0.0 and limit - base < part * scale:
+                scale = max((limit - base) / part, 0.0)
+            elif part < 0.0 and -base > part * scale:
+                scale = max(-base / part, 0.0)
+        w0, w1, w2, w3 = (
+            min(max(base + scale * part, 0.0), limit)
+            for base, part in zip(squared, yaw, strict=True)
+        )
+        return math.sqrt(w0), math.sqrt(w1), math.sqrt(w2), math.sqrt(w3)
 
     def motor_speeds(
         self, thrust: np.ndarray, rates: np.ndarray, desired: np.ndarray

@@ -106,7 +106,7 @@ class DroneEnv(EnvsuiteEnv[Any, Any, list[float]]):
         self._crash_reason = CrashRule(self.model, self.half_width, self.ceiling).reason
         # The mapper's parser is the env's: bound here, it saves a call on every step.
         self.parse_action = self.actions.parse  # type: ignore[method-assign]
-        self._fast = False
+        self._fast = self._fast_rates = False
 
     # -- task hooks --------------------------------------------------------------------
     def task_reset(self) -> tuple[Sequence[float] | np.ndarray, float]:
@@ -153,6 +153,7 @@ class DroneEnv(EnvsuiteEnv[Any, Any, list[float]]):
         self.steps = 0
         self.crash = None
         self._fast = self.dynamics.fast and self.actions.kind in ("rpm", "one_d_rpm")
+        self._fast_rates = self.dynamics.fast and self.actions.kind == "ctbr"
         # The drone is at rest where it was just put: no need to ask the engine (a state
         # read costs PyBullet about three physics steps).
         state = (start, quaternion, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0))
@@ -185,6 +186,11 @@ class DroneEnv(EnvsuiteEnv[Any, Any, list[float]]):
             else:
                 speed = self.actions.rpm_of(parsed[0])
                 self.dynamics.advance_single(speed, speed, speed, speed)
+        elif parsed is not None and self._fast_rates:
+            thrust, desired = self.actions.ctbr_targets(parsed)
+            self.dynamics.advance_single_rates(
+                thrust, desired, self.actions.rate_loop.motor_speeds_single
+            )
         else:
             flight = self.dynamics.states() if self.actions.needs_state else None
             rpm, onboard = self.actions.command([parsed], flight)

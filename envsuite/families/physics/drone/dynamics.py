@@ -263,6 +263,51 @@ class FlightDynamics:
             apply_torque(body, -1, torque, _LINK_FRAME, cid)
             step(cid)
 
+    def advance_single_rates(
+        self,
+        thrust: float,
+        desired: tuple[float, float, float],
+        motor_speeds: Callable[
+            [float, tuple[float, float, float], tuple[float, float, float]],
+            tuple[float, float, float, float],
+        ],
+    ) -> None:
+        """Fast path of the CTBR action for one drone (requires :attr:`fast`).
+
+        Every physics step reads the drone's attitude and angular velocity, turns the
+        angular velocity into body rates (``Rᵀω``) and asks ``motor_speeds(thrust, rates,
+        desired)`` (:meth:`RateController.motor_speeds_single
+        <envsuite.families.physics.drone.control.RateController.motor_speeds_single>`)
+        for the motor speeds it then applies, all in scalar Python: numpy's per-call cost
+        is larger than this arithmetic on 3-vectors.
+        """
+        apply_force, apply_torque, step = _APPLY_FORCE, _APPLY_TORQUE, _STEP
+        get_pose, get_velocity = _GET_POSE, _GET_VELOCITY
+        body, cid = self.world.drones[0], self.world.client
+        m = self._mix0
+        for _ in range(self.substeps):
+            x, y, z, w = get_pose(body, cid)[1]
+            ox, oy, oz = get_velocity(body, cid)[1]
+            xx, yy, zz = x * x, y * y, z * z
+            xy, xz, yz = x * y, x * z, y * z
+            wx, wy, wz = w * x, w * y, w * z
+            rates = (  # Rᵀω, R the body-to-world rotation of the quaternion
+                (1 - 2 * (yy + zz)) * ox + 2 * (xy + wz) * oy + 2 * (xz - wy) * oz,
+                2 * (xy - wz) * ox + (1 - 2 * (xx + zz)) * oy + 2 * (yz + wx) * oz,
+                2 * (xz + wy) * ox + 2 * (yz - wx) * oy + (1 - 2 * (xx + yy)) * oz,
+            )
+            r0, r1, r2, r3 = motor_speeds(thrust, rates, desired)
+            w0, w1, w2, w3 = r0 * r0, r1 * r1, r2 * r2, r3 * r3
+            force = [0.0, 0.0, m[0][0] * w0 + m[0][1] * w1 + m[0][2] * w2 + m[0][3] * w3]
+            torque = [
+                m[1][0] * w0 + m[1][1] * w1 + m[1][2] * w2 + m[1][3] * w3,
+                m[2][0] * w0 + m[2][1] * w1 + m[2][2] * w2 + m[2][3] * w3,
+                m[3][0] * w0 + m[3][1] * w1 + m[3][2] * w2 + m[3][3] * w3,
+            ]
+            apply_force(body, -1, force, _ORIGIN, _LINK_FRAME, cid)
+            apply_torque(body, -1, torque, _LINK_FRAME, cid)
+            step(cid)
+
     def advance(self, rpm_command: np.ndarray | None, onboard: OnboardLoop | None = None) -> None:
         """Advance one control step.
 

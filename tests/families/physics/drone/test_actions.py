@@ -10,6 +10,7 @@ import pytest
 if os.environ.get("ENVSUITE_REQUIRE_ALL_EXTRAS") != "1":
     pytest.importorskip("pybullet")
 
+import envsuite
 from envsuite.env_base import InvalidAction
 from envsuite.families.physics.drone.actions import (
     ACTION_SIZES,
@@ -19,7 +20,7 @@ from envsuite.families.physics.drone.actions import (
     validate_action_type,
 )
 from envsuite.families.physics.drone.control import GeometricController
-from envsuite.families.physics.drone.models import MODELS
+from envsuite.families.physics.drone.models import GRAVITY, MODELS
 
 CF = MODELS["cf2x"]
 
@@ -87,3 +88,24 @@ def test_oracle_actions_lie_in_the_action_space(kind):
     if kind in ("rpm", "one_d_rpm"):
         # Below the target: more thrust than hover.
         assert float(np.mean(action)) > 0
+
+
+def test_ctbr_fast_path_flies_as_the_general_one():
+    """One drone with CTBR actions takes a scalar path; it flies as the vectorised one."""
+    hover = 2.0 * CF.mass * GRAVITY / CF.max_thrust - 1.0  # the hover thrust action
+    actions = np.random.default_rng(5).uniform(-0.1, 0.1, (60, 4))
+    actions[:, 0] = hover + 0.5 * actions[:, 0]
+    actions = actions.astype(np.float32)
+    finals = []
+    for fast in (True, False):
+        env = envsuite.make("envsuite/DroneHover-v0", action_type="ctbr")
+        env.reset(seed=11)
+        raw = env.unwrapped
+        assert raw._fast_rates
+        raw._fast_rates = fast
+        for action in actions:
+            observation, _, terminated, truncated, _ = env.step(action)
+            assert not (terminated or truncated)
+        finals.append(observation)
+        env.close()
+    np.testing.assert_allclose(finals[0], finals[1], rtol=1e-6, atol=1e-6)
