@@ -8,20 +8,34 @@ mj_step(model, data, nstep=frame_skip)`` with the inputs the env produced. Every
 ends in the bit-identical state (asserted), so the ratio of an envsuite row to the raw row
 is envsuite's overhead.
 
-Group ``arm-vector-8``: 8 ArmPush envs for ``VECTOR_STEPS`` steps: Gymnasium's
-``SyncVectorEnv`` (what ``envsuite.make_vec`` builds), the batched vector env on
-``mujoco.batch.Batch``, and the raw engine doing the same physics two ways: a loop over 8
-``MjData`` and a ``Batch`` stepped directly. All four end in the same state (asserted).
+Group ``arm-vector-8``: 8 ArmPush envs for ``VECTOR_STEPS`` steps of recorded oracle
+actions: Gymnasium's ``SyncVectorEnv`` (what ``envsuite.make_vec`` builds by default), the
+batched vector env on ``mujoco.batch.Batch`` (``make_vec(...,
+vectorization_mode="vector_entry_point")``, as users get it), and the raw engine doing the
+same physics: a loop over 8 ``MjData``, a ``Batch`` stepped directly, and that ``Batch``
+also computing the position stage at the new state (``stage=mjSTAGE_POS``), which the
+batched env needs to observe it: that row is the batched env without its Python. All
+five end in the same state (asserted).
 
-Group ``arm-vector-32``: the same comparison with 32 envs (the batched env's Python work
-is shared by every env, so its advantage grows with their number).
+Group ``arm-vector-32``: SyncVectorEnv against the batched env with 32 envs and random
+actions (the batched env's Python work is shared by every env, so its advantage grows
+with their number).
 
 Group ``gymnasium-pusher`` (when Gymnasium's MuJoCo envs import): Gymnasium's Pusher-v5
 against its own raw loop, for the reference figure.
 
+Measured on 2 cores, wall clock, five runs (mean of rounds): ``arm-vector-8``
+SyncVectorEnv 85.5-86.9 ms, batched env 46.2-48.4 ms (1.79-1.86x), raw ``Batch`` with
+the position stage 43.0-44.2 ms (1.96-2.00x), raw ``Batch`` 41.5-43.2 ms, raw loop
+75.6-77.0 ms (the batch on 2 threads: 1.78-1.84x); ``arm-vector-32`` 2.02-2.16x. The
+batched env's module docstring says where the time goes.
+
 ``pytest tests/benchmarks/test_arm_speed.py --benchmark-enable`` prints each group's
-table. The repo's pytest config passes ``--benchmark-disable``, so in CI every benchmark
-runs once as a plain test of its result. Nothing here asserts a time.
+table, and every vector row puts ``env_steps_per_s`` (mean and best round) in its
+``extra_info``. Time these groups by the wall clock, the default: ``--benchmark-timer=
+time.process_time`` sums the CPU time of every thread, which hides what the batch's
+threads gain. The repo's pytest config passes ``--benchmark-disable``, so in CI every
+benchmark runs once as a plain test of its result. Nothing here asserts a time.
 """
 
 from __future__ import annotations
@@ -41,7 +55,6 @@ from mujoco import batch as mujoco_batch
 
 import envsuite
 from envsuite.families.physics.arm.base_env import new_model
-from envsuite.families.physics.arm.batched_vector_env import ArmPushBatchedVectorEnv
 from envsuite.families.physics.arm.scripted_oracle import arm_oracle
 from envsuite.seeding import derive_seeds, make_generator
 
@@ -159,7 +172,20 @@ def sync_states(vec: Any) -> list[np.ndarray]:
 
 def batched_states(vec: Any) -> list[np.ndarray]:
     """Each simulation's qpos in the batched vector env."""
-    return list(vec.batch.bind("qpos"))
+    return list(vec.unwrapped.batch.bind("qpos"))
+
+
+def batched_vector_env(num_envs: int) -> Any:
+    """The batched vector env as users get it: ``make_vec``'s ``vector_entry_point``."""
+    return envsuite.make_vec(ARM, num_envs, vectorization_mode="vector_entry_point")
+
+
+def record_rate(benchmark: Any, env_steps: int) -> None:
+    """Put the env steps per second of the mean and of the best round in ``extra_info``."""
+    stats = getattr(benchmark, "stats", None)
+    if stats is not None:  # None when benchmarks are disabled
+        benchmark.extra_info["env_steps_per_s"] = env_steps / stats.stats.mean
+        benchmark.extra_info["env_steps_per_s_best_round"] = env_steps / stats.stats.min
 
 
 def raw_loop_episode(model: Any, datas: list[Any], recordings: list[Recording]) -> bytes:
@@ -173,7 +199,9 @@ def raw_loop_episode(model: Any, datas: list[Any], recordings: list[Recording]) 
     return b"".join(data.qpos.tobytes() for data in datas)
 
 
-def raw_batch_episode(batch: Any, recordings: list[Recording]) -> bytes:
+def raw_batch_episode(
+    batch: Any, recordings: list[Recording], stage: int = mujoco.mjtStage.mjSTAGE_NONE
+) -> bytes:
     qpos, mocap, ctrl = batch.bind("qpos"), batch.bind("mocap_pos"), batch.bind("ctrl")
     batch.reset(keyframe=0, stage=mujoco.mjtStage.mjSTAGE_NONE)
     qpos[:] = np.stack([r.qpos for r in recordings])
@@ -184,7 +212,7 @@ def raw_batch_episode(batch: Any, recordings: list[Recording]) -> bytes:
     for t in range(VECTOR_STEPS):
         mocap[:, 0] = hands[t]
         ctrl[:, 0] = ctrls[t]
-        batch.step(nstep=FRAME_SKIP)
+        batch.step(nstep=FRAME_SKIP, stage=stage)
     return bytes(qpos.tobytes())
 
 
@@ -194,6 +222,7 @@ def test_vector_raw_mj_step_loop(benchmark: Any, vector_episodes: list[Recording
     datas = [mujoco.MjData(model) for _ in range(NUM_ENVS)]
     result = benchmark(raw_loop_episode, model, datas, vector_episodes)
     assert result == expected_states(vector_episodes)
+    record_rate(benchmark, NUM_ENVS * VECTOR_STEPS)
 
 
 @pytest.mark.benchmark(group="arm-vector-8")
@@ -201,6 +230,21 @@ def test_vector_raw_mujoco_batch(benchmark: Any, vector_episodes: list[Recording
     batch = mujoco_batch.Batch(new_model(), NUM_ENVS, 0)
     result = benchmark(raw_batch_episode, batch, vector_episodes)
     assert result == expected_states(vector_episodes)
+    record_rate(benchmark, NUM_ENVS * VECTOR_STEPS)
+
+
+@pytest.mark.benchmark(group="arm-vector-8")
+def test_vector_raw_mujoco_batch_observed(benchmark: Any, vector_episodes: list[Recording]) -> None:
+    """The raw Batch that also brings positions to the new state, as the env must.
+
+    ``stage=mjSTAGE_POS`` runs ``mj_fwdPosition`` after the substeps, where the single env
+    runs ``mj_kinematics``: this row is what the batched env costs without its Python.
+    """
+    batch = mujoco_batch.Batch(new_model(), NUM_ENVS, 0)
+    stage = mujoco.mjtStage.mjSTAGE_POS
+    result = benchmark(raw_batch_episode, batch, vector_episodes, stage)
+    assert result == expected_states(vector_episodes)
+    record_rate(benchmark, NUM_ENVS * VECTOR_STEPS)
 
 
 @pytest.mark.benchmark(group="arm-vector-8")
@@ -209,14 +253,16 @@ def test_vector_sync_vector_env(benchmark: Any, vector_episodes: list[Recording]
     actions = stacked_actions(vector_episodes)
     result = benchmark(vector_episode, env, actions, sync_states)
     assert result == expected_states(vector_episodes)
+    record_rate(benchmark, NUM_ENVS * VECTOR_STEPS)
 
 
 @pytest.mark.benchmark(group="arm-vector-8")
 def test_vector_envsuite_batched(benchmark: Any, vector_episodes: list[Recording]) -> None:
-    env = ArmPushBatchedVectorEnv(NUM_ENVS, max_episode_steps=200)
+    env = batched_vector_env(NUM_ENVS)
     actions = stacked_actions(vector_episodes)
     result = benchmark(vector_episode, env, actions, batched_states)
     assert result == expected_states(vector_episodes)
+    record_rate(benchmark, NUM_ENVS * VECTOR_STEPS)
 
 
 # -- more envs: the batched env's Python work is shared by all of them -----------------------
@@ -229,13 +275,15 @@ def test_vector_32_sync_vector_env(benchmark: Any) -> None:
     env = envsuite.make_vec(ARM, MANY_ENVS)
     expected = vector_episode(env, MANY_ACTIONS, sync_states)
     assert benchmark(vector_episode, env, MANY_ACTIONS, sync_states) == expected
+    record_rate(benchmark, MANY_ENVS * VECTOR_STEPS)
 
 
 @pytest.mark.benchmark(group="arm-vector-32")
 def test_vector_32_envsuite_batched(benchmark: Any) -> None:
-    env = ArmPushBatchedVectorEnv(MANY_ENVS, max_episode_steps=200)
+    env = batched_vector_env(MANY_ENVS)
     expected = vector_episode(envsuite.make_vec(ARM, MANY_ENVS), MANY_ACTIONS, sync_states)
     assert benchmark(vector_episode, env, MANY_ACTIONS, batched_states) == expected
+    record_rate(benchmark, MANY_ENVS * VECTOR_STEPS)
 
 
 # -- Gymnasium's own MuJoCo env, for reference ---------------------------------------------

@@ -1,4 +1,8 @@
-"""The batched vector env gives exactly what SyncVectorEnv over the made envs gives."""
+"""The batched vector env gives exactly what SyncVectorEnv over the made envs gives.
+
+Compared byte for byte (a float is equal only to the same bits), through autoresets,
+malformed rows and float32, float64 and integer action arrays.
+"""
 
 from __future__ import annotations
 
@@ -41,8 +45,24 @@ def pair(
     return batched, sync
 
 
+def same_bits(a, b) -> bool:
+    """Equal to the bit: same types, keys, dtypes and shapes, and the same bytes."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same_bits(a[k], b[k]) for k in a)
+    if isinstance(a, np.ndarray):
+        if a.dtype != b.dtype or a.shape != b.shape:
+            return False
+        if a.dtype == object:
+            return all(same_bits(x, y) for x, y in zip(a.ravel(), b.ravel(), strict=True))
+        return a.tobytes() == b.tobytes()  # -0.0 is not 0.0 here, and NaN equals NaN
+    return bool(a == b)
+
+
 def assert_same(a, b, what: str) -> None:
     assert data_equivalence(a, b, exact=True), f"{what} differs:\n{a}\n{b}"
+    assert same_bits(a, b), f"{what} differs in its bits:\n{a!r}\n{b!r}"
 
 
 def oracle_actions(env_id: str, observations, kwargs) -> np.ndarray:
@@ -80,6 +100,10 @@ def test_bit_identical_to_sync_vector_env_through_autoresets(env_id: str, kwargs
         actions[noisy] = rng.uniform(-1.5, 1.5, (int(noisy.sum()), 4))
         if t % 9 == 4:
             actions[t % N, 1] = np.nan
+        if t % 3 == 1:
+            actions = actions.astype(np.float32)  # what the oracle and the space give
+        elif t % 7 == 2:
+            actions = np.rint(actions).astype(np.int64)
         out = batched.step(actions)
         out_sync = sync.step(actions)
         for name, a, b in zip(
