@@ -56,6 +56,7 @@ from envsuite.evaluation.metrics.regret import (
     final_metric,
     matrix_game_external_regret,
     regret_curves,
+    regret_curves_by_seed,
     regret_summary,
 )
 from envsuite.evaluation.metrics.sublinearity import (
@@ -120,6 +121,7 @@ __all__ = [
     "rank_intervals",
     "regret_at_k",
     "regret_curves",
+    "regret_curves_by_seed",
     "regret_summary",
     "score_matrix",
     "stratified_bootstrap_interval",

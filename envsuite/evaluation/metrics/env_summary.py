@@ -6,6 +6,8 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+import numpy as np
+
 from envsuite.evaluation.metrics.bootstrap import (
     DEFAULT_CONFIDENCE,
     DEFAULT_REPS,
@@ -19,6 +21,7 @@ from envsuite.evaluation.metrics.record_groups import (
     split_infra_errors,
     task_key,
 )
+from envsuite.evaluation.metrics.seed_means import per_seed_means
 from envsuite.records import EpisodeRecord
 
 
@@ -31,10 +34,11 @@ class EnvSummary:
         n_episodes: Episodes that ran (infrastructure errors excluded).
         n_infra_errors: Episodes lost to infrastructure errors.
         success_rate: Fraction of episodes with ``success`` True, over the episodes that
-            define success, with a bootstrap interval; None when none does.
-        mean_return: Mean episode return with a bootstrap interval; None when no episode
-            ran.
-        mean_score: Mean ``score`` over episodes that define it, with an interval; or None.
+            define success (per-seed fractions averaged over seeds), with a bootstrap
+            interval over seeds; None when none does.
+        mean_return: Mean episode return (over seeds of the per-seed means) with a
+            bootstrap interval over seeds; None when no episode ran.
+        mean_score: Mean ``score`` over episodes that define it, likewise; or None.
 
     """
 
@@ -57,8 +61,11 @@ def summarize_by_env(
     """Success rate, mean return and mean score per task, each with a bootstrap interval.
 
     Formula:
-        Per task, the mean over its episodes; intervals by the IID bootstrap over episodes
+        Per task, the attempts at each seed are averaged first (they share a problem
+        instance, so they are not independent draws), then the mean over seeds; intervals
+        by the IID bootstrap over seeds
         (:func:`~envsuite.evaluation.metrics.bootstrap.bootstrap_interval`, percentile).
+        With one attempt per seed this is the mean and bootstrap over episodes.
 
     Source:
         Efron & Tibshirani (1993), ch. 13; rliable's percentile intervals (Agarwal et al.,
@@ -83,10 +90,13 @@ def summarize_by_env(
     for record in checked_records(records):
         by_task[task_key(record)].append(record)
 
-    def interval(values: list[float]) -> Interval | None:
-        if not values:
+    def interval(pairs: list[tuple[int, float]]) -> Interval | None:
+        """Mean over seeds of the per-seed means; the bootstrap redraws seeds."""
+        if not pairs:
             return None
-        return bootstrap_interval(values, reps=reps, confidence=confidence, seed=seed)
+        episode_seeds = [episode_seed for episode_seed, _ in pairs]
+        means = per_seed_means(np.array([value for _, value in pairs]), episode_seeds)
+        return bootstrap_interval(means, reps=reps, confidence=confidence, seed=seed)
 
     summaries: dict[TaskKey, EnvSummary] = {}
     for task in sorted(by_task):
@@ -95,8 +105,10 @@ def summarize_by_env(
             task=task,
             n_episodes=len(normal),
             n_infra_errors=len(errors),
-            success_rate=interval([float(r.success) for r in normal if r.success is not None]),
-            mean_return=interval([scalar_return(r, agent) for r in normal]),
-            mean_score=interval([float(r.score) for r in normal if r.score is not None]),
+            success_rate=interval(
+                [(r.seed, float(r.success)) for r in normal if r.success is not None]
+            ),
+            mean_return=interval([(r.seed, scalar_return(r, agent)) for r in normal]),
+            mean_score=interval([(r.seed, float(r.score)) for r in normal if r.score is not None]),
         )
     return summaries

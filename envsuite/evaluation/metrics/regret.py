@@ -21,6 +21,7 @@ from envsuite.evaluation.metrics.bootstrap import (
     bootstrap_interval,
 )
 from envsuite.evaluation.metrics.record_groups import checked_records, split_infra_errors
+from envsuite.evaluation.metrics.seed_means import per_seed_means
 from envsuite.evaluation.metrics.sublinearity import SublinearityVerdict, sublinearity_verdict
 from envsuite.records import EpisodeRecord
 
@@ -238,6 +239,26 @@ def regret_curves(records: Iterable[EpisodeRecord], curve: str = "regret") -> Fl
     return np.array([cumulative_regret(record.curves[curve]) for record in normal])
 
 
+def regret_curves_by_seed(records: Iterable[EpisodeRecord], curve: str = "regret") -> FloatArray:
+    """:func:`regret_curves` averaged over the attempts at each seed.
+
+    Args:
+        records: Episode records of one agent on one env configuration.
+        curve: Name of the per-step series.
+
+    Returns:
+        Matrix (seeds, T), seeds in the order they first appear.
+
+    Raises:
+        ValueError: as :func:`regret_curves`.
+
+    """
+    items = list(records)
+    curves = regret_curves(items, curve)
+    normal, _ = split_infra_errors(checked_records(items))
+    return per_seed_means(curves, [record.seed for record in normal])
+
+
 def final_metric(records: Iterable[EpisodeRecord], name: str) -> FloatArray:
     """One final per-episode number (``record.metrics[name]``) for each episode that ran.
 
@@ -265,11 +286,13 @@ class RegretSummary:
 
     Attributes:
         n_episodes: Episodes that ran.
-        final_regret: Mean R_T over episodes, with a bootstrap interval over episodes.
-        mean_curve: Mean cumulative regret curve over episodes.
+        final_regret: Mean R_T over seeds (attempts at a seed averaged first), with a
+            bootstrap interval over seeds.
+        mean_curve: Mean cumulative regret curve over seeds.
         sublinearity: The no-regret tests on the mean curve.
-        opt_frac: Mean ``metrics["opt_frac"]`` with a bootstrap interval, when every
-            episode records it (bandit envs); else None.
+        opt_frac: Mean ``metrics["opt_frac"]`` (over seeds) with a bootstrap interval,
+            when every episode records it (bandit envs); else None.
+        n_seeds: Seeds the episodes cover (the units the bootstrap redraws).
 
     """
 
@@ -278,6 +301,7 @@ class RegretSummary:
     mean_curve: FloatArray
     sublinearity: SublinearityVerdict
     opt_frac: Interval | None
+    n_seeds: int = 0
 
 
 def regret_summary(
@@ -291,9 +315,12 @@ def regret_summary(
     """Summarise regret: the final regret with an interval, the mean curve, its verdict.
 
     Formula:
-        Curves from :func:`regret_curves`; R_T averaged over episodes with an IID bootstrap
-        interval; :func:`~envsuite.evaluation.metrics.sublinearity.sublinearity_verdict` of
-        the mean curve; the mean of the recorded OptFrac, where every episode has one.
+        Curves from :func:`regret_curves`, averaged first over the attempts at each seed
+        (they share a problem instance, so they are not independent draws); the mean
+        curve and R_T are means over seeds, R_T's interval an IID bootstrap over seeds;
+        :func:`~envsuite.evaluation.metrics.sublinearity.sublinearity_verdict` of the mean
+        curve; the mean of the recorded OptFrac (likewise over seeds), where every episode
+        has one. With one attempt per seed, seeds and episodes are the same thing.
 
     Source:
         See :func:`regret_curves` and the sublinearity module.
@@ -314,17 +341,25 @@ def regret_summary(
     """
     items = list(records)
     curves = regret_curves(items, curve)
-    mean_curve = curves.mean(axis=0)
-    normal, _ = split_infra_errors(items)
+    normal, _ = split_infra_errors(checked_records(items))
+    seeds = [record.seed for record in normal]
+    by_seed = per_seed_means(curves, seeds)
+    mean_curve = by_seed.mean(axis=0)
     opt_frac = None
     if all("opt_frac" in record.metrics for record in normal):
         opt_frac = bootstrap_interval(
-            final_metric(items, "opt_frac"), reps=reps, confidence=confidence, seed=seed
+            per_seed_means(final_metric(items, "opt_frac"), seeds),
+            reps=reps,
+            confidence=confidence,
+            seed=seed,
         )
     return RegretSummary(
         n_episodes=curves.shape[0],
-        final_regret=bootstrap_interval(curves[:, -1], reps=reps, confidence=confidence, seed=seed),
+        final_regret=bootstrap_interval(
+            by_seed[:, -1], reps=reps, confidence=confidence, seed=seed
+        ),
         mean_curve=mean_curve,
         sublinearity=sublinearity_verdict(mean_curve),
         opt_frac=opt_frac,
+        n_seeds=by_seed.shape[0],
     )

@@ -62,6 +62,31 @@ def metric_value(name: str) -> RecordValue:
     return read
 
 
+def per_seed_means(values: np.ndarray, seeds: list[int]) -> np.ndarray:
+    """Average the rows of ``values`` that share a seed: one row per seed.
+
+    Args:
+        values: One row per episode, ``(E, ...)``.
+        seeds: The episodes' seeds, in the rows' order.
+
+    Returns:
+        ``(S, ...)``, one row per distinct seed in the order the seeds first appear (so
+        with one episode per seed the rows come back unchanged, in their order).
+
+    Raises:
+        ValueError: ``seeds`` and ``values`` differ in length.
+    """
+    values = np.asarray(values, dtype=np.float64)
+    if len(seeds) != len(values):
+        raise ValueError(f"{len(seeds)} seeds for {len(values)} rows")
+    rows: dict[int, list[int]] = defaultdict(list)
+    for row, seed in enumerate(seeds):
+        rows[seed].append(row)
+    if len(rows) == len(seeds):
+        return values
+    return np.stack([values[indices].mean(axis=0) for indices in rows.values()])
+
+
 @dataclass(frozen=True)
 class SeedMean:
     """A task's mean of one per-episode number, with its interval and where it came from.

@@ -256,8 +256,9 @@ def _regret(tables: ReportTables, figures: Figures) -> list[str]:
         "## Regret",
         "",
         "R_t = Σ_{s≤t} r_s from each episode's recorded per-step series (`curves`); the "
-        "curve is the mean over episodes, its band a pointwise interval resampling episodes. "
-        "Final regret: mean R_T with an interval resampling episodes. Log-log slope: "
+        "attempts at one seed are averaged first, the curve is the mean over seeds, its band "
+        "a pointwise interval resampling seeds. Final regret: mean R_T with an interval "
+        "resampling seeds. Log-log slope: "
         f"least-squares slope of log R_t on log t after the first {burn_in} of steps (1: "
         "linear, 0.5: √t). Mann–Kendall: trend of R_t / t over the same steps (α = 0.05). "
         "Verdict: **sublinear** when R_t / t decreases significantly and the slope is below "

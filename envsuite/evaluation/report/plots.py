@@ -188,7 +188,7 @@ def plot_regret(rows: Sequence[RegretRow], path: Path) -> None:
         loglog.text(0.5, 0.5, "no positive regret", ha="center", transform=loglog.transAxes)
     linear.set_xlabel("t")
     linear.set_ylabel("mean cumulative regret R_t")
-    linear.set_title(f"band: pointwise {percent(confidence)} bootstrap over episodes", fontsize=9)
+    linear.set_title(f"band: pointwise {percent(confidence)} bootstrap over seeds", fontsize=9)
     linear.legend(fontsize=8)
     loglog.set_xlabel("t (log)")
     loglog.set_ylabel("R_t (log)")

@@ -33,7 +33,11 @@ from envsuite.evaluation.metrics.record_groups import (
     task_key,
     task_label,
 )
-from envsuite.evaluation.metrics.regret import RegretSummary, regret_curves, regret_summary
+from envsuite.evaluation.metrics.regret import (
+    RegretSummary,
+    regret_curves_by_seed,
+    regret_summary,
+)
 from envsuite.evaluation.metrics.seed_means import (
     RecordValue,
     SeedMean,
@@ -116,7 +120,7 @@ class ExplorationRow:
 
     Attributes:
         n_episodes: Episodes they come from.
-        opt_frac: Mean recorded OptFrac with its interval over episodes.
+        opt_frac: Mean recorded OptFrac with its interval over seeds.
         suff_fail: SuffFailFreq (no optimal pull in the second half), a fraction.
         n_suff_fail: Episodes that suffix-failed.
         min_frac: Mean MinFrac (K-normalised) with its interval, or None.
@@ -325,7 +329,7 @@ def _regret(task: TaskKey, run: Run, records: list[EpisodeRecord], tables: Repor
         try:
             summary = regret_summary(records, name, reps=reps, confidence=confidence, seed=seed)
             band = curve_band(
-                regret_curves(records, name), reps=reps, confidence=confidence, seed=seed
+                regret_curves_by_seed(records, name), reps=reps, confidence=confidence, seed=seed
             )
         except ValueError as exc:
             tables.notes.append(

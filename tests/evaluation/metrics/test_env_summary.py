@@ -39,10 +39,31 @@ def test_summarize_by_env() -> None:
     summaries = summarize_by_env(_records(), reps=200)
     a, b = (summaries[key] for key in sorted(summaries))
     assert (a.n_episodes, a.n_infra_errors, b.n_episodes, b.n_infra_errors) == (3, 0, 2, 1)
-    assert a.success_rate is not None and a.success_rate.estimate == pytest.approx(2 / 3)
+    # A: seed 0's two attempts average to success 0.5 and score 0.25; seed 1 has 1 and 0.5.
+    assert a.success_rate is not None and a.success_rate.estimate == pytest.approx(0.75)
     assert b.mean_return is not None and b.mean_return.estimate == 15.0
-    assert a.mean_score is not None and a.mean_score.estimate == pytest.approx(1 / 3)
+    assert a.mean_score is not None and a.mean_score.estimate == pytest.approx(0.375)
     assert b.mean_return.low <= 15.0 <= b.mean_return.high
+
+
+def test_attempts_at_one_seed_are_not_independent_draws() -> None:
+    """Ten seeds, five identical attempts each: the interval is that of ten values."""
+    returns = [float(seed % 3) for seed in range(10)]
+    once = [make_record(seed=seed, episode_return=value) for seed, value in enumerate(returns)]
+    repeated = [
+        make_record(seed=seed, attempt=attempt, episode_return=value)
+        for seed, value in enumerate(returns)
+        for attempt in range(5)
+    ]
+    single = next(iter(summarize_by_env(once, reps=500).values())).mean_return
+    fivefold = next(iter(summarize_by_env(repeated, reps=500).values())).mean_return
+    assert single is not None and fivefold is not None
+    # Resampling the 50 episodes would give an interval about sqrt(5) times narrower.
+    assert (fivefold.low, fivefold.estimate, fivefold.high) == (
+        single.low,
+        single.estimate,
+        single.high,
+    )
 
 
 def test_summarize_by_env_needs_an_agent_for_per_agent_returns() -> None:

@@ -115,3 +115,25 @@ def test_regret_summary_reports_recorded_opt_frac() -> None:
     ]
     summary = regret_summary(records, reps=100)
     assert summary.opt_frac is not None and summary.opt_frac.estimate == 0.75
+
+
+def test_regret_summary_averages_attempts_at_a_seed_before_resampling() -> None:
+    curves = {0: [1.0, 0.0], 1: [0.0, 0.0], 2: [1.0, 1.0]}
+    once = [make_record(seed=seed, curves={"regret": c}) for seed, c in curves.items()]
+    # Seed 0 a second time, with no regret: it counts half towards seed 0's mean.
+    repeated = [*once, make_record(seed=0, attempt=1, curves={"regret": [0.0, 0.0]})]
+    summary = regret_summary(repeated, reps=300)
+    assert (summary.n_episodes, summary.n_seeds) == (4, 3)
+    # Per seed R_T: 0.5, 0, 2 -> mean 2.5 / 3; per step the mean curve likewise.
+    assert summary.final_regret.estimate == pytest.approx(2.5 / 3)
+    np.testing.assert_allclose(summary.mean_curve, [1.5 / 3, 2.5 / 3])
+    tripled = [
+        make_record(seed=seed, attempt=attempt, curves={"regret": c})
+        for seed, c in curves.items()
+        for attempt in range(3)
+    ]
+    # Identical attempts add no information: the interval is the single-attempt one.
+    assert (
+        regret_summary(tripled, reps=300).final_regret
+        == regret_summary(once, reps=300).final_regret
+    )
