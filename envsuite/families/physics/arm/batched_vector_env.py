@@ -282,9 +282,8 @@ class ArmBatchedVectorEnv(VectorEnv[Any, np.ndarray, np.ndarray]):
         if self.max_episode_steps is None:
             truncated = np.zeros(n, dtype=bool)
         else:
+            # As Gymnasium's TimeLimit: the limit truncates even a step that also terminates.
             truncated = self.elapsed >= self.max_episode_steps
-            if self.template.terminate_on_success:
-                truncated &= ~terminated
             if resetting is not None:
                 truncated &= ~resetting
         self._autoreset = np.logical_or(terminated, truncated)

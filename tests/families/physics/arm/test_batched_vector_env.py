@@ -117,6 +117,38 @@ def test_bit_identical_to_sync_vector_env_through_autoresets(env_id: str, kwargs
         assert batched.elapsed.max() < 40
 
 
+def test_success_on_the_last_step_both_terminates_and_truncates_as_time_limit_does():
+    """Zero actions, then the oracle, tuned so that the first success lands on the limit."""
+    kwargs = {"terminate_on_success": True}
+    limit = 25
+    # How many steps the oracle needs from the start, per env (the same seeds each time).
+    seeds = derive_seeds(3, N, "vector")
+    probe, _ = pair("envsuite/ArmReach-v0", 10_000, **kwargs)
+    obs, _ = probe.reset(seed=seeds)
+    needed = np.full(N, -1)
+    for t in range(200):
+        out = probe.step(oracle_actions("envsuite/ArmReach-v0", obs, kwargs))
+        obs = out[0]
+        needed[(needed < 0) & out[2]] = t + 1
+    assert (needed > 0).all() and needed.max() < limit
+    batched, sync = pair("envsuite/ArmReach-v0", limit, **kwargs)
+    obs, _ = batched.reset(seed=seeds)
+    obs_sync, _ = sync.reset(seed=seeds)
+    assert_same(obs, obs_sync, "reset observation")
+    idle = limit - needed  # steps of zero actions first, so success comes at the limit
+    for t in range(limit):
+        actions = oracle_actions("envsuite/ArmReach-v0", obs, kwargs)
+        actions[t < idle] = 0.0
+        out, out_sync = batched.step(actions), sync.step(actions)
+        for name, a, b in zip(
+            ("obs", "reward", "terminated", "truncated", "info"), out, out_sync, strict=True
+        ):
+            assert_same(a, b, f"step {t} {name}")
+        obs = out[0]
+    assert out[3].all()  # the limit truncated every env ...
+    assert out[2].any()  # ... and some of them succeeded on that very step
+
+
 def test_spaces_match_the_single_env():
     env = envsuite.make("envsuite/ArmPush-v0")
     batched = ArmPushBatchedVectorEnv(3, max_episode_steps=200)
