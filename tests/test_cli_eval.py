@@ -119,6 +119,12 @@ def test_eval_errors_are_clear_and_without_traceback(tmp_path):
             "cannot read",
         ),
     ]
+    bandit = ["eval", "envsuite/Bandit-v0", "--agent", "oracle"]
+    cases += [
+        # A value the env rejects: a usage error before anything is run or recorded.
+        ([*bandit, "--set", "num_arms=1", "--out", str(tmp_path / "e")], "could not make"),
+        ([*bandit, "--executor", "dask", "--out", str(tmp_path / "f")], "unknown executor"),
+    ]
     for arguments, message in cases:
         result = runner.invoke(app, [*arguments, "--no-progress"])
         assert result.exit_code == 2, result.output
@@ -152,6 +158,12 @@ def test_eval_errors_are_clear_and_without_traceback(tmp_path):
         ],
     )
     assert clash.exit_code == 2 and "different run" in clash.output
+    assert not (tmp_path / "e").exists()
+    unwritable = tmp_path / "file"
+    unwritable.write_text("not a directory")
+    result = runner.invoke(app, [*bandit, "--out", str(unwritable / "run"), "--no-progress"])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert str(unwritable) in result.output
 
 
 def test_eval_runs_as_an_installed_command(tmp_path):

@@ -13,6 +13,7 @@ from rich.table import Table
 from envsuite.cli.console import line, stderr, stdout
 from envsuite.cli.env_kwargs import SetOption, parse_assignments, parse_value
 from envsuite.cli.exits import USAGE, exit_with, reports_errors
+from envsuite.cli.info import make_env
 from envsuite.evaluation.executors import EXECUTORS
 from envsuite.evaluation.metrics import pass_at_k_from_records, regret_summary, summarize_by_env
 from envsuite.evaluation.metrics.bootstrap import Interval
@@ -20,6 +21,7 @@ from envsuite.evaluation.metrics.record_groups import task_key
 from envsuite.evaluation.protocol import TaskProtocol, adhoc_protocol
 from envsuite.evaluation.runner import RunResult, evaluate
 from envsuite.records import EpisodeRecord
+from envsuite.registry import registry
 
 TARGET_HELP = "An env id (envsuite/Bandit-v0) or a task protocol file (tasks/decision-regret.yaml)."
 AGENT_HELP = (
@@ -89,6 +91,8 @@ def eval_command(
     from the records.
     """
     env_kwargs = parse_assignments(set_)
+    if executor not in EXECUTORS:
+        exit_with(f"unknown executor {executor!r}; choose one of: {', '.join(EXECUTORS)}", USAGE)
     if _is_protocol(target):
         flags = (("--set", set_), ("--max-steps", max_steps), ("--wall-time", wall_time))
         given = [name for name, value in flags if value]
@@ -97,6 +101,10 @@ def eval_command(
         protocol = TaskProtocol.load(target)
     else:
         protocol = adhoc_protocol(target, env_kwargs, episodes, attempts, seed_start)
+        if env_kwargs:
+            # A value the env rejects is the user's to fix (exit 2), not an episode's
+            # infrastructure error: make the env once before anything is recorded.
+            make_env(registry[target], env_kwargs).close()
         protocol = protocol.model_copy(update={"max_steps": max_steps, "wall_time_s": wall_time})
     options = _options(agent_option)
     if base_url is not None:

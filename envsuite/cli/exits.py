@@ -37,8 +37,9 @@ def reports_errors(command: Callable[P, R]) -> Callable[P, R]:
 
     Unknown ids, rejected keyword arguments, wrong-API requests, bad task protocols, agent
     strings and run directories are usage errors (exit 2); a missing extra exits 1 with the
-    ``pip install`` command in the message, as does any other deliberate envsuite error or
-    an unreadable records file. Anything else is a bug and keeps its traceback.
+    ``pip install`` command in the message, as does any other deliberate envsuite error, an
+    unreadable records file or a path the system refuses (``OSError``). Anything else is a
+    bug and keeps its traceback.
     """
 
     @functools.wraps(command)
@@ -51,5 +52,8 @@ def reports_errors(command: Callable[P, R]) -> Callable[P, R]:
             exit_with(str(exc), USAGE)
         except (errors.EnvsuiteError, RecordFileError) as exc:
             exit_with(str(exc), FAILURE)
+        except OSError as exc:  # a path that cannot be read or written, a full disk
+            where = f": {exc.filename}" if exc.filename else ""
+            exit_with(f"{exc.strerror or exc}{where}", FAILURE)
 
     return wrapper
