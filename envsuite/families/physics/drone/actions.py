@@ -128,21 +128,26 @@ class ActionMapper:
             if total - total == 0.0 and min(values) >= -1.0 and max(values) <= 1.0:
                 return values
         else:
-            if isinstance(action, str | bytes | dict) or action is None:
-                raise InvalidAction(
-                    NOT_NUMBERS.format(size=self.size, kind=self.kind, what=type(action).__name__)
-                )
+            not_numbers = NOT_NUMBERS.format(
+                size=self.size, kind=self.kind, what=type(action).__name__
+            )
+            if isinstance(action, str | bytes | dict) or action is None or np.ma.is_masked(action):
+                raise InvalidAction(not_numbers)
             try:
-                array = np.asarray(action, dtype=np.float64)
+                array = np.asarray(action)
             except (TypeError, ValueError) as exc:
+                raise InvalidAction(not_numbers) from exc
+            # Real numbers only: no strings parsed as numbers, no booleans, no complex
+            # values whose imaginary part would be dropped, no objects.
+            if array.dtype.kind not in "fiu":
                 raise InvalidAction(
-                    NOT_NUMBERS.format(size=self.size, kind=self.kind, what=type(action).__name__)
-                ) from exc
+                    f"{not_numbers} (elements of dtype {array.dtype}; real numbers expected)"
+                )
             if array.shape != self.shape:
                 raise InvalidAction(
                     WRONG_SHAPE.format(size=self.size, kind=self.kind, shape=array.shape)
                 )
-            values = array.tolist()
+            values = array.astype(np.float64).tolist()
         clipped = []
         for value in values:
             if not -math.inf < value < math.inf:

@@ -50,7 +50,10 @@ def test_valid_actions_parse_and_out_of_range_values_clip(kind):
 
 @pytest.mark.parametrize(
     "bad", [np.full(4, np.nan), np.array([0, 0, np.inf, 0]), np.zeros(5), "1,2,3,4", None,
-            {"rpm": [0, 0, 0, 0]}, np.zeros((2, 4)), object(), b"\x00\x01\x02\x03"],
+            {"rpm": [0, 0, 0, 0]}, np.zeros((2, 4)), object(), b"\x00\x01\x02\x03",
+            ["0", "0", "0", "0"], np.array([1 + 5j, 0, 0, 0]), np.ones(4, dtype=bool),
+            [True, False, True, False], [0.1, 0.2, 0.3, None],
+            np.ma.masked_array([0.0, 0.0, 0.0, 0.0], mask=[True, False, False, False])],
 )  # fmt: skip
 def test_malformed_actions_raise_invalid_action(bad):
     with pytest.raises(InvalidAction):
