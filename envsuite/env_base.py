@@ -10,7 +10,9 @@ A concrete env fills in its hooks (template method, as in Minigrid):
 The base class owns ``reset`` and ``step``: it never lets a malformed action raise into
 agent code, puts ``parse_error`` (``None`` or the reason) into every ``info``, and answers
 a step taken after the episode ended with the last observation, reward 0 and a
-``parse_error``.
+``parse_error``. A step before the first reset raises Gymnasium's ``ResetNeeded``, as the
+``OrderEnforcing`` wrapper of ``gymnasium.make`` does: there is no observation to answer
+with.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from collections.abc import Mapping
 from typing import Any, Generic, TypeVar
 
 import gymnasium as gym
+from gymnasium.error import ResetNeeded
 
 from envsuite.registry import registry
 
@@ -38,6 +41,7 @@ DOCSTRING_SECTIONS = (
 )
 
 EPISODE_OVER = "the episode has ended; call reset() before stepping again"
+NOT_STARTED = "call reset() before step(): no episode has started"
 
 
 class InvalidAction(ValueError):
@@ -73,7 +77,7 @@ class EnvsuiteEnv(gym.Env[ObsType, ActType], Generic[ObsType, ActType, ParsedT])
     def __init__(self) -> None:
         super().__init__()
         self._last_observation: ObsType | None = None
-        self._episode_over = False
+        self._episode_over = True  # until the first reset
         self._cached_spec_hash: tuple[int, str] | None = None
 
     # -- hooks -------------------------------------------------------------------------
@@ -108,7 +112,9 @@ class EnvsuiteEnv(gym.Env[ObsType, ActType], Generic[ObsType, ActType, ParsedT])
 
     def step(self, action: Any) -> tuple[ObsType, float, bool, bool, dict[str, Any]]:
         """Apply ``action``; a malformed one costs the documented penalty, never an exception."""
-        if self._episode_over and self._last_observation is not None:
+        if self._episode_over:
+            if self._last_observation is None:
+                raise ResetNeeded(NOT_STARTED)
             return self._last_observation, 0.0, True, False, {"parse_error": EPISODE_OVER}
         try:
             parsed = self.parse_action(action)
