@@ -15,7 +15,8 @@ import numpy as np
 from gymnasium import spaces
 
 from envsuite.env_base import EnvsuiteEnv, InvalidAction
-from envsuite.families.physics.arm import model, observation
+from envsuite.families.physics.arm import arguments, model, observation
+from envsuite.families.physics.arm.rendering import OffscreenRenderer, frame_size
 from envsuite.families.physics.arm.task import SCALAR, ArmTask
 from envsuite.registry import import_optional
 
@@ -24,6 +25,11 @@ NOT_FINITE = "the action holds NaN or infinite values"
 
 RewardType = Literal["dense", "sparse"]
 ObservationMode = Literal["vector", "goal_dict"]
+
+#: Largest ``frame_skip``: 1000 substeps of 2 ms, 2 s of simulated time per env step.
+MAX_FRAME_SKIP = 1000
+#: Largest ``action_scale``, in metres per env step.
+MAX_ACTION_SCALE = 0.1
 
 #: Index of the TCP site, and of the hand-target and goal mocap bodies (checked on load).
 TCP_SITE = 0
@@ -88,37 +94,32 @@ class ArmEnv(EnvsuiteEnv[Any, np.ndarray, list[float]]):
         height: int = 480,
     ) -> None:
         super().__init__()
-        if isinstance(frame_skip, bool) or not isinstance(frame_skip, int) or frame_skip < 1:
-            raise ValueError(f"frame_skip must be an int >= 1, got {frame_skip!r}")
-        if reward_type not in ("dense", "sparse"):
-            raise ValueError(f"reward_type must be 'dense' or 'sparse', got {reward_type!r}")
-        if observation_mode not in ("vector", "goal_dict"):
-            raise ValueError(
-                f"observation_mode must be 'vector' or 'goal_dict', got {observation_mode!r}"
-            )
-        if observation_mode == "goal_dict" and not goal_observable:
+        # Every argument is checked here, once; the per-step path trusts the stored values.
+        self.frame_skip = arguments.integer_in("frame_skip", frame_skip, 1, MAX_FRAME_SKIP)
+        self.reward_type: RewardType = arguments.one_of(
+            "reward_type", reward_type, ("dense", "sparse")
+        )
+        self.observation_mode: ObservationMode = arguments.one_of(
+            "observation_mode", observation_mode, ("vector", "goal_dict")
+        )
+        self.goal_observable = arguments.boolean("goal_observable", goal_observable)
+        if self.observation_mode == "goal_dict" and not self.goal_observable:
             raise ValueError("goal_dict observations always carry the goal (goal_observable)")
-        if not 0.0 < float(action_scale) <= 0.1:
-            raise ValueError(f"action_scale must lie in (0, 0.1] metres, got {action_scale!r}")
-        if not np.isfinite(invalid_action_penalty) or invalid_action_penalty < 0:
-            raise ValueError("invalid_action_penalty must be a finite number >= 0")
-        if render_mode not in (None, "rgb_array"):
-            raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
+        self.terminate_on_success = arguments.boolean("terminate_on_success", terminate_on_success)
+        self.action_scale = arguments.real_in(
+            "action_scale", action_scale, 0.0, MAX_ACTION_SCALE, low_open=True
+        )
+        self.invalid_action_penalty = arguments.real_in(
+            "invalid_action_penalty", invalid_action_penalty, 0.0, math.inf
+        )
+        self.render_mode = arguments.one_of("render_mode", render_mode, (None, "rgb_array"))
         self.mujoco = mujoco_module()
-        self.frame_skip = frame_skip
-        self.reward_type = reward_type
-        self.observation_mode = observation_mode
-        self.goal_observable = bool(goal_observable)
-        self.terminate_on_success = bool(terminate_on_success)
-        self.action_scale = float(action_scale)
-        self.invalid_action_penalty = float(invalid_action_penalty)
-        self.render_mode = render_mode
-        self.width, self.height = int(width), int(height)
-
         self.model = new_model()
+        self.width, self.height = frame_size(self.model, width, height)
+
         self.data = self.mujoco.MjData(self.model)
-        self.control_dt = self.model.opt.timestep * frame_skip
-        self.metadata = {**self.metadata, "render_fps": round(1.0 / self.control_dt)}
+        self.control_dt = self.model.opt.timestep * self.frame_skip
+        self.metadata = {**self.metadata, "render_fps": max(1, round(1.0 / self.control_dt))}
         self.low, self.high = observation.bounds(self.goal_observable)
         self.observation_space = self._observation_space()
         self.action_space = spaces.Box(-1.0, 1.0, (4,), np.float32)
@@ -272,8 +273,6 @@ class ArmEnv(EnvsuiteEnv[Any, np.ndarray, list[float]]):
         if self.render_mode != "rgb_array":
             return None
         if self._renderer is None:
-            from envsuite.families.physics.arm.rendering import OffscreenRenderer
-
             self._renderer = OffscreenRenderer(self.model, self.width, self.height)
         frame: np.ndarray = self._renderer.render(self.data, camera="front")
         return frame

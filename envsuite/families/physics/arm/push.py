@@ -66,16 +66,27 @@ class ArmPushEnv(ArmEnv):
         with ``info["success"]`` saying whether the cube is at the goal then.
 
     Arguments:
-        frame_skip: MuJoCo substeps (``nstep`` of ``mj_step``) per env step.
-        reward_type: ``"dense"`` or ``"sparse"``.
-        observation_mode: ``"vector"`` or ``"goal_dict"``.
-        goal_observable: Whether the vector observation shows the goal.
-        terminate_on_success: End the episode when the task succeeds.
-        action_scale: Metres the hand target moves for an action of 1.
-        invalid_action_penalty: Subtracted from the reward of a malformed action's step.
-        render_mode: ``"rgb_array"`` (offscreen, headless through EGL) or None.
-        width: Width of rendered frames, in pixels.
-        height: Height of rendered frames, in pixels.
+        Each is checked when the env is made: a value of the wrong type (a bool where a
+        number is expected, a string, None), NaN, an infinity or a value out of bounds
+        raises a ValueError naming the argument. Python and numpy numbers are accepted.
+
+        frame_skip: MuJoCo substeps (``nstep`` of ``mj_step``) per env step, an int in
+            [1, 1000] (default 10; 2 ms each).
+        reward_type: ``"dense"`` (default) or ``"sparse"``.
+        observation_mode: ``"vector"`` (default) or ``"goal_dict"``.
+        goal_observable: Whether the vector observation shows the goal, a bool (default
+            True; must be True with ``"goal_dict"``).
+        terminate_on_success: End the episode when the task succeeds, a bool (default
+            False).
+        action_scale: Metres the hand target moves for an action of 1, a real number in
+            (0, 0.1] (default 0.02).
+        invalid_action_penalty: Subtracted from the reward of a malformed action's step, a
+            finite real number >= 0 (default 1).
+        render_mode: ``"rgb_array"`` (offscreen, headless through EGL) or None (default).
+        width: Width of rendered frames in pixels, an int in [1, 640] (the model's
+            offscreen buffer width; default 480).
+        height: Height of rendered frames in pixels, an int in [1, 480] (the model's
+            offscreen buffer height; default 480).
 
     Version history:
         v0: Initial version.

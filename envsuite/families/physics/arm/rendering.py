@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from envsuite.families.physics.arm import arguments
 from envsuite.registry import import_optional
 
 #: GL backends this module can open a context with.
@@ -34,6 +35,29 @@ def choose_backend() -> str:
     return "glfw"
 
 
+def frame_size(model: Any, width: Any, height: Any) -> tuple[int, int]:
+    """Check a frame size against the model's offscreen buffer, which bounds it.
+
+    Args:
+        model: The ``MjModel`` to render (``model.vis.global_.offwidth/offheight``).
+        width: Frame width in pixels.
+        height: Frame height in pixels.
+
+    Returns:
+        ``(width, height)`` as Python ints.
+
+    Raises:
+        ValueError: If either is not an int from 1 to the buffer's size.
+    """
+    buffer = model.vis.global_
+    offwidth, offheight = int(buffer.offwidth), int(buffer.offheight)
+    why = f"the model's offscreen buffer is {offwidth}x{offheight}"
+    return (
+        arguments.integer_in("width", width, 1, offwidth, why=why),
+        arguments.integer_in("height", height, 1, offheight, why=why),
+    )
+
+
 class OffscreenRenderer:
     """Renders RGB frames of one model from a named camera into numpy arrays.
 
@@ -46,12 +70,7 @@ class OffscreenRenderer:
     def __init__(self, model: Any, width: int, height: int) -> None:
         mujoco = import_optional("mujoco", extra="physics")
         self.mujoco = mujoco
-        buffer = model.vis.global_
-        if width > buffer.offwidth or height > buffer.offheight:
-            raise ValueError(
-                f"frames of {width}x{height} exceed the model's offscreen buffer "
-                f"({buffer.offwidth}x{buffer.offheight})"
-            )
+        width, height = frame_size(model, width, height)
         self.model = model
         self.width, self.height = width, height
         backend = choose_backend()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import time
 
 import numpy as np
 import pytest
@@ -16,11 +17,19 @@ import mujoco
 import envsuite
 from envsuite.families.physics.arm import model
 from envsuite.families.physics.arm.base_env import TCP_SITE
+from envsuite.families.physics.arm.batched_vector_env import (
+    ArmPickPlaceBatchedVectorEnv,
+    ArmPushBatchedVectorEnv,
+    ArmReachBatchedVectorEnv,
+)
 from envsuite.families.physics.arm.observation import SLICES
+from envsuite.families.physics.arm.pick_place import ArmPickPlaceEnv
+from envsuite.families.physics.arm.push import ArmPushEnv
 from envsuite.families.physics.arm.reach import ArmReachEnv
 from envsuite.families.physics.arm.scripted_oracle import arm_oracle
 
 IDS = ["envsuite/ArmReach-v0", "envsuite/ArmPush-v0", "envsuite/ArmPickPlace-v0"]
+BATCHED = [ArmReachBatchedVectorEnv, ArmPushBatchedVectorEnv, ArmPickPlaceBatchedVectorEnv]
 
 
 def rollout(env, seed: int, steps: int, actions_seed: int = 0) -> list[bytes]:
@@ -206,17 +215,102 @@ def test_a_pickled_env_continues_identically_and_can_render_again():
     )
 
 
-@pytest.mark.parametrize(
-    ("kwargs", "message"),
-    [
-        ({"frame_skip": 0}, "frame_skip"),
-        ({"reward_type": "shaped"}, "reward_type"),
-        ({"observation_mode": "pixels"}, "observation_mode"),
-        ({"observation_mode": "goal_dict", "goal_observable": False}, "goal_dict"),
-        ({"action_scale": 1.0}, "action_scale"),
-        ({"render_mode": "human"}, "render_mode"),
-    ],
-)
-def test_bad_arguments_are_refused_with_their_name(kwargs, message):
+BAD_ARGUMENTS = [
+    ({"frame_skip": 0}, "frame_skip"),
+    ({"frame_skip": 1001}, "frame_skip"),
+    ({"frame_skip": 10**7}, r"frame_skip must be an int in \[1, 1000\], got 10000000"),
+    ({"frame_skip": True}, "frame_skip"),
+    ({"frame_skip": 10.0}, "frame_skip"),
+    ({"frame_skip": "10"}, "frame_skip"),
+    ({"frame_skip": None}, "frame_skip"),
+    ({"reward_type": "shaped"}, "reward_type"),
+    ({"reward_type": None}, "reward_type"),
+    ({"reward_type": ["dense"]}, "reward_type"),
+    ({"observation_mode": "pixels"}, "observation_mode"),
+    ({"observation_mode": 0}, "observation_mode"),
+    ({"observation_mode": "goal_dict", "goal_observable": False}, "goal_dict"),
+    ({"goal_observable": "no"}, "goal_observable must be a bool"),
+    ({"goal_observable": 1}, "goal_observable"),
+    ({"goal_observable": None}, "goal_observable"),
+    ({"terminate_on_success": "yes"}, "terminate_on_success must be a bool"),
+    ({"terminate_on_success": 0}, "terminate_on_success"),
+    ({"action_scale": 1.0}, "action_scale"),
+    ({"action_scale": 0.0}, "action_scale"),
+    ({"action_scale": None}, "action_scale"),
+    ({"action_scale": "0.02"}, "action_scale"),
+    ({"action_scale": True}, "action_scale"),
+    ({"action_scale": float("nan")}, "action_scale"),
+    ({"action_scale": float("inf")}, "action_scale"),
+    ({"invalid_action_penalty": "1"}, "invalid_action_penalty"),
+    ({"invalid_action_penalty": None}, "invalid_action_penalty"),
+    ({"invalid_action_penalty": True}, "invalid_action_penalty"),
+    ({"invalid_action_penalty": -1.0}, "invalid_action_penalty"),
+    ({"invalid_action_penalty": float("nan")}, "invalid_action_penalty"),
+    ({"invalid_action_penalty": float("inf")}, "invalid_action_penalty"),
+    ({"render_mode": "human"}, "render_mode"),
+    ({"render_mode": True}, "render_mode"),
+    ({"width": 0, "height": 0}, "width"),
+    ({"width": 641}, r"width must be an int in \[1, 640\] \(the model's offscreen buffer"),
+    ({"height": 481}, r"height must be an int in \[1, 480\] \(the model's offscreen buffer"),
+    ({"width": -5}, "width"),
+    ({"width": "abc"}, "width"),
+    ({"width": float("nan")}, "width"),
+    ({"width": 160.0}, "width"),
+    ({"height": True}, "height"),
+    ({"height": None}, "height"),
+]
+
+
+@pytest.mark.parametrize("env_class", [ArmReachEnv, ArmPushEnv, ArmPickPlaceEnv])
+@pytest.mark.parametrize(("kwargs", "message"), BAD_ARGUMENTS)
+def test_bad_arguments_are_refused_with_their_name(env_class, kwargs, message):
     with pytest.raises(ValueError, match=message):
-        ArmReachEnv(**kwargs)
+        env_class(**kwargs)
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_make_refuses_bad_arguments_before_any_step(env_id: str):
+    with pytest.raises(ValueError, match="frame_skip"):
+        envsuite.make(env_id, frame_skip=10**7)
+    with pytest.raises(ValueError, match="offscreen buffer"):
+        envsuite.make(env_id, render_mode="rgb_array", width=641)
+
+
+@pytest.mark.parametrize("env_class", BATCHED)
+def test_the_batched_vector_env_refuses_bad_arguments_too(env_class):
+    with pytest.raises(ValueError, match="frame_skip"):
+        env_class(2, frame_skip=10**7)
+    with pytest.raises(ValueError, match="invalid_action_penalty"):
+        env_class(2, invalid_action_penalty="1")
+
+
+def test_numpy_arguments_are_accepted_as_python_values():
+    env = ArmReachEnv(
+        frame_skip=np.int64(5),
+        reward_type=np.str_("sparse"),
+        goal_observable=np.bool_(False),
+        terminate_on_success=np.bool_(True),
+        action_scale=np.float32(0.05),
+        invalid_action_penalty=np.int32(2),
+        width=np.int16(64),
+        height=np.uint16(48),
+    )
+    assert type(env.frame_skip) is int and env.frame_skip == 5
+    assert type(env.reward_type) is str and env.reward_type == "sparse"
+    assert env.goal_observable is False and env.terminate_on_success is True
+    assert type(env.action_scale) is float and env.action_scale == float(np.float32(0.05))
+    assert type(env.invalid_action_penalty) is float and env.invalid_action_penalty == 2.0
+    assert (env.width, env.height) == (64, 48) and type(env.width) is int
+
+
+def test_the_bounds_themselves_are_accepted_and_step_quickly():
+    env = envsuite.make("envsuite/ArmReach-v0", frame_skip=1000, action_scale=0.1)
+    assert env.unwrapped.control_dt == pytest.approx(2.0)
+    assert env.metadata["render_fps"] >= 1
+    env.reset(seed=0)
+    start = time.perf_counter()
+    env.step(np.zeros(4))
+    assert time.perf_counter() - start < 10.0
+    env = ArmReachEnv(frame_skip=1, invalid_action_penalty=0.0, width=640, height=480)
+    assert env.unwrapped.frame_skip == 1 and (env.width, env.height) == (640, 480)
+    assert ArmReachEnv(width=1, height=1).width == 1

@@ -12,7 +12,7 @@ if os.environ.get("ENVSUITE_REQUIRE_ALL_EXTRAS") != "1":
     pytest.importorskip("mujoco")
 
 import envsuite
-from envsuite.families.physics.arm.rendering import choose_backend
+from envsuite.families.physics.arm.rendering import OffscreenRenderer, choose_backend
 
 
 def test_frames_show_the_scene_and_follow_the_arm():
@@ -36,11 +36,28 @@ def test_render_without_a_render_mode_returns_none():
     assert env.render() is None
 
 
-def test_frames_larger_than_the_offscreen_buffer_are_refused():
-    env = envsuite.make("envsuite/ArmReach-v0", render_mode="rgb_array", width=4000, height=100)
-    env.reset(seed=0)
+def test_frames_larger_than_the_offscreen_buffer_are_refused_when_the_env_is_made():
+    with pytest.raises(ValueError, match="offscreen buffer is 640x480"):
+        envsuite.make("envsuite/ArmReach-v0", render_mode="rgb_array", width=4000, height=100)
+    with pytest.raises(ValueError, match="offscreen buffer is 640x480"):
+        envsuite.make("envsuite/ArmReach-v0", render_mode="rgb_array", width=641)
+
+
+@pytest.mark.parametrize(("width", "height"), [(0, 0), (-5, 10), (10, 481), ("abc", 10)])
+def test_the_renderer_checks_the_frame_size_itself(width, height):
+    env = envsuite.make("envsuite/ArmReach-v0")
     with pytest.raises(ValueError, match="offscreen buffer"):
-        env.render()
+        OffscreenRenderer(env.unwrapped.model, width, height)
+
+
+def test_the_largest_and_smallest_frames_render():
+    for width, height in ((640, 480), (1, 1)):
+        env = envsuite.make(
+            "envsuite/ArmReach-v0", render_mode="rgb_array", width=width, height=height
+        )
+        env.reset(seed=0)
+        assert env.render().shape == (height, width, 3)
+        env.close()
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="EGL is the Linux default")
