@@ -14,6 +14,7 @@ import hashlib
 import importlib
 import inspect
 import json
+import numbers
 import re
 from collections.abc import Callable, Iterator, Mapping
 from functools import cache
@@ -497,6 +498,9 @@ def make_vec(
                 id=spec.id, api=spec.api, what="make_vec builds single-agent vector envs"
             )
         )
+    if isinstance(num_envs, bool) or not isinstance(num_envs, numbers.Integral) or num_envs < 1:
+        raise ValueError(f"num_envs must be an int >= 1, got {num_envs!r}")
+    num_envs = int(num_envs)
     if vectorization_mode not in ("sync", "async", "vector_entry_point"):
         raise ValueError(
             "vectorization_mode must be 'sync', 'async' or 'vector_entry_point', "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 from typing import Any
 
 from gymnasium.vector import VectorEnv, VectorWrapper
@@ -29,8 +30,8 @@ class DerivedSeedVectorEnv(VectorWrapper):
     ) -> tuple[Any, dict[str, Any]]:
         """Reset every sub-environment, deriving their seeds from an int ``seed``."""
         seeds: Any = seed
-        if isinstance(seed, int):
-            seeds = list(derive_seeds(seed, self.num_envs, "vector"))
+        if isinstance(seed, numbers.Integral) and not isinstance(seed, bool):
+            seeds = list(derive_seeds(int(seed), self.num_envs, "vector"))
         return self.env.reset(seed=seeds, options=options)
 
     def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:

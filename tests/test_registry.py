@@ -201,6 +201,23 @@ def test_make_vec_builds_a_vector_env():
     envs.close()
 
 
+@pytest.mark.parametrize("num_envs", [0, -1, True, 2.0, "2"])
+def test_make_vec_rejects_a_bad_number_of_envs(num_envs):
+    with pytest.raises(ValueError, match="num_envs"):
+        envsuite.make_vec("envsuite/Bandit-v0", num_envs, observation_mode="vector")
+
+
+def test_make_vec_takes_numpy_integers_for_the_count_and_the_seed():
+    import numpy as np
+
+    envs = envsuite.make_vec("envsuite/Bandit-v0", np.int64(3), observation_mode="vector")
+    assert envs.num_envs == 3
+    first, _ = envs.reset(seed=np.int64(5))
+    again, _ = envs.reset(seed=5)
+    assert np.array_equal(first, again)
+    envs.close()
+
+
 def test_make_vec_rejects_unknown_mode():
     with pytest.raises(ValueError, match="vectorization_mode"):
         envsuite.make_vec("envsuite/Bandit-v0", 2, vectorization_mode="threads")  # type: ignore[arg-type]

@@ -90,8 +90,9 @@ class ArmBatchedVectorEnv(VectorEnv[Any, np.ndarray, np.ndarray]):
         nthread: int = 0,
         **env_kwargs: Any,
     ) -> None:
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int | np.integer) or num_envs < 1:
             raise ValueError(f"num_envs must be an int >= 1, got {num_envs!r}")
+        num_envs = int(num_envs)
         if env_kwargs.get("render_mode") is not None:
             raise ValueError("the batched arm vector env does not render; use make_vec(sync)")
         mujoco = import_optional("mujoco", extra="physics")
@@ -155,10 +156,10 @@ class ArmBatchedVectorEnv(VectorEnv[Any, np.ndarray, np.ndarray]):
         seeds: list[int | None]
         if seed is None:
             seeds = [None] * self.num_envs
-        elif isinstance(seed, int):
-            seeds = list(derive_seeds(seed, self.num_envs, "vector"))
-        else:
+        elif isinstance(seed, list | tuple | np.ndarray):
             seeds = list(seed)
+        else:  # one int (Python or numpy)
+            seeds = list(derive_seeds(int(seed), self.num_envs, "vector"))
         if len(seeds) != self.num_envs:
             raise ValueError(f"expected {self.num_envs} seeds, got {len(seeds)}")
         mask = np.ones(self.num_envs, dtype=bool)
