@@ -79,6 +79,8 @@ class EnvsuiteEnv(gym.Env[ObsType, ActType], Generic[ObsType, ActType, ParsedT])
         self._last_observation: ObsType | None = None
         self._episode_over = True  # until the first reset
         self._cached_spec_hash: tuple[int, str] | None = None
+        #: A step limit other than the registered one, set by ``envsuite.make``.
+        self.step_limit: int | None = None
 
     # -- hooks -------------------------------------------------------------------------
     def new_episode(self, options: dict[str, Any] | None) -> tuple[ObsType, dict[str, Any]]:
@@ -134,6 +136,9 @@ class EnvsuiteEnv(gym.Env[ObsType, ActType], Generic[ObsType, ActType, ParsedT])
     def spec_hash(self) -> str | None:
         """sha256 of id, effective kwargs, envsuite version and dataset checksums.
 
+        A step limit given to ``envsuite.make(..., max_episode_steps=N)`` other than the
+        registered one is part of the hash too.
+
         Available on envs built by ``envsuite.make`` or ``gymnasium.make``; ``None`` for an
         env constructed directly from its class (it then has no id).
         """
@@ -142,5 +147,7 @@ class EnvsuiteEnv(gym.Env[ObsType, ActType], Generic[ObsType, ActType, ParsedT])
         kwargs: Mapping[str, Any] = self.spec.kwargs
         key = id(self.spec)
         if self._cached_spec_hash is None or self._cached_spec_hash[0] != key:
-            self._cached_spec_hash = (key, registry[self.spec.id].hash_for(kwargs))
+            spec = registry[self.spec.id]
+            value = spec.hash_for(kwargs, max_episode_steps=self.step_limit)
+            self._cached_spec_hash = (key, value)
         return self._cached_spec_hash[1]

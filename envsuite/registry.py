@@ -247,20 +247,27 @@ class EnvSpec:
         return {dataset_key(p): file_sha256(p) for p in sorted(paths)}
 
     def hash_for(
-        self, kwargs: Mapping[str, Any] | None = None, *, envsuite_version: str = __version__
+        self,
+        kwargs: Mapping[str, Any] | None = None,
+        *,
+        max_episode_steps: int | None = None,
+        envsuite_version: str = __version__,
     ) -> str:
         """The spec hash of this env made with ``kwargs``.
 
         sha256 over the id, the effective constructor arguments (presentation-only ones such
         as ``render_mode`` left out), the envsuite version, and the sha256 of each dataset
-        file the env reads. ``envsuite_version`` lets a leaderboard check records made by
-        another release.
+        file the env reads; and the step limit, when ``max_episode_steps`` overrides the
+        registered one (the hash of the registered limit is the hash without it).
+        ``envsuite_version`` lets a leaderboard check records made by another release.
         """
+        limit = max_episode_steps if max_episode_steps != self.max_episode_steps else None
         return compute_spec_hash(
             self.id,
             self.effective_config(kwargs),
             self.dataset_checksums(kwargs),
             envsuite_version=envsuite_version,
+            max_episode_steps=limit,
         )
 
 
@@ -286,14 +293,20 @@ def compute_spec_hash(
     datasets: Mapping[str, str],
     *,
     envsuite_version: str = __version__,
+    max_episode_steps: int | None = None,
 ) -> str:
-    """sha256 of the canonical JSON of ``{id, kwargs, envsuite_version, datasets}``."""
-    payload = {
+    """sha256 of the canonical JSON of ``{id, kwargs, envsuite_version, datasets}``.
+
+    A ``max_episode_steps`` (a step limit other than the registered one) joins the payload.
+    """
+    payload: dict[str, Any] = {
         "id": env_id,
         "kwargs": dict(config),
         "envsuite_version": envsuite_version,
         "datasets": dict(sorted(datasets.items())),
     }
+    if max_episode_steps is not None:
+        payload["max_episode_steps"] = max_episode_steps
     return hashlib.sha256(canonical_json(payload).encode("utf-8")).hexdigest()
 
 
@@ -442,7 +455,13 @@ def _build(
         if disable_env_checker is not None:
             options["disable_env_checker"] = disable_env_checker
         spec.load()  # turns a missing dependency into a MissingExtraError
-        return gymnasium.make(spec.to_gymnasium(), **options, **kwargs)
+        env = gymnasium.make(spec.to_gymnasium(), **options, **kwargs)
+        if max_episode_steps is not None and max_episode_steps != spec.max_episode_steps:
+            # The limit decides truncation (and where success is judged): it is part of
+            # the configuration the spec hash pins.
+            raw: Any = env.unwrapped  # an EnvsuiteEnv (env_base imports this module)
+            raw.step_limit = max_episode_steps
+        return env
 
     if max_episode_steps is not None:
         raise errors.WrongApiError(

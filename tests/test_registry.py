@@ -268,3 +268,13 @@ def test_spec_hash_does_not_depend_on_where_the_datasets_live(
         assert spec.dataset_checksums() == {"demo/v1/data.txt": expected}
         hashes.append(spec.hash_for({}))
     assert hashes[0] == hashes[1]
+
+
+def test_a_step_limit_other_than_the_registered_one_changes_the_spec_hash():
+    spec = envsuite.spec("envsuite/Bandit-v0")
+    default = envsuite.make(spec.id).unwrapped.spec_hash
+    assert default == spec.hash_for()
+    registered = spec.max_episode_steps
+    assert envsuite.make(spec.id, max_episode_steps=registered).unwrapped.spec_hash == default
+    shorter = envsuite.make(spec.id, max_episode_steps=3).unwrapped.spec_hash
+    assert shorter != default and shorter == spec.hash_for(max_episode_steps=3)
