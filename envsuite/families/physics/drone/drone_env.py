@@ -15,6 +15,7 @@ import numpy as np
 
 from envsuite.env_base import EnvsuiteEnv
 from envsuite.families.physics.drone.actions import ActionMapper, Guidance
+from envsuite.families.physics.drone.arguments import action_buffer_length, episode_length
 from envsuite.families.physics.drone.camera import chase_image, onboard_image
 from envsuite.families.physics.drone.crashes import CrashRule
 from envsuite.families.physics.drone.dynamics import FlightDynamics, validate_frequencies
@@ -46,7 +47,13 @@ StepOutcome = tuple[float, bool, bool, dict[str, Any]]
 
 
 class DroneEnv(EnvsuiteEnv[Any, Any, list[float]]):
-    """Base class of the single-drone tasks (its docstring template is the tasks')."""
+    """Base class of the single-drone tasks (its docstring template is the tasks').
+
+    Checks the shared arguments (every error a ValueError naming the argument):
+    ``episode_len_sec`` in ``[1 / ctrl_freq, 3600]`` s, ``action_buffer`` an int in
+    ``[0, 100]``, ``image_size`` two ints in ``[8, 1024]``, ``domain_randomization`` and
+    ``wind`` as their modules document, plus the model, physics and frequencies.
+    """
 
     metadata: dict[str, Any] = {"render_modes": ["rgb_array"], "render_fps": 30}
     #: Length of the task's part of the ``kin`` observation.
@@ -78,15 +85,15 @@ class DroneEnv(EnvsuiteEnv[Any, Any, list[float]]):
         validate_frequencies(physics_freq, ctrl_freq)
         self.observation_type = validate_observation_type(observation_type)
         self.image_size = validate_image_size(image_size)
-        if not (isinstance(episode_len_sec, int | float) and 0 < episode_len_sec <= 3600):
-            raise ValueError(f"episode_len_sec must lie in (0, 3600], got {episode_len_sec!r}")
+        self.episode_len_sec = episode_length(episode_len_sec, int(ctrl_freq))
+        action_buffer = action_buffer_length(action_buffer)
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
         self.randomization = randomization_config(domain_randomization)
         wind_settings = wind_config(wind)
         self.render_mode = render_mode
         self.ctrl_freq = int(ctrl_freq)
-        self.episode_steps = max(1, round(episode_len_sec * ctrl_freq))
+        self.episode_steps = max(1, round(self.episode_len_sec * self.ctrl_freq))
         self.world = DroneWorld(self.model, 1, int(physics_freq), num_gates, gate_opening)
         self.dynamics = FlightDynamics(self.world, physics, self.ctrl_freq, wind_settings)
         self.actions = ActionMapper(action_type, self.model, self.ctrl_freq, 1)

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from envsuite.families.physics.drone.actions import Guidance
+from envsuite.families.physics.drone.arguments import integer_in, real_in
 from envsuite.families.physics.drone.crashes import GATE_FRAME
 from envsuite.families.physics.drone.drone_env import CRASH_PENALTY, DroneEnv, State, StepOutcome
 from envsuite.families.physics.drone.models import get_model
@@ -29,8 +30,109 @@ EXIT = 0.5
 CARROT = 1.0
 #: Gates stay this far inside the flight box (m).
 COURSE_MARGIN = 1.5
-#: Least horizontal distance between a gate and the start or an earlier gate (m).
+#: Least horizontal distance between a gate and the start or any other gate (m).
 GATE_SPACING = 1.2
+#: Widest gate opening (m): two gates' frames (opening plus bars) then never touch.
+MAX_GATE_OPENING = round(GATE_SPACING - 2.0 * GATE_BAR, 9)
+#: Distance between consecutive gates (m).
+STEP_RANGE = (1.5, 2.5)
+#: Turn draws per gate (the first TURN_WIDENS up to ±45°, the rest up to ±90°).
+TURN_DRAWS = 50
+TURN_WIDENS = 20
+#: Courses drawn before falling back to a ring course.
+COURSE_ATTEMPTS = 200
+#: Least radius of the fallback ring course (m).
+RING_RADIUS = 2.5
+#: Default time limit: BASE_SEC plus SEC_PER_GATE per gate (12 s for 3 gates).
+BASE_SEC = 3.0
+SEC_PER_GATE = 3.0
+#: Most gates per course.
+MAX_GATES = 10
+
+
+def _clear(point: np.ndarray, placed: Sequence[np.ndarray]) -> bool:
+    """Whether ``point`` lies :data:`GATE_SPACING` or more (horizontally) from all ``placed``."""
+    return all(
+        math.hypot(point[0] - other[0], point[1] - other[1]) >= GATE_SPACING for other in placed
+    )
+
+
+def _random_course(
+    rng: np.random.Generator, start: np.ndarray, num_gates: int, limit: float
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """One try at a random course (horizontal only); None when a gate finds no place."""
+    heading = float(rng.uniform(-math.pi, math.pi))
+    previous = start
+    placed = [start]
+    headings = []
+    for gate in range(num_gates):
+        previous_heading = heading
+        for draw in range(TURN_DRAWS):
+            widest = math.pi / 4 if draw < TURN_WIDENS else math.pi / 2
+            turn = float(rng.uniform(-widest, widest)) if gate else 0.0
+            heading = previous_heading + turn
+            step = float(rng.uniform(*STEP_RANGE))
+            point = previous + step * np.array([math.cos(heading), math.sin(heading), 0.0])
+            if max(abs(point[0]), abs(point[1])) <= limit and _clear(point, placed):
+                break
+        else:
+            return None
+        placed.append(point)
+        headings.append(heading)
+        previous = point
+    return np.array(placed[1:]), np.array(headings)
+
+
+def _ring_course(
+    rng: np.random.Generator, num_gates: int, limit: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Gates evenly around a circle about the box's middle, flown anticlockwise."""
+    radius = max(RING_RADIUS, GATE_SPACING / (2.0 * math.sin(math.pi / max(num_gates, 2))))
+    radius = min(radius, limit)
+    first = float(rng.uniform(-math.pi, math.pi))
+    angles = first + 2.0 * math.pi * np.arange(num_gates) / num_gates
+    centres = np.stack([radius * np.cos(angles), radius * np.sin(angles), np.zeros(num_gates)], 1)
+    return centres, angles + math.pi / 2
+
+
+def draw_course(
+    rng: np.random.Generator,
+    start: np.ndarray,
+    num_gates: int,
+    half_width: float,
+    attempts: int = COURSE_ATTEMPTS,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Draw a course: gate centres ``(num_gates, 3)`` and headings ``(num_gates,)`` (rad).
+
+    The first gate stands 1.5–2.5 m from ``start`` along a random heading, each next one
+    1.5–2.5 m beyond the previous one, its heading turned by up to ±45° (±90° after 20
+    draws). A turn is redrawn (up to 50 times) until its gate lies
+    :data:`COURSE_MARGIN` inside the box and :data:`GATE_SPACING` (horizontally) from the
+    start and every earlier gate; a gate that finds no place restarts the course. After
+    ``attempts`` courses (practically never) the gates stand evenly on a ring of radius
+    2.5 m about the box's middle. Heights are uniform in 0.7–1.6 m. Every draw comes
+    from ``rng``.
+
+    Args:
+        rng: The env's generator.
+        start: The drone's start position (within 0.43 m of the vertical axis).
+        num_gates: Gates in the course, 1 to :data:`MAX_GATES`.
+        half_width: Half the flight box's side (m).
+        attempts: Random courses to try before the ring.
+
+    Returns:
+        The gates' centres and headings; every two centres, and each centre and the
+        start, lie at least :data:`GATE_SPACING` apart horizontally.
+    """
+    limit = half_width - COURSE_MARGIN
+    course = None
+    for _ in range(attempts):
+        course = _random_course(rng, start, num_gates, limit)
+        if course is not None:
+            break
+    centres, headings = course if course is not None else _ring_course(rng, num_gates, limit)
+    centres[:, 2] = rng.uniform(0.7, 1.6, num_gates)
+    return centres, headings
 
 
 class DroneGateEnv(DroneEnv):
@@ -42,8 +144,12 @@ class DroneGateEnv(DroneEnv):
         first gate stands 1.5–2.5 m ahead along a random heading, and each next gate
         1.5–2.5 m beyond the previous one, its heading turned by up to 45°, at a height
         of 0.7–1.6 m. A turn is redrawn (up to ±90° after 20 draws) until its gate lies
-        1.5 m inside the flight box and 1.2 m from the start and every earlier gate; after
-        50 draws the course turns towards the box's middle.
+        1.5 m inside the flight box and 1.2 m from the start and every earlier gate; when
+        50 draws find no place, the whole course is redrawn. Every two gates (and each
+        gate and the start) therefore stand at least 1.2 m apart horizontally, and gate
+        frames never touch. (After 200 redrawn courses, which practically never happens,
+        the gates stand evenly on a ring of radius 2.5 m about the box's middle.) See
+        :func:`draw_course`.
         Gates face along their heading and must be flown through in that
         direction. The gates are static PyBullet bodies (the drone can hit them), and
         crossings are judged geometrically in every physics mode: the drone's centre must
@@ -81,12 +187,16 @@ class DroneGateEnv(DroneEnv):
         action_type: ``"rpm"``, ``"pid"``, ``"vel"`` or ``"ctbr"`` (``"one_d_rpm"``
             cannot steer through gates and is refused).
         observation_type: ``"kin"``, ``"rgb"`` or ``"kin_rgb"``.
-        action_buffer: Number of past actions appended to ``kin`` observations.
-        image_size: Onboard camera ``(width, height)``.
-        num_gates: Gates per course.
-        gate_opening: Side of the square openings (m); None: 0.5 m, or five collision
-            radii if larger (0.85 m for the racer).
-        episode_len_sec: Time limit (s).
+        action_buffer: Number of past actions appended to ``kin`` observations, an int
+            in [0, 100].
+        image_size: Onboard camera ``(width, height)``, ints in [8, 1024].
+        num_gates: Gates per course, an int in [1, 10].
+        gate_opening: Side of the square openings, from 2.5 collision radii to 1.1 m (so
+            that frames 1.2 m apart never touch); None: 0.5 m, or five collision radii if
+            larger (0.85 m for the racer).
+        episode_len_sec: Time limit, in [1 / ctrl_freq, 3600] s; None (the default):
+            3 s plus 3 s per gate (12 s for 3 gates, 33 s for 10), enough for the oracle
+            to fly any course. A shorter limit is allowed but may truncate the course.
         domain_randomization: As DroneHover-v0.
         wind: As DroneHover-v0.
         render_mode: ``"rgb_array"`` (a chase camera) or None.
@@ -112,26 +222,27 @@ class DroneGateEnv(DroneEnv):
         image_size: Sequence[int] = DEFAULT_IMAGE_SIZE,
         num_gates: int = 3,
         gate_opening: float | None = None,
-        episode_len_sec: float = 12.0,
+        episode_len_sec: float | None = None,
         domain_randomization: Any = None,
         wind: Any = None,
         render_mode: str | None = None,
     ) -> None:
-        if (
-            isinstance(num_gates, bool)
-            or not isinstance(num_gates, int)
-            or not 1 <= num_gates <= 10
-        ):
-            raise ValueError(f"num_gates must be an int in [1, 10], got {num_gates!r}")
+        num_gates = integer_in("num_gates", num_gates, 1, MAX_GATES)
         if action_type == "one_d_rpm":
             raise ValueError("DroneGate-v0 needs lateral control; one_d_rpm cannot steer")
         radius = get_model(drone_model).collision_radius
-        opening = max(0.5, 5.0 * radius) if gate_opening is None else float(gate_opening)
-        if not 2.5 * radius <= opening <= 5.0:
-            raise ValueError(
-                f"gate_opening must lie in [{2.5 * radius:.3f}, 5] m for {drone_model}, "
-                f"got {gate_opening!r}"
+        if gate_opening is None:
+            opening = min(max(0.5, 5.0 * radius), MAX_GATE_OPENING)
+        else:
+            opening = real_in(
+                "gate_opening",
+                gate_opening,
+                2.5 * radius,
+                MAX_GATE_OPENING,
+                unit=f"m for {drone_model}",
             )
+        if episode_len_sec is None:
+            episode_len_sec = BASE_SEC + SEC_PER_GATE * num_gates
         super().__init__(
             drone_model=drone_model,
             physics=physics,
@@ -163,34 +274,13 @@ class DroneGateEnv(DroneEnv):
         """Draw the course and put the gates in place."""
         rng = self.np_random
         start = np.array([rng.uniform(-0.3, 0.3), rng.uniform(-0.3, 0.3), rng.uniform(0.9, 1.1)])
-        heading = float(rng.uniform(-math.pi, math.pi))
-        point = start
-        limit = self.half_width - COURSE_MARGIN
-        placed: list[np.ndarray] = [start]
-        for gate in range(self.num_gates):
-            previous, previous_heading = point, heading
-            # Redraw the turn (±45°, then ±90°) until the gate lies inside the box and clear
-            # of the earlier gates; failing that, head for the box's middle.
-            for attempt in range(50):
-                widest = math.pi / 4 if attempt < 20 else math.pi / 2
-                turn = float(rng.uniform(-widest, widest)) if gate else 0.0
-                heading = previous_heading + turn
-                step = float(rng.uniform(1.5, 2.5))
-                point = previous + step * np.array([math.cos(heading), math.sin(heading), 0.0])
-                inside = max(abs(point[0]), abs(point[1])) <= limit
-                clear = all(np.hypot(*(point - other)[:2]) >= GATE_SPACING for other in placed)
-                if inside and clear:
-                    break
-            else:
-                heading = math.atan2(-previous[1], -previous[0])
-                point = previous + 1.5 * np.array([math.cos(heading), math.sin(heading), 0.0])
-            placed.append(point)
-            point[2] = float(rng.uniform(0.7, 1.6))
+        centres, headings = draw_course(rng, start, self.num_gates, self.half_width)
+        for gate, (point, heading) in enumerate(zip(centres, headings, strict=True)):
             self.centres[gate] = point
             self.headings[gate] = heading
             self.normals[gate] = (math.cos(heading), math.sin(heading), 0.0)
             # The gate's URDF opening faces its +y axis: yaw it by heading − 90°.
-            quaternion = quaternion_from_euler(0.0, 0.0, heading - math.pi / 2)
+            quaternion = quaternion_from_euler(0.0, 0.0, float(heading) - math.pi / 2)
             self.world.place(self.world.gates[gate], point.tolist(), quaternion)
         self.passed = 0
         self.previous_position = start.copy()

@@ -7,13 +7,19 @@ from collections.abc import Sequence
 from typing import Any
 
 from envsuite.families.physics.drone.actions import Guidance
+from envsuite.families.physics.drone.arguments import episode_length, point_in, real_in
 from envsuite.families.physics.drone.drone_env import CRASH_PENALTY, DroneEnv, State, StepOutcome
+from envsuite.families.physics.drone.dynamics import validate_frequencies
 from envsuite.families.physics.drone.observations import DEFAULT_IMAGE_SIZE
 
 #: Rate at which the per-step reward falls with distance (1/m).
 REWARD_SHARPNESS = 4.0
 #: Lowest start altitude (m).
 MIN_START_HEIGHT = 0.3
+#: Largest ``start_spread`` (m).
+MAX_START_SPREAD = 1.0
+#: Largest ``success_radius`` (m): the flight box's size.
+MAX_SUCCESS_RADIUS = 4.0
 
 
 class DroneHoverEnv(DroneEnv):
@@ -62,17 +68,21 @@ class DroneHoverEnv(DroneEnv):
         ctrl_freq: Actions per second.
         action_type: ``"rpm"``, ``"one_d_rpm"``, ``"pid"``, ``"vel"`` or ``"ctbr"``.
         observation_type: ``"kin"``, ``"rgb"`` or ``"kin_rgb"``.
-        action_buffer: Number of past actions appended to ``kin`` observations.
-        image_size: Onboard camera ``(width, height)``.
-        episode_len_sec: Episode length (s).
-        target: The point to hover at (m).
-        start_spread: Largest start offset from the target per axis (m).
-        success_radius: Distance counted as on target (m).
-        hold_sec: How long the drone must stay on target at the end (s).
+        action_buffer: Number of past actions appended to ``kin`` observations, an int
+            in [0, 100].
+        image_size: Onboard camera ``(width, height)``, ints in [8, 1024].
+        episode_len_sec: Episode length, in [1 / ctrl_freq, 3600] s.
+        target: The point to hover at (m): three numbers with ``|x|, |y| ≤ 2`` and
+            ``0.3 ≤ z ≤ 2.5``.
+        start_spread: Largest start offset from the target per axis, in [0, 1] m.
+        success_radius: Distance counted as on target, in (0, 4] m.
+        hold_sec: How long the drone must stay on target at the end, in
+            (0, ``episode_len_sec``] s.
         domain_randomization: None/False, True (default spreads) or a mapping of
-            ``mass``, ``inertia``, ``kf``, ``km`` (relative spreads), ``motor_lag`` (s).
-        wind: None/False, True (default wind) or a mapping of ``max_speed``,
-            ``gust_std`` (m/s) and ``gust_time`` (s).
+            ``mass``, ``inertia``, ``kf``, ``km`` (relative spreads in [0, 1)),
+            ``motor_lag`` (in [0, 1] s).
+        wind: None/False, True (default wind) or a mapping of ``max_speed`` (in
+            [0, 30] m/s), ``gust_std`` (in [0, 10] m/s) and ``gust_time`` (in (0, 60] s).
         render_mode: ``"rgb_array"`` (a chase camera) or None.
 
     Version history:
@@ -102,6 +112,19 @@ class DroneHoverEnv(DroneEnv):
         wind: Any = None,
         render_mode: str | None = None,
     ) -> None:
+        # The task's arguments first: a refused env opens no PyBullet world.
+        validate_frequencies(physics_freq, ctrl_freq)
+        length = episode_length(episode_len_sec, int(ctrl_freq))
+        low = (-self.half_width, -self.half_width, MIN_START_HEIGHT)
+        high = (self.half_width, self.half_width, self.ceiling)
+        tx, ty, tz = point_in("target", target, low, high)
+        spread = real_in("start_spread", start_spread, 0.0, MAX_START_SPREAD, unit="m")
+        radius = real_in(
+            "success_radius", success_radius, 0.0, MAX_SUCCESS_RADIUS, low_open=True, unit="m"
+        )
+        hold = real_in(
+            "hold_sec", hold_sec, 0.0, length, low_open=True, unit="s (at most episode_len_sec)"
+        )
         super().__init__(
             drone_model=drone_model,
             physics=physics,
@@ -116,20 +139,10 @@ class DroneHoverEnv(DroneEnv):
             wind=wind,
             render_mode=render_mode,
         )
-        target_values = tuple(float(v) for v in target)
-        if len(target_values) != 3 or not all(math.isfinite(v) for v in target_values):
-            raise ValueError(f"target must be three finite numbers, got {target!r}")
-        if not (abs(target_values[0]) < self.half_width and abs(target_values[1]) < self.half_width
-                and MIN_START_HEIGHT <= target_values[2] < self.ceiling):  # fmt: skip
-            raise ValueError(f"target {target!r} lies outside the flight box")
-        if not 0 <= start_spread <= 1.0:
-            raise ValueError(f"start_spread must lie in [0, 1] m, got {start_spread!r}")
-        if not success_radius > 0 or not 0 < hold_sec <= episode_len_sec:
-            raise ValueError("success_radius must be > 0 and hold_sec in (0, episode_len_sec]")
-        self.target = target_values
-        self.start_spread = float(start_spread)
-        self.success_radius = float(success_radius)
-        self.hold_steps = max(1, round(hold_sec * ctrl_freq))
+        self.target = (tx, ty, tz)
+        self.start_spread = spread
+        self.success_radius = radius
+        self.hold_steps = max(1, round(hold * self.ctrl_freq))
         self.start_yaw = 0.0
         self.on_target_streak = 0
         self.reward_sum = 0.0

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
+from envsuite.families.physics.drone.arguments import action_buffer_length
 from envsuite.families.physics.drone.world import pybullet_module
 
 OBSERVATION_TYPES = ("kin", "rgb", "kin_rgb")
@@ -44,13 +45,16 @@ def validate_observation_type(observation_type: Any) -> str:
 
 def validate_image_size(image_size: Any) -> tuple[int, int]:
     """Return ``(width, height)`` or raise ValueError."""
-    try:
-        width, height = (int(v) for v in image_size)
-    except (TypeError, ValueError):
-        raise ValueError(f"image_size must be (width, height), got {image_size!r}") from None
-    if not (8 <= width <= 1024 and 8 <= height <= 1024):
-        raise ValueError(f"image_size sides must lie in [8, 1024], got {image_size!r}")
-    return width, height
+    message = f"image_size must be (width, height), two ints in [8, 1024], got {image_size!r}"
+    if isinstance(image_size, str | bytes) or not isinstance(image_size, Sequence | np.ndarray):
+        raise ValueError(message)
+    sides = list(image_size)
+    if len(sides) != 2 or not all(
+        isinstance(v, int | np.integer) and not isinstance(v, bool) and 8 <= v <= 1024
+        for v in sides
+    ):
+        raise ValueError(message)
+    return int(sides[0]), int(sides[1])
 
 
 def kinematic_space(task_size: int, buffer: int, action_size: int) -> spaces.Box:
@@ -136,12 +140,18 @@ def neighbour_features(
 
 
 class ActionBuffer:
-    """The last ``length`` actions of one drone, flattened oldest first."""
+    """The last ``length`` actions of one drone, flattened oldest first.
+
+    Args:
+        length: How many actions to keep, in ``[0, 100]``.
+        action_size: Values per action.
+
+    Raises:
+        ValueError: ``length`` is not an int in ``[0, 100]``.
+    """
 
     def __init__(self, length: int, action_size: int) -> None:
-        if isinstance(length, bool) or not isinstance(length, int) or length < 0:
-            raise ValueError(f"action_buffer must be an int >= 0, got {length!r}")
-        self.length = length
+        self.length = action_buffer_length(length)
         self.action_size = action_size
         self.values: list[float] = [0.0] * (length * action_size)
 

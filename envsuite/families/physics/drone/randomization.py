@@ -10,13 +10,16 @@ Controllers keep the nominal constants, so a policy has to cope with the differe
 from __future__ import annotations
 
 import dataclasses
-import math
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
+from envsuite.families.physics.drone.arguments import real_in
 from envsuite.families.physics.drone.models import QuadModel
+
+#: Largest ``motor_lag`` (s): slower motors than this could not hold a drone in the air.
+MAX_MOTOR_LAG = 1.0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -24,11 +27,11 @@ class RandomizationConfig:
     """Spreads of the domain randomisation.
 
     Attributes:
-        mass: Relative spread of the mass (0.1: ±10 %).
-        inertia: Relative spread of each principal moment of inertia.
-        kf: Relative spread of the thrust coefficient.
-        km: Relative spread of the drag-torque coefficient.
-        motor_lag: Largest motor time constant drawn (s).
+        mass: Relative spread of the mass (0.1: ±10 %), in [0, 1).
+        inertia: Relative spread of each principal moment of inertia, in [0, 1).
+        kf: Relative spread of the thrust coefficient, in [0, 1).
+        km: Relative spread of the drag-torque coefficient, in [0, 1).
+        motor_lag: Largest motor time constant drawn, in [0, 1] s.
     """
 
     mass: float = 0.1
@@ -38,12 +41,9 @@ class RandomizationConfig:
     motor_lag: float = 0.02
 
     def __post_init__(self) -> None:
-        for field in dataclasses.fields(self):
-            value = getattr(self, field.name)
-            if not (isinstance(value, int | float) and math.isfinite(value) and value >= 0):
-                raise ValueError(f"randomization {field.name} must be >= 0, got {value!r}")
-            if field.name != "motor_lag" and value >= 1:
-                raise ValueError(f"randomization {field.name} must be below 1, got {value!r}")
+        for name in ("mass", "inertia", "kf", "km"):
+            real_in(f"domain_randomization {name}", getattr(self, name), 0.0, 1.0, high_open=True)
+        real_in("domain_randomization motor_lag", self.motor_lag, 0.0, MAX_MOTOR_LAG, unit="s")
 
 
 def randomization_config(value: Any) -> RandomizationConfig | None:
@@ -51,10 +51,13 @@ def randomization_config(value: Any) -> RandomizationConfig | None:
 
     None or False turn it off, True gives the default spreads, a mapping sets
     :class:`RandomizationConfig` fields.
+
+    Raises:
+        ValueError: anything else, an unknown setting, or a setting out of its range.
     """
-    if value is None or value is False:
+    if value is None or value is False or value is np.False_:
         return None
-    if value is True:
+    if value is True or value is np.True_:
         return RandomizationConfig()
     if isinstance(value, Mapping):
         unknown = set(value) - {f.name for f in dataclasses.fields(RandomizationConfig)}

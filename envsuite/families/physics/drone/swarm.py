@@ -9,6 +9,12 @@ from typing import Any, ClassVar
 import numpy as np
 
 from envsuite.families.physics.drone.actions import ActionMapper, Guidance
+from envsuite.families.physics.drone.arguments import (
+    action_buffer_length,
+    episode_length,
+    integer_in,
+    real_in,
+)
 from envsuite.families.physics.drone.camera import chase_image, onboard_image
 from envsuite.families.physics.drone.crashes import (
     COLLISION,
@@ -50,6 +56,14 @@ LEADER_WAYPOINTS = 3
 LEADER_HOLD = 0.5
 #: How far ahead the oracle takes the reference acceleration (s).
 ACCELERATION_LEAD = 0.15
+#: Most drones per swarm.
+MAX_DRONES = 64
+#: Largest ``success_radius`` (m).
+MAX_SUCCESS_RADIUS = 4.0
+#: Widest ``spacing`` between neighbouring slots (m).
+MAX_SPACING = 5.0
+#: Bounds of ``leader_speed`` (m/s).
+MIN_LEADER_SPEED, MAX_LEADER_SPEED = 0.05, 10.0
 
 
 class DroneSwarmEnv(EnvsuiteParallelEnv[Any, Any, list[float]]):
@@ -103,16 +117,19 @@ class DroneSwarmEnv(EnvsuiteParallelEnv[Any, Any, list[float]]):
         ctrl_freq: Actions per second.
         action_type: ``"rpm"``, ``"one_d_rpm"``, ``"pid"``, ``"vel"`` or ``"ctbr"``.
         observation_type: ``"kin"``, ``"rgb"`` or ``"kin_rgb"``.
-        action_buffer: Number of past actions appended to ``kin`` observations.
-        image_size: Onboard camera ``(width, height)``.
-        episode_len_sec: Episode length (s).
-        spacing: Distance between neighbouring slots (m); None: 0.4 m, or five collision
-            radii if larger.
-        leader_speed: Peak speed of the reference (m/s); None: half the model's speed
-            limit.
-        num_neighbours: Other drones in each observation (at most ``num_drones − 1``).
-        success_radius: Slot distance counted as in formation (m).
-        hold_sec: How long a drone must stay in formation at the end (s).
+        action_buffer: Number of past actions appended to ``kin`` observations, an int
+            in [0, 100].
+        image_size: Onboard camera ``(width, height)``, ints in [8, 1024].
+        episode_len_sec: Episode length, in [1 / ctrl_freq, 3600] s.
+        spacing: Distance between neighbouring slots, from 2.5 collision radii to 5 m;
+            None: 0.4 m, or five collision radii if larger.
+        leader_speed: Peak speed of the reference, in [0.05, 10] m/s; None: half the
+            model's speed limit.
+        num_neighbours: Other drones in each observation, an int in [0, 63]; more than
+            ``num_drones − 1`` means all the others.
+        success_radius: Slot distance counted as in formation, in (0, 4] m.
+        hold_sec: How long a drone must stay in formation at the end, in
+            (0, ``episode_len_sec``] s.
         domain_randomization: As DroneHover-v0, drawn per drone.
         wind: As DroneHover-v0 (one wind field for all drones).
         render_mode: ``"rgb_array"`` (a chase camera on the formation) or None.
@@ -154,24 +171,42 @@ class DroneSwarmEnv(EnvsuiteParallelEnv[Any, Any, list[float]]):
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        if not (isinstance(num_drones, int) and not isinstance(num_drones, bool)) or not (
-            1 <= num_drones <= 64
-        ):
-            raise ValueError(f"num_drones must be an int in [1, 64], got {num_drones!r}")
+        num_drones = integer_in("num_drones", num_drones, 1, MAX_DRONES)
         if formation not in FORMATIONS:
             raise ValueError(f"formation must be one of {FORMATIONS}, got {formation!r}")
         if task not in TASKS:
             raise ValueError(f"task must be one of {TASKS}, got {task!r}")
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
-        if not (isinstance(episode_len_sec, int | float) and 0 < episode_len_sec <= 3600):
-            raise ValueError(f"episode_len_sec must lie in (0, 3600], got {episode_len_sec!r}")
-        if not (success_radius > 0 and 0 < hold_sec <= episode_len_sec):
-            raise ValueError("success_radius must be > 0 and hold_sec in (0, episode_len_sec]")
-        if isinstance(num_neighbours, bool) or not isinstance(num_neighbours, int):
-            raise ValueError(f"num_neighbours must be an int >= 0, got {num_neighbours!r}")
-        self.model = get_model(drone_model)
         validate_frequencies(physics_freq, ctrl_freq)
+        episode_len_sec = episode_length(episode_len_sec, int(ctrl_freq))
+        success_radius = real_in(
+            "success_radius", success_radius, 0.0, MAX_SUCCESS_RADIUS, low_open=True, unit="m"
+        )
+        hold_sec = real_in(
+            "hold_sec",
+            hold_sec,
+            0.0,
+            episode_len_sec,
+            low_open=True,
+            unit="s (at most episode_len_sec)",
+        )
+        num_neighbours = integer_in("num_neighbours", num_neighbours, 0, MAX_DRONES - 1)
+        action_buffer = action_buffer_length(action_buffer)
+        collision_radius = get_model(drone_model).collision_radius
+        spacing = (
+            max(0.4, 5.0 * collision_radius)
+            if spacing is None
+            else real_in("spacing", spacing, 2.5 * collision_radius, MAX_SPACING, unit="m")
+        )
+        leader_speed = (
+            0.5 * get_model(drone_model).speed_limit
+            if leader_speed is None
+            else real_in(
+                "leader_speed", leader_speed, MIN_LEADER_SPEED, MAX_LEADER_SPEED, unit="m/s"
+            )
+        )
+        self.model = get_model(drone_model)
         self.observation_type = validate_observation_type(observation_type)
         self.image_size = validate_image_size(image_size)
         self.randomization = randomization_config(domain_randomization)
@@ -183,17 +218,9 @@ class DroneSwarmEnv(EnvsuiteParallelEnv[Any, Any, list[float]]):
         self.episode_steps = max(1, round(episode_len_sec * ctrl_freq))
         self.hold_steps = max(1, round(hold_sec * ctrl_freq))
         self.success_radius = float(success_radius)
-        self.spacing = (
-            max(0.4, 5.0 * self.model.collision_radius) if spacing is None else float(spacing)
-        )
-        if not 2.5 * self.model.collision_radius <= self.spacing <= 5.0:
-            raise ValueError(f"spacing must lie in [2.5 collision radii, 5] m, got {spacing!r}")
-        self.leader_speed = (
-            0.5 * self.model.speed_limit if leader_speed is None else float(leader_speed)
-        )
-        if not 0 < self.leader_speed <= 10:
-            raise ValueError(f"leader_speed must lie in (0, 10] m/s, got {leader_speed!r}")
-        self.neighbours = max(0, min(num_neighbours, num_drones - 1))
+        self.spacing = spacing
+        self.leader_speed = leader_speed
+        self.neighbours = min(num_neighbours, num_drones - 1)
         self.offsets = formation_offsets(formation, num_drones, self.spacing)
         self.half_width = 2.0 + float(np.abs(self.offsets[:, :2]).max())
         self.ceiling = 2.5

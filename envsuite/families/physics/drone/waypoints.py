@@ -9,7 +9,9 @@ from typing import Any
 import numpy as np
 
 from envsuite.families.physics.drone.actions import Guidance
+from envsuite.families.physics.drone.arguments import integer_in, real_in
 from envsuite.families.physics.drone.drone_env import CRASH_PENALTY, DroneEnv, State, StepOutcome
+from envsuite.families.physics.drone.models import get_model
 from envsuite.families.physics.drone.observations import DEFAULT_IMAGE_SIZE
 from envsuite.families.physics.drone.trajectories import MinimumJerkPath, random_waypoints
 
@@ -22,6 +24,14 @@ ACCELERATION_LEAD = 0.15
 SETTLE_TIME = 0.5
 #: Placeholder length handed to the base class; each episode sets its own.
 _LONGEST_EPISODE_SEC = 3600.0
+#: Most waypoints per episode.
+MAX_WAYPOINTS = 20
+#: Bounds of ``speed`` (m/s): slower references would take hours.
+MIN_SPEED, MAX_SPEED = 0.05, 20.0
+#: Longest ``hold_sec`` (s).
+MAX_HOLD_SEC = 10.0
+#: Largest ``waypoint_radius`` and ``max_mean_error`` (m): the flight box's size.
+MAX_RADIUS = 4.0
 
 
 class DroneWaypointsEnv(DroneEnv):
@@ -65,13 +75,16 @@ class DroneWaypointsEnv(DroneEnv):
         ctrl_freq: Actions per second.
         action_type: ``"rpm"``, ``"one_d_rpm"``, ``"pid"``, ``"vel"`` or ``"ctbr"``.
         observation_type: ``"kin"``, ``"rgb"`` or ``"kin_rgb"``.
-        action_buffer: Number of past actions appended to ``kin`` observations.
-        image_size: Onboard camera ``(width, height)``.
-        num_waypoints: Waypoints per episode.
-        speed: Peak reference speed (m/s); None uses the model's speed limit.
-        hold_sec: Time the reference holds at each waypoint (s).
-        waypoint_radius: Distance at which a waypoint counts as reached (m).
-        max_mean_error: Largest mean tracking error of a successful episode (m).
+        action_buffer: Number of past actions appended to ``kin`` observations, an int
+            in [0, 100].
+        image_size: Onboard camera ``(width, height)``, ints in [8, 1024].
+        num_waypoints: Waypoints per episode, an int in [1, 20].
+        speed: Peak reference speed, in [0.05, 20] m/s; None uses the model's speed
+            limit.
+        hold_sec: Time the reference holds at each waypoint, in [0, 10] s.
+        waypoint_radius: Distance at which a waypoint counts as reached, in (0, 4] m.
+        max_mean_error: Largest mean tracking error of a successful episode, in
+            (0, 4] m.
         domain_randomization: As DroneHover-v0.
         wind: As DroneHover-v0.
         render_mode: ``"rgb_array"`` (a chase camera) or None.
@@ -103,6 +116,20 @@ class DroneWaypointsEnv(DroneEnv):
         wind: Any = None,
         render_mode: str | None = None,
     ) -> None:
+        # The task's arguments first: a refused env opens no PyBullet world.
+        self.num_waypoints = integer_in("num_waypoints", num_waypoints, 1, MAX_WAYPOINTS)
+        self.speed = (
+            get_model(drone_model).speed_limit
+            if speed is None
+            else real_in("speed", speed, MIN_SPEED, MAX_SPEED, unit="m/s")
+        )
+        self.hold_sec = real_in("hold_sec", hold_sec, 0.0, MAX_HOLD_SEC, unit="s")
+        self.waypoint_radius = real_in(
+            "waypoint_radius", waypoint_radius, 0.0, MAX_RADIUS, low_open=True, unit="m"
+        )
+        self.max_mean_error = real_in(
+            "max_mean_error", max_mean_error, 0.0, MAX_RADIUS, low_open=True, unit="m"
+        )
         super().__init__(
             drone_model=drone_model,
             physics=physics,
@@ -117,21 +144,8 @@ class DroneWaypointsEnv(DroneEnv):
             wind=wind,
             render_mode=render_mode,
         )
-        if isinstance(num_waypoints, bool) or not isinstance(num_waypoints, int):
-            raise ValueError(f"num_waypoints must be an int in [1, 20], got {num_waypoints!r}")
-        if not 1 <= num_waypoints <= 20:
-            raise ValueError(f"num_waypoints must be an int in [1, 20], got {num_waypoints!r}")
-        self.speed = self.model.speed_limit if speed is None else float(speed)
-        if not 0 < self.speed <= 20:
-            raise ValueError(f"speed must lie in (0, 20] m/s, got {speed!r}")
-        if not (0 <= hold_sec <= 10 and waypoint_radius > 0 and max_mean_error > 0):
-            raise ValueError("need 0 <= hold_sec <= 10, waypoint_radius > 0, max_mean_error > 0")
-        self.num_waypoints = num_waypoints
-        self.hold_sec = float(hold_sec)
-        self.waypoint_radius = float(waypoint_radius)
-        self.max_mean_error = float(max_mean_error)
         self.path = MinimumJerkPath([[0.0, 0.0, 1.0], [1.0, 0.0, 1.0]], self.speed, self.hold_sec)
-        self.waypoints = np.zeros((num_waypoints, 3))
+        self.waypoints = np.zeros((self.num_waypoints, 3))
         self.reached = 0
         self.error_sum = 0.0
         self.reward_sum = 0.0

@@ -18,15 +18,25 @@ from typing import Any
 
 import numpy as np
 
+from envsuite.families.physics.drone.arguments import real_in
+
+#: Largest ``max_speed`` of the steady wind (m/s): a near gale, far beyond what these
+#: airframes can fly in.
+MAX_WIND_SPEED = 30.0
+#: Largest ``gust_std`` (m/s).
+MAX_GUST_STD = 10.0
+#: Longest ``gust_time`` (s).
+MAX_GUST_TIME = 60.0
+
 
 @dataclasses.dataclass(frozen=True)
 class WindConfig:
     """Parameters of :class:`Wind`.
 
     Attributes:
-        max_speed: Largest steady wind speed drawn (m/s).
-        gust_std: Standard deviation of the horizontal gust velocity (m/s).
-        gust_time: Correlation time of the gusts (s).
+        max_speed: Largest steady wind speed drawn, in [0, 30] m/s.
+        gust_std: Standard deviation of the horizontal gust velocity, in [0, 10] m/s.
+        gust_time: Correlation time of the gusts, in (0, 60] s.
     """
 
     max_speed: float = 1.0
@@ -34,12 +44,9 @@ class WindConfig:
     gust_time: float = 1.0
 
     def __post_init__(self) -> None:
-        for name in ("max_speed", "gust_std"):
-            value = getattr(self, name)
-            if not (isinstance(value, int | float) and math.isfinite(value) and value >= 0):
-                raise ValueError(f"wind {name} must be a finite number >= 0, got {value!r}")
-        if not (isinstance(self.gust_time, int | float) and self.gust_time > 0):
-            raise ValueError(f"wind gust_time must be > 0, got {self.gust_time!r}")
+        real_in("wind max_speed", self.max_speed, 0.0, MAX_WIND_SPEED, unit="m/s")
+        real_in("wind gust_std", self.gust_std, 0.0, MAX_GUST_STD, unit="m/s")
+        real_in("wind gust_time", self.gust_time, 0.0, MAX_GUST_TIME, low_open=True, unit="s")
 
 
 def wind_config(value: Any) -> WindConfig | None:
@@ -47,10 +54,13 @@ def wind_config(value: Any) -> WindConfig | None:
 
     None or False mean still air, True the default wind, a mapping sets :class:`WindConfig`
     fields.
+
+    Raises:
+        ValueError: anything else, an unknown setting, or a setting out of its range.
     """
-    if value is None or value is False:
+    if value is None or value is False or value is np.False_:
         return None
-    if value is True:
+    if value is True or value is np.True_:
         return WindConfig()
     if isinstance(value, Mapping):
         unknown = set(value) - {f.name for f in dataclasses.fields(WindConfig)}
