@@ -14,8 +14,9 @@ from typing import Any, ClassVar, Literal
 import numpy as np
 from gymnasium import spaces
 
+from envsuite import arguments
 from envsuite.env_base import EnvsuiteEnv, InvalidAction
-from envsuite.families.physics.arm import arguments, model, observation
+from envsuite.families.physics.arm import model, observation
 from envsuite.families.physics.arm.rendering import OffscreenRenderer, frame_size
 from envsuite.families.physics.arm.task import SCALAR, ArmTask
 from envsuite.registry import import_optional

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from envsuite.families.physics.arm import arguments
+from envsuite import arguments
 from envsuite.registry import import_optional
 
 #: GL backends this module can open a context with.

@@ -6,8 +6,9 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from envsuite.arguments import point_in, real_in
 from envsuite.families.physics.drone.actions import Guidance
-from envsuite.families.physics.drone.arguments import episode_length, point_in, real_in
+from envsuite.families.physics.drone.arguments import episode_length
 from envsuite.families.physics.drone.drone_env import CRASH_PENALTY, DroneEnv, State, StepOutcome
 from envsuite.families.physics.drone.dynamics import validate_frequencies
 from envsuite.families.physics.drone.observations import DEFAULT_IMAGE_SIZE

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from envsuite.families.physics.drone.arguments import real_in
+from envsuite.arguments import real_in
 from envsuite.families.physics.drone.models import QuadModel
 
 #: Largest ``motor_lag`` (s): slower motors than this could not hold a drone in the air.

@@ -8,13 +8,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from envsuite.arguments import integer_in, real_in
 from envsuite.families.physics.drone.actions import ActionMapper, Guidance
-from envsuite.families.physics.drone.arguments import (
-    action_buffer_length,
-    episode_length,
-    integer_in,
-    real_in,
-)
+from envsuite.families.physics.drone.arguments import action_buffer_length, episode_length
 from envsuite.families.physics.drone.camera import chase_image, onboard_image
 from envsuite.families.physics.drone.crashes import (
     COLLISION,

@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
+from envsuite.arguments import integer_in, real_in
 from envsuite.families.physics.drone.actions import Guidance
-from envsuite.families.physics.drone.arguments import integer_in, real_in
 from envsuite.families.physics.drone.drone_env import CRASH_PENALTY, DroneEnv, State, StepOutcome
 from envsuite.families.physics.drone.models import get_model
 from envsuite.families.physics.drone.observations import DEFAULT_IMAGE_SIZE

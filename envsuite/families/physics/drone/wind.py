@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from envsuite.families.physics.drone.arguments import real_in
+from envsuite.arguments import real_in
 
 #: Largest ``max_speed`` of the steady wind (m/s): a near gale, far beyond what these
 #: airframes can fly in.
