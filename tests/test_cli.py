@@ -151,6 +151,20 @@ def test_list_shows_bandit() -> None:
     assert "decision" in result.output
 
 
+def test_list_keeps_descriptions_readable_on_a_narrow_console() -> None:
+    from rich.console import Console
+
+    from envsuite.cli.list_envs import spec_row, spec_table
+
+    rows = [spec_row(envsuite.spec(BANDIT))]
+    for width, wide in ((80, False), (160, True)):
+        console = Console(width=width, record=True)
+        console.print(spec_table(rows, wide=wide))
+        text = console.export_text()
+        # The description's words stay whole (none is folded mid-word).
+        assert "K-armed Bernoulli/Gaussian bandit" in text, text
+
+
 def test_list_json_has_every_spec() -> None:
     result = invoke("list", "--json")
     assert result.exit_code == 0, result.output

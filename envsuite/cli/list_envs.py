@@ -7,6 +7,7 @@ from typing import Annotated, Any
 import typer
 from rich import box
 from rich.table import Table
+from rich.text import Text
 
 from envsuite.cli.console import line, plain, stderr, stdout, write_json
 from envsuite.cli.extras import extra_installed
@@ -56,15 +57,26 @@ def list_envs(
     if as_json:
         write_json(rows)
     elif rows:
-        stdout().print(spec_table(rows))
+        console = stdout()
+        console.print(spec_table(rows, wide=console.width >= WIDE_TABLE))
     if not rows:
         known = ", ".join(sorted({s.family for s in registry.values()})) or "none"
         message = f"No environments registered in family {family!r}. Families with "
         line(stderr(), message + f"environments: {known}.")
 
 
-def spec_table(rows: list[dict[str, Any]]) -> Table:
-    """Build the ``list`` table from :func:`spec_row` rows."""
+#: Narrower consoles (80 columns, or output piped) get each description under its id.
+WIDE_TABLE = 120
+
+
+def spec_table(rows: list[dict[str, Any]], *, wide: bool = True) -> Table:
+    """Build the ``list`` table from :func:`spec_row` rows.
+
+    Args:
+        rows: What :func:`spec_row` returns, one per spec.
+        wide: A description column; otherwise each description goes under its id, so
+            that it keeps a readable width on a narrow console.
+    """
     table = Table(
         title=f"envsuite environments ({len(rows)})",
         title_justify="left",
@@ -72,17 +84,21 @@ def spec_table(rows: list[dict[str, Any]]) -> Table:
         pad_edge=False,
         collapse_padding=True,
     )
-    table.add_column("id", style="bold cyan", no_wrap=True)
-    table.add_column("family")
-    table.add_column("api")
+    table.add_column("id" if wide else "id and description", ratio=None if wide else 1)
+    table.add_column("family", no_wrap=True)
+    table.add_column("api", no_wrap=True)
     table.add_column("extra", no_wrap=True)
-    table.add_column("description", overflow="fold", ratio=1)
+    if wide:
+        table.add_column("description", ratio=1)
     for row in rows:
-        table.add_row(
-            plain(row["id"], "bold cyan"),
+        ident = plain(row["id"], "bold cyan")
+        cells: list[Text | str] = [
+            ident if wide else Text.assemble(ident, "\n", (row["description"], "dim")),
             plain(row["family"]),
             plain(row["api"]),
             _extra_cell(row["extra"], row["extra_installed"]),
-            plain(row["description"]),
-        )
+        ]
+        table.add_row(*cells, *([plain(row["description"])] if wide else []))
+        if not wide:
+            table.add_row()  # a blank line between environments
     return table
