@@ -147,19 +147,18 @@ def seed_mean_interval(
     if len(tasks) > 1:
         raise ValueError(f"records span {len(tasks)} tasks; pass one task's records")
     normal, _ = split_infra_errors(items)
-    by_seed: dict[int, list[float]] = defaultdict(list)
-    for record in normal:
-        number = value(record)
-        if number is not None:
-            by_seed[record.seed].append(float(number))
-    if not by_seed:
+    pairs = sorted(
+        (
+            (record.seed, float(number))
+            for record in normal
+            if (number := value(record)) is not None
+        ),
+        key=lambda pair: pair[0],  # stable: attempts keep their order within a seed
+    )
+    if not pairs:
         return None
-    column = np.array([[np.mean(by_seed[s])] for s in sorted(by_seed)], dtype=np.float64)
+    means = per_seed_means(np.array([v for _, v in pairs]), [s for s, _ in pairs])
     interval = stratified_bootstrap_interval(
-        column, aggregate_mean, reps=reps, confidence=confidence, seed=seed
+        means[:, None], aggregate_mean, reps=reps, confidence=confidence, seed=seed
     )
-    return SeedMean(
-        interval=interval,
-        n_episodes=sum(len(values) for values in by_seed.values()),
-        n_seeds=len(by_seed),
-    )
+    return SeedMean(interval=interval, n_episodes=len(pairs), n_seeds=len(means))

@@ -180,19 +180,12 @@ class ActionMapper:
         if kind == "ctbr":
             return None, self._rate_loop(actions)
         rpm = np.zeros((self.count, 4))
-        if kind == "rpm":
-            flying = [drone for drone, values in enumerate(actions) if values is not None]
-            if flying:
-                table = np.array([actions[drone] for drone in flying])
-                # rpm_of, for every drone at once.
-                rpm[flying] = np.where(
-                    table <= 0.0, (table + 1.0) * self.hover, self.hover + self.above * table
-                )
-            return rpm, None
         for drone, values in enumerate(actions):
             if values is None:
                 continue
-            if kind == "one_d_rpm":
+            if kind == "rpm":
+                rpm[drone] = [self.rpm_of(v) for v in values]
+            elif kind == "one_d_rpm":
                 rpm[drone] = self.rpm_of(values[0])
             else:
                 assert state is not None

@@ -59,17 +59,6 @@ class CrashRule:
         return None
 
 
-def crash_reason(
-    model: QuadModel,
-    position: Sequence[float],
-    quaternion: Sequence[float],
-    half_width: float,
-    ceiling: float,
-) -> str | None:
-    """Why the drone has crashed, or None (a one-off :class:`CrashRule`)."""
-    return CrashRule(model, half_width, ceiling).reason(position, quaternion)
-
-
 def pairwise_distances(positions: np.ndarray) -> np.ndarray:
     """Distances between drones ``(N, N)`` (m), infinite on the diagonal."""
     distance = np.linalg.norm(positions[:, None, :] - positions[None, :, :], axis=-1)

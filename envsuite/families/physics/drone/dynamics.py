@@ -247,14 +247,7 @@ class FlightDynamics:
         Nothing in the fast physics reads the motor speeds, so :attr:`rpm` is not kept up
         to date here (it is whenever motor lag or drag need it).
         """
-        w0, w1, w2, w3 = r0 * r0, r1 * r1, r2 * r2, r3 * r3
-        m = self._mix0
-        force = [0.0, 0.0, m[0][0] * w0 + m[0][1] * w1 + m[0][2] * w2 + m[0][3] * w3]
-        torque = [
-            m[1][0] * w0 + m[1][1] * w1 + m[1][2] * w2 + m[1][3] * w3,
-            m[2][0] * w0 + m[2][1] * w1 + m[2][2] * w2 + m[2][3] * w3,
-            m[3][0] * w0 + m[3][1] * w1 + m[3][2] * w2 + m[3][3] * w3,
-        ]
+        force, torque = _single_wrench(self._mix0, r0, r1, r2, r3)
         # Positional arguments: PyBullet parses keywords about twice as slowly.
         apply_force, apply_torque, step = _APPLY_FORCE, _APPLY_TORQUE, _STEP
         body, cid = self.world.drones[0], self.world.client
@@ -296,14 +289,7 @@ class FlightDynamics:
                 2 * (xy - wz) * ox + (1 - 2 * (xx + zz)) * oy + 2 * (yz + wx) * oz,
                 2 * (xz + wy) * ox + 2 * (yz - wx) * oy + (1 - 2 * (xx + yy)) * oz,
             )
-            r0, r1, r2, r3 = motor_speeds(thrust, rates, desired)
-            w0, w1, w2, w3 = r0 * r0, r1 * r1, r2 * r2, r3 * r3
-            force = [0.0, 0.0, m[0][0] * w0 + m[0][1] * w1 + m[0][2] * w2 + m[0][3] * w3]
-            torque = [
-                m[1][0] * w0 + m[1][1] * w1 + m[1][2] * w2 + m[1][3] * w3,
-                m[2][0] * w0 + m[2][1] * w1 + m[2][2] * w2 + m[2][3] * w3,
-                m[3][0] * w0 + m[3][1] * w1 + m[3][2] * w2 + m[3][3] * w3,
-            ]
+            force, torque = _single_wrench(m, *motor_speeds(thrust, rates, desired))
             apply_force(body, -1, force, _ORIGIN, _LINK_FRAME, cid)
             apply_torque(body, -1, torque, _LINK_FRAME, cid)
             step(cid)
@@ -435,6 +421,23 @@ class FlightDynamics:
     def close(self) -> None:
         """Release the PyBullet client."""
         self.world.close()
+
+
+def _single_wrench(
+    m: list[list[float]], r0: float, r1: float, r2: float, r3: float
+) -> tuple[list[float], list[float]]:
+    """Body force and torque of one drone's motor speeds through its mixer ``m`` (as lists).
+
+    Scalar Python: for one drone this is cheaper than any numpy call.
+    """
+    w0, w1, w2, w3 = r0 * r0, r1 * r1, r2 * r2, r3 * r3
+    force = [0.0, 0.0, m[0][0] * w0 + m[0][1] * w1 + m[0][2] * w2 + m[0][3] * w3]
+    torque = [
+        m[1][0] * w0 + m[1][1] * w1 + m[1][2] * w2 + m[1][3] * w3,
+        m[2][0] * w0 + m[2][1] * w1 + m[2][2] * w2 + m[2][3] * w3,
+        m[3][0] * w0 + m[3][1] * w1 + m[3][2] * w2 + m[3][3] * w3,
+    ]
+    return force, torque
 
 
 _P = pybullet_module()
