@@ -162,9 +162,10 @@ def _print_summary(result: RunResult, protocol: TaskProtocol) -> None:
     table.add_column("infra\nerrors", justify="right")
     for column in ("success rate", "mean return", *(f"pass@{k}" for k in ks), "final regret"):
         table.add_column(column, no_wrap=True, justify="right")
-    labels = _short_labels(list(by_task))
-    for key, records in by_task.items():
-        table.add_row(labels[key], *_row(key, records, ks))
+    keys = sorted(by_task)  # not the order episodes finished in (workers, Ray)
+    labels = _short_labels(keys)
+    for key in keys:
+        table.add_row(labels[key], *_row(key, by_task[key], ks))
     console.print(table)
     line(console, f"records: {result.run_dir / 'episodes.jsonl'}")
     errors = sum(record.infra_error is not None for record in result.records)

@@ -46,7 +46,8 @@ class Run:
         agent: The agent string of ``run.json`` (or the records' agent id without it).
         run_id: The run id of ``run.json`` (None without it).
         protocol: The task protocol of ``run.json`` (None without it).
-        records: Every record in ``episodes.jsonl``, in file order.
+        records: Every record in ``episodes.jsonl``, in canonical order (task, seed,
+            attempt; see ``record_groups.record_order``), never in file order.
         notes: What the reader should know about the run (missing ``run.json``, ...).
 
     """
@@ -150,7 +151,7 @@ def load_run(path: str | Path) -> Run:
         raise ReportError(f"{directory} is not a directory; give a run directory")
     records = _read_records(directory)
     try:
-        checked_records(records)
+        records = checked_records(records)
     except ValueError as exc:
         raise ReportError(f"{directory / RECORDS_FILE}: {exc}") from exc
     task_ids = sorted({record.task_id for record in records})

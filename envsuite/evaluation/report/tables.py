@@ -348,7 +348,10 @@ def _infra(task: TaskKey, run: Run, records: list[EpisodeRecord]) -> InfraRow | 
     counts = Counter(str(record.infra_error) for record in errors)
     quoted = tuple(
         (message if len(message) <= QUOTE_LENGTH else message[: QUOTE_LENGTH - 1] + "…", count)
-        for message, count in counts.most_common(QUOTED_ERRORS)
+        # equal counts in message order, not in the order the records came in
+        for message, count in sorted(counts.items(), key=lambda item: (-item[1], item[0]))[
+            :QUOTED_ERRORS
+        ]
     )
     return InfraRow(task, run.label, len(errors), quoted)
 
