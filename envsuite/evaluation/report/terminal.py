@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.table import Table
 from rich.text import Text
 
+from envsuite.evaluation.metrics.sublinearity import LINEAR_EXPONENT
 from envsuite.evaluation.report.formatting import interval, number, percent, seed_mean, short_task
 from envsuite.evaluation.report.tables import ReportTables
 
@@ -84,7 +85,16 @@ def regret_table(tables: ReportTables) -> Table | None:
     if not tables.regret:
         return None
     table = _table(
-        "regret", ["env", "agent", "episodes", "final regret", "slope", "R_t/t trend", "verdict"]
+        "regret",
+        [
+            "env",
+            "agent",
+            "episodes",
+            "final regret",
+            "slope",
+            f"R_t/t^{LINEAR_EXPONENT:g} trend",
+            "verdict",
+        ],
     )
     for row in tables.regret:
         verdict = row.summary.sublinearity
@@ -95,7 +105,7 @@ def regret_table(tables: ReportTables) -> Table | None:
             row.summary.n_episodes,
             interval(row.summary.final_regret),
             number(verdict.slope),
-            verdict.average_regret_trend.trend,
+            verdict.scaled_trend.trend,
             verdict.verdict,
         )
     return table
