@@ -260,5 +260,16 @@ def load_runs(paths: Sequence[str | Path]) -> list[Run]:
 
 
 def task_keys(runs: Sequence[Run]) -> list[TaskKey]:
-    """Every task (env configuration) any run holds records of, sorted."""
-    return sorted({task_key(record) for run in runs for record in run.records})
+    """Every task (env configuration) any run holds records of, in protocol order.
+
+    Tasks the protocol lists come in its order (protocols list levels easiest first);
+    any others follow, sorted. The order depends on the protocol and the records held,
+    never on the order of the records in their files.
+    """
+    held = {task_key(record) for run in runs for record in run.records}
+    listed: list[TaskKey] = []
+    for run in runs:
+        for task in run.expected_by_task():
+            if task in held and task not in listed:
+                listed.append(task)
+    return listed + sorted(held - set(listed))

@@ -181,7 +181,7 @@ class ReportTables:
 
     Attributes:
         settings: How intervals were drawn.
-        tasks: The env configurations, sorted.
+        tasks: The env configurations, in protocol order (see ``load.task_keys``).
         outcomes: One row per (task, run) with records.
         players: Per-player rows of multi-agent tasks.
         pass_at_k: One row per (task, run, k), when a run has more than one attempt.
