@@ -10,7 +10,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from envsuite.cli.console import line, stderr, stdout
+from envsuite.cli.console import line, print_table, stderr, stdout
 from envsuite.cli.env_kwargs import SetOption, parse_assignments, parse_value
 from envsuite.cli.exits import USAGE, exit_with, reports_errors
 from envsuite.cli.info import make_env
@@ -166,7 +166,7 @@ def _print_summary(result: RunResult, protocol: TaskProtocol) -> None:
     labels = _short_labels(keys)
     for key in keys:
         table.add_row(labels[key], *_row(key, by_task[key], ks))
-    console.print(table)
+    print_table(console, table)
     line(console, f"records: {result.run_dir / 'episodes.jsonl'}")
     errors = sum(record.infra_error is not None for record in result.records)
     if errors:

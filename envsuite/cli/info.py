@@ -11,7 +11,7 @@ import typer
 from rich.rule import Rule
 from rich.table import Table
 
-from envsuite.cli.console import line, plain, stdout, write_json
+from envsuite.cli.console import line, plain, print_table, stdout, write_json
 from envsuite.cli.env_kwargs import SetOption, format_kwargs, parse_assignments
 from envsuite.cli.exits import USAGE, exit_with, reports_errors
 from envsuite.cli.extras import extra_installed, install_command
@@ -102,7 +102,7 @@ def info(
             status = {True: "installed", False: "missing", None: "unknown"}
             shown += f" ({status[data['extra_installed']]}; {install_command(spec.extra)})"
         fields.add_row(plain(name), plain(shown))
-    console.print(fields)
+    print_table(console, fields)
     config = f"with {format_kwargs(kwargs)}" if kwargs else "default config"
     line(console, f"spec hash ({config}): {data['spec_hash']}", "bold")
 
@@ -115,7 +115,7 @@ def info(
         spaces.add_row(
             plain(agent), plain(agent_spaces["observation"]), plain(agent_spaces["action"])
         )
-    console.print(spaces)
+    print_table(console, spaces)
     # The docstring is laid out already; re-wrapping it at the console width would break
     # its indented sections.
     console.print(Rule("documentation", align="left"))
