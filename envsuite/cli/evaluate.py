@@ -13,7 +13,9 @@ from rich.table import Table
 from envsuite.cli.console import line, print_table, stderr, stdout
 from envsuite.cli.env_kwargs import SetOption, parse_assignments, parse_value
 from envsuite.cli.exits import USAGE, exit_with, reports_errors
+from envsuite.cli.extras import extra_installed
 from envsuite.cli.info import make_env
+from envsuite.errors import MISSING_EXTRA, MissingExtraError
 from envsuite.evaluation.executors import EXECUTORS
 from envsuite.evaluation.metrics import pass_at_k_from_records, regret_summary, summarize_by_env
 from envsuite.evaluation.metrics.bootstrap import Interval
@@ -45,6 +47,26 @@ def _options(pairs: list[str] | None) -> dict[str, Any]:
             )
         options[key.strip()] = parse_value(value)
     return options
+
+
+def check_extras(protocol: TaskProtocol) -> None:
+    """Raise before anything is written when an env of ``protocol`` lacks its extra.
+
+    Loading an entry point catches dependencies its module imports; pybullet, mujoco and
+    docker are imported later (when an env is made or reset), so the installed-extras
+    metadata is read too. Otherwise the run directory would be created and left behind.
+
+    Raises:
+        MissingExtraError: naming the ``pip install`` command.
+    """
+    for env_id in dict.fromkeys(entry.id for entry in protocol.envs):
+        spec = registry[env_id]
+        spec.load()
+        if spec.extra is not None and extra_installed(spec.extra) is False:
+            module = f"envsuite[{spec.extra}]"
+            raise MissingExtraError(
+                MISSING_EXTRA.format(id=spec.id, module=module, extra=spec.extra)
+            )
 
 
 def _is_protocol(target: str) -> bool:
@@ -106,6 +128,7 @@ def eval_command(
             # infrastructure error: make the env once before anything is recorded.
             make_env(registry[target], env_kwargs).close()
         protocol = protocol.model_copy(update={"max_steps": max_steps, "wall_time_s": wall_time})
+    check_extras(protocol)
     options = _options(agent_option)
     if base_url is not None:
         options["base_url"] = base_url
