@@ -22,6 +22,7 @@ from envsuite.evaluation.metrics.bootstrap import Interval
 from envsuite.evaluation.metrics.record_groups import task_key
 from envsuite.evaluation.protocol import TaskProtocol, adhoc_protocol
 from envsuite.evaluation.runner import RunResult, evaluate
+from envsuite.jsonable import canonical_json
 from envsuite.records import EpisodeRecord
 from envsuite.registry import registry
 
@@ -185,7 +186,9 @@ def _print_summary(result: RunResult, protocol: TaskProtocol) -> None:
     table.add_column("infra\nerrors", justify="right")
     for column in ("success rate", "mean return", *(f"pass@{k}" for k in ks), "final regret"):
         table.add_column(column, no_wrap=True, justify="right")
-    keys = sorted(by_task)  # not the order episodes finished in (workers, Ray)
+    # protocol order, as the report lists them; never the order episodes finished in
+    listed = {(protocol.id, e.id, canonical_json(e.kwargs)): i for i, e in enumerate(protocol.envs)}
+    keys = sorted(by_task, key=lambda key: (listed.get(key, len(listed)), key))
     labels = _short_labels(keys)
     for key in keys:
         table.add_row(labels[key], *_row(key, by_task[key], ks))
