@@ -249,10 +249,67 @@ def test_wrong_id_suggests_and_exits_2(command: str, wrong: str) -> None:
 
 
 def test_missing_extra_prints_install_command(test_specs: None) -> None:
-    for command in ("info", "play"):
-        result = invoke(command, NEEDS_EXTRA)
-        assert_clean_failure(result, 1)
-        assert "pip install 'envsuite[sat]'" in result.stderr
+    result = invoke("play", NEEDS_EXTRA)
+    assert_clean_failure(result, 1)
+    assert "pip install 'envsuite[sat]'" in result.stderr
+
+
+DOCUMENTED_MODULE = '''"""An env module whose dependency is not installed."""
+import envsuite_cli_test_absent_dependency
+
+
+class Documented:
+    """Push a button.
+
+    Description:
+        Read before installing anything.
+    """
+'''
+
+
+def test_info_shows_spec_and_docs_while_the_extra_is_missing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "cli_test_documented_env.py").write_text(DOCUMENTED_MODULE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    spec = EnvSpec(
+        id="envsuite/CliTestDocumented-v0",
+        entry_point="cli_test_documented_env:Documented",
+        family="clitest",
+        api="gymnasium",
+        description="Documented, not installable here.",
+        extra="sat",
+    )
+    registry.register(spec)
+    try:
+        result = invoke("info", spec.id)
+        data = json.loads(invoke("info", spec.id, "--json").stdout)
+    finally:
+        registry.unregister(spec.id)
+    assert result.exit_code == 0, result.output
+    assert "pip install 'envsuite[sat]'" in result.stderr
+    assert "cli_test_documented_env:Documented" in result.stdout
+    assert "Read before installing anything." in result.stdout
+    assert "spaces: shown once installed (pip install 'envsuite[sat]')" in result.stdout
+    assert data["docstring"].startswith("Push a button.\n\nDescription:")
+    assert data["spec_hash"] is None and data["spaces"] is None
+    assert "envsuite[sat]" in data["missing_extra"]
+
+
+def test_info_reads_a_physics_envs_docs_without_pybullet() -> None:
+    # pybullet is imported lazily, at make time: block it as a machine without it would
+    code = (
+        "import sys; sys.modules['pybullet'] = None; "
+        "sys.argv = ['envsuite', 'info', 'envsuite/DroneHover-v0']; "
+        "from envsuite.cli import main; main()"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    assert "pip install 'envsuite[physics]'" in result.stderr
+    assert "Hover a quadcopter at a target point." in result.stdout
+    assert "Version history:" in result.stdout
 
 
 def test_bad_kwargs_are_usage_errors() -> None:

@@ -3,11 +3,13 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
 from typer.testing import CliRunner
 
 from envsuite.agents.scripted_endpoint import ScriptedEndpoint
 from envsuite.cli import app
 from envsuite.records import read_records
+from envsuite.registry import EnvSpec, registry
 
 runner = CliRunner()
 
@@ -188,3 +190,55 @@ def test_eval_runs_as_an_installed_command(tmp_path):
     )
     assert result.returncode == 0, result.stderr
     assert len(read_records(tmp_path / "g" / "episodes.jsonl")) == 50
+
+
+ABSENT_MODULE = '''"""An env module whose optional dependency is not installed."""
+import envsuite_cli_test_absent_dependency
+'''
+
+
+@pytest.fixture
+def needs_missing_extra(tmp_path, monkeypatch):
+    (tmp_path / "cli_eval_absent_env.py").write_text(ABSENT_MODULE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    spec = EnvSpec(
+        id="envsuite/CliEvalNeedsExtra-v0",
+        entry_point="cli_eval_absent_env:Env",
+        family="clitest",
+        api="gymnasium",
+        description="Needs a package nobody has.",
+        extra="sat",
+    )
+    registry.register(spec)
+    yield spec.id
+    registry.unregister(spec.id)
+
+
+def test_eval_with_a_missing_extra_fails_before_making_the_run_directory(
+    tmp_path, needs_missing_extra
+):
+    out = tmp_path / "never"
+    result = runner.invoke(
+        app, ["eval", needs_missing_extra, "--agent", "random", "--out", str(out)]
+    )
+    assert result.exit_code == 1, result.output
+    assert "pip install 'envsuite[sat]'" in result.output
+    assert not out.exists()
+
+
+def test_eval_checks_the_extras_of_every_env_of_a_protocol(tmp_path, monkeypatch):
+    # pybullet is imported when a drone env is made, not when its module loads: the
+    # installed-extras metadata is what tells, before anything is written
+    import envsuite.cli.evaluate as evaluate_cli
+
+    monkeypatch.setattr(evaluate_cli, "extra_installed", lambda extra: extra != "physics")
+    protocol = tmp_path / "mixed.yaml"
+    protocol.write_text(
+        "id: mixed\nenvs:\n  - id: envsuite/Bandit-v0\n  - id: envsuite/DroneHover-v0\n"
+        "seeds: {start: 0, count: 1}\n"
+    )
+    out = tmp_path / "never"
+    result = runner.invoke(app, ["eval", str(protocol), "--agent", "random", "--out", str(out)])
+    assert result.exit_code == 1, result.output
+    assert "pip install 'envsuite[physics]'" in result.output
+    assert not out.exists()

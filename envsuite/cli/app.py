@@ -10,8 +10,13 @@ from envsuite.version import __version__
 
 HELP = (
     "envsuite: one registry of RL and LLM-agent environments behind Gymnasium and "
-    "PettingZoo.\n\n"
-    "List the environments, inspect one, or play a text environment yourself."
+    "PettingZoo, an evaluation engine and versioned leaderboards.\n\n"
+    "Find an environment with `envsuite list` and `envsuite info ID`; try a text one with "
+    "`envsuite play ID`. Evaluate an agent on an env or a task protocol with "
+    "`envsuite eval TARGET --agent AGENT --out RUN`, then `envsuite report RUN` writes "
+    "tables with confidence intervals and plots, computed from the episode records. "
+    "`envsuite leaderboard` verifies, ranks and renders submissions. Every command has "
+    "--help."
 )
 
 

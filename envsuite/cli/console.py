@@ -11,7 +11,12 @@ import sys
 from typing import Any
 
 from rich.console import Console
+from rich.measure import Measurement
+from rich.table import Table
 from rich.text import Text
+
+#: Widest a table may grow when measured for a pipe (a bound, not a width it is given).
+MEASURE_LIMIT = 10_000
 
 
 def stdout() -> Console:
@@ -35,6 +40,30 @@ def line(console: Console, text: str, style: str = "") -> None:
     Unwrapped messages stay whole for ``grep``, logs and tests.
     """
     console.print(plain(text, style), soft_wrap=True)
+
+
+def print_table(console: Console, table: Table) -> None:
+    """Print ``table`` whole: on a terminal at its width, into a pipe or file at its own.
+
+    With no terminal to measure, rich assumes 80 columns and would fold or cut a wider
+    table (``envsuite eval ... | less`` lost its right-hand columns). Into a pipe the table
+    gets the width its content needs instead; nothing wraps it there.
+    """
+    if console.is_terminal:
+        console.print(table)
+        return
+    options = console.options.update(max_width=MEASURE_LIMIT)
+    width = max(console.width, Measurement.get(console, options, table).maximum)
+    # print(width=...) cannot exceed the console's width: a console of the table's width
+    # on the same stream writes it
+    wide = Console(
+        file=console.file,
+        width=width,
+        highlight=False,
+        no_color=console.no_color,
+        color_system=console.color_system,  # type: ignore[arg-type]
+    )
+    wide.print(table)
 
 
 def write_json(data: Any) -> None:

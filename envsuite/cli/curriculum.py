@@ -22,7 +22,7 @@ import typer
 import yaml
 from rich.table import Table
 
-from envsuite.cli.console import line, stdout, write_json
+from envsuite.cli.console import line, print_table, stdout, write_json
 from envsuite.cli.exits import USAGE, exit_with, reports_errors
 
 STATE_HELP = "The curriculum state file (JSON)."
@@ -206,4 +206,4 @@ def _print_status(controller: Any, title: str) -> None:
     table.add_row("pending problems", str(status["pending_problems"]))
     for event in status["history"]:
         table.add_row(event["event"], f"{event['level']} at pass@k {event['pass_at_k']:.3f}")
-    stdout().print(table)
+    print_table(stdout(), table)

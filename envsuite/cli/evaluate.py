@@ -10,16 +10,19 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from envsuite.cli.console import line, stderr, stdout
+from envsuite.cli.console import line, print_table, stderr, stdout
 from envsuite.cli.env_kwargs import SetOption, parse_assignments, parse_value
 from envsuite.cli.exits import USAGE, exit_with, reports_errors
+from envsuite.cli.extras import extra_installed
 from envsuite.cli.info import make_env
+from envsuite.errors import MISSING_EXTRA, MissingExtraError
 from envsuite.evaluation.executors import EXECUTORS
 from envsuite.evaluation.metrics import pass_at_k_from_records, regret_summary, summarize_by_env
 from envsuite.evaluation.metrics.bootstrap import Interval
 from envsuite.evaluation.metrics.record_groups import task_key
 from envsuite.evaluation.protocol import TaskProtocol, adhoc_protocol
 from envsuite.evaluation.runner import RunResult, evaluate
+from envsuite.jsonable import canonical_json
 from envsuite.records import EpisodeRecord
 from envsuite.registry import registry
 
@@ -45,6 +48,26 @@ def _options(pairs: list[str] | None) -> dict[str, Any]:
             )
         options[key.strip()] = parse_value(value)
     return options
+
+
+def check_extras(protocol: TaskProtocol) -> None:
+    """Raise before anything is written when an env of ``protocol`` lacks its extra.
+
+    Loading an entry point catches dependencies its module imports; pybullet, mujoco and
+    docker are imported later (when an env is made or reset), so the installed-extras
+    metadata is read too. Otherwise the run directory would be created and left behind.
+
+    Raises:
+        MissingExtraError: naming the ``pip install`` command.
+    """
+    for env_id in dict.fromkeys(entry.id for entry in protocol.envs):
+        spec = registry[env_id]
+        spec.load()
+        if spec.extra is not None and extra_installed(spec.extra) is False:
+            module = f"envsuite[{spec.extra}]"
+            raise MissingExtraError(
+                MISSING_EXTRA.format(id=spec.id, module=module, extra=spec.extra)
+            )
 
 
 def _is_protocol(target: str) -> bool:
@@ -106,6 +129,7 @@ def eval_command(
             # infrastructure error: make the env once before anything is recorded.
             make_env(registry[target], env_kwargs).close()
         protocol = protocol.model_copy(update={"max_steps": max_steps, "wall_time_s": wall_time})
+    check_extras(protocol)
     options = _options(agent_option)
     if base_url is not None:
         options["base_url"] = base_url
@@ -162,10 +186,13 @@ def _print_summary(result: RunResult, protocol: TaskProtocol) -> None:
     table.add_column("infra\nerrors", justify="right")
     for column in ("success rate", "mean return", *(f"pass@{k}" for k in ks), "final regret"):
         table.add_column(column, no_wrap=True, justify="right")
-    labels = _short_labels(list(by_task))
-    for key, records in by_task.items():
-        table.add_row(labels[key], *_row(key, records, ks))
-    console.print(table)
+    # protocol order, as the report lists them; never the order episodes finished in
+    listed = {(protocol.id, e.id, canonical_json(e.kwargs)): i for i, e in enumerate(protocol.envs)}
+    keys = sorted(by_task, key=lambda key: (listed.get(key, len(listed)), key))
+    labels = _short_labels(keys)
+    for key in keys:
+        table.add_row(labels[key], *_row(key, by_task[key], ks))
+    print_table(console, table)
     line(console, f"records: {result.run_dir / 'episodes.jsonl'}")
     errors = sum(record.infra_error is not None for record in result.records)
     if errors:

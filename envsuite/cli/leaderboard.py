@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Annotated, cast
 import typer
 from rich.table import Table
 
-from envsuite.cli.console import line, stderr, stdout
+from envsuite.cli.console import line, print_table, stderr, stdout
 from envsuite.cli.exits import USAGE, exit_with, reports_errors
 
 if TYPE_CHECKING:
@@ -319,7 +319,7 @@ def render(
         table.add_row(
             standings.board.name, f"v{standings.board.version}", str(len(standings.rows)), leader
         )
-    stdout().print(table)
+    print_table(stdout(), table)
     for path in result.readmes:
         line(stdout(), f"wrote {path}")
     if result.site_index is not None:

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from envsuite.cli.console import line, stderr, stdout
+from envsuite.cli.console import line, print_table, stderr, stdout
 from envsuite.cli.exits import FAILURE, USAGE, exit_with, reports_errors
 
 RunDirsArgument = Annotated[
@@ -63,6 +63,6 @@ def report(run_dirs: RunDirsArgument, out: OutOption = None, seed: SeedOption = 
         line(errors, f"Warning: {warning}", "yellow")
     console = stdout()
     for table in main_tables(result.tables):
-        console.print(table)
+        print_table(console, table)
     shown = ", ".join(path.name for path in result.figures) or "no figures"
     line(console, f"wrote {result.markdown} ({shown})", "bold")

@@ -28,7 +28,7 @@ from rich.console import Console
 from rich.table import Table
 
 from envsuite.agents.loading import AgentLoadError
-from envsuite.cli.console import line, stderr, stdout
+from envsuite.cli.console import line, print_table, stderr, stdout
 from envsuite.cli.env_kwargs import SetOption, parse_assignments
 from envsuite.cli.exits import FAILURE, USAGE, exit_with, reports_errors
 from envsuite.cli.info import EnvIdArgument, make_env
@@ -182,11 +182,11 @@ def show(console: Console, result: SelectionResult, out: Path) -> None:
         f"safety threshold {fmt(result.safety_threshold)}",
         "dim",
     )
-    console.print(true_values_table(result))
-    console.print(estimates_table(result))
+    print_table(console, true_values_table(result))
+    print_table(console, estimates_table(result))
     for estimator in result.tables:
-        console.print(top_k_rich_table(result, estimator))
-    console.print(sharpe_table(result))
+        print_table(console, top_k_rich_table(result, estimator))
+    print_table(console, sharpe_table(result))
     line(console, f"All numbers: {out / RESULTS_FILE}", "dim")
 
 

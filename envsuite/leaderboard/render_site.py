@@ -24,6 +24,31 @@ from envsuite.leaderboard.layout import (
 from envsuite.leaderboard.standings import Standings
 
 TEMPLATES = Path(__file__).parent / "templates"
+#: Hex digits of a spec hash the pinned-env table shows (all 64 are in its title).
+HASH_DIGITS = 12
+
+
+#: Characters after which a long identifier may break across lines in a table cell.
+BREAK_AFTER = frozenset("._:,/")
+
+
+def breakable(text: str) -> str:
+    """``text`` escaped for HTML, with a ``<wbr>`` after each of :data:`BREAK_AFTER`.
+
+    Agent strings (``package.module:Class``), kwargs JSON and file paths have no spaces; a
+    table cell can then wrap them between their parts instead of growing past the window
+    (or breaking them at an arbitrary letter).
+    """
+    from markupsafe import Markup, escape
+
+    parts = [escape(char) + (Markup("<wbr>") if char in BREAK_AFTER else "") for char in text]
+    return Markup("").join(parts)
+
+
+def interval_cell(text: str) -> dict[str, str]:
+    """Split ``estimate [low, high]`` so the page wraps a cell between the two, not inside."""
+    estimate, bracket, rest = text.partition(" [")
+    return {"estimate": estimate, "ci": bracket.strip() + rest if bracket else ""}
 
 
 def _environment() -> Any:
@@ -106,14 +131,17 @@ def _copy_raw_files(standings: Standings, folder: Path) -> dict[str, list[dict[s
             (target / relative).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(source, target / relative)
             href = f"{SUBMISSIONS_DIR}/{row.entry}/{relative.as_posix()}"
-            links[row.entry].append({"name": relative.as_posix(), "href": href})
+            links[row.entry].append({"name": breakable(relative.as_posix()), "href": href})
     return links
 
 
 def _context(standings: Standings, folder: Path, versions: Sequence[int]) -> dict[str, Any]:
     board = standings.board
     settings = board.settings
-    head = ["rank", "entry", "agent", "model", *fmt.metric_header(standings)]
+    # a model column only when some entry names its model: an empty one costs the width
+    # the metric columns need to fit a laptop window
+    models = any(row.report.meta.model for row in standings.rows)
+    head = ["rank", "entry", "agent", *(["model"] if models else []), *fmt.metric_header(standings)]
     head += ["submitted", "raw files"]
     links = _copy_raw_files(standings, folder)
     rows = []
@@ -124,9 +152,9 @@ def _context(standings: Standings, folder: Path, versions: Sequence[int]) -> dic
                 "tied": row.tied,
                 "rank": fmt.rank(row.rank, row.tied),
                 "name": row.report.meta.name,
-                "agent": row.report.meta.agent,
+                "agent": breakable(row.report.meta.agent),
                 "model": row.report.meta.model or "-",
-                "cells": fmt.metric_cells(standings, row),
+                "cells": [interval_cell(cell) for cell in fmt.metric_cells(standings, row)],
                 "date": row.report.meta.date.isoformat(),
                 "files": links[row.entry],
             }
@@ -147,6 +175,7 @@ def _context(standings: Standings, folder: Path, versions: Sequence[int]) -> dic
         "compatible": ", ".join(f"{s}.x" for s in settings.envsuite.compatible),
         "metric_title": fmt.metric_title(settings.ranking.metric),
         "head": head,
+        "models": models,
         "rows": rows,
         "method_note": fmt.method_note(standings),
         "plots": _plots(standings, folder),
@@ -155,11 +184,13 @@ def _context(standings: Standings, folder: Path, versions: Sequence[int]) -> dic
             for label in standings.tasks
         ],
         "pinned_version": settings.envsuite.version,
+        "hash_digits": HASH_DIGITS,
         "pins": [
             {
-                "id": pin.id,
-                "kwargs": canonical_json(pin.kwargs),
+                "id": breakable(pin.id),
+                "kwargs": breakable(canonical_json(pin.kwargs)),
                 "spec_hash": pin.spec_hash,
+                "short_hash": pin.spec_hash[:HASH_DIGITS],
                 "datasets": ", ".join(f"{k} ({v[:12]})" for k, v in pin.datasets.items()) or "-",
             }
             for pin in settings.envs

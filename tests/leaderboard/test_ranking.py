@@ -10,11 +10,13 @@ import pytest
 from envsuite.evaluation.metrics import stratified_bootstrap_interval
 from envsuite.evaluation.metrics.aggregates import aggregate_mean
 from envsuite.evaluation.metrics.bootstrap import percentile_interval
+from envsuite.leaderboard.layout import list_submissions
 from envsuite.leaderboard.manifest import write_manifest
 from envsuite.leaderboard.ranking import paired_replicates, pairwise_matches, tied_ranks
+from envsuite.leaderboard.render_markdown import standings_table
 from envsuite.leaderboard.standings import board_standings
 from envsuite.records import read_records, write_records
-from tests.leaderboard.helpers import entry, rewrite_yaml
+from tests.leaderboard.helpers import entry, rewrite_records, rewrite_yaml
 
 
 def test_paired_replicates_are_the_libraries_stratified_bootstrap_for_each_entry():
@@ -115,3 +117,28 @@ def test_standings_are_deterministic(board_copy):
     assert [(r.entry, r.score, r.rating, r.rank_interval) for r in first.rows] == [
         (r.entry, r.score, r.rating, r.rank_interval) for r in second.rows
     ]
+
+
+def _shown(standings):
+    return [
+        (r.entry, r.report.results, r.rating, r.rank, r.tied, r.rank_interval)
+        for r in standings.rows
+    ] + [(r.rating_ranks, r.per_task) for r in standings.rows]
+
+
+@pytest.mark.parametrize("board_name", ["mini-bandit", "mini-games"])
+def test_standings_ignore_the_order_of_records(board_copy, board_name):
+    # a submission's records arrive in whatever order its executor wrote them
+    board = board_copy(board_name)
+    expected = board_standings(board.path)
+    for shuffle in range(3):
+        for folder in list_submissions(board.path):
+            rewrite_records(
+                folder,
+                lambda records, k=shuffle: [
+                    records[i] for i in np.random.default_rng(k).permutation(len(records))
+                ],
+            )
+        reordered = board_standings(board.path)
+        assert _shown(reordered) == _shown(expected)
+        assert standings_table(reordered) == standings_table(expected)

@@ -143,3 +143,69 @@ def test_a_real_headless_browser_shows_the_entries_and_the_plots(rendered):
         timeout=120,
     ).stdout
     assert index.count('<tr class="board"') == 2 and 'href="mini-games/v1/index.html"' in index
+
+
+LAYOUT_PROBE = """<!DOCTYPE html><html><head><style>body {{ margin: 0; }}</style></head><body>
+<iframe id="page" src="{page}" style="width: {width}px; height: 900px; border: 0"></iframe>
+<pre id="probe">pending</pre>
+<script>
+document.getElementById("page").addEventListener("load", function () {{
+  var doc = this.contentDocument, root = doc.documentElement;
+  var out = ["page " + root.scrollWidth + " " + root.clientWidth];
+  doc.querySelectorAll("table").forEach(function (table) {{
+    var box = table.closest(".scroll"), frame = box || table;
+    out.push(["table", table.id, Math.ceil(frame.getBoundingClientRect().right),
+              box !== null, box !== null && box.scrollWidth > box.clientWidth].join(" "));
+  }});
+  document.getElementById("probe").textContent = out.join("\\n");
+}});
+</script></body></html>"""
+#: A laptop window and a phone (chromium's headless window is at least 500 px wide, so the
+#: page is measured in an iframe of the width).
+WIDTHS = (1280, 390)
+
+
+def _layout(browser: str, site, page: str, width: int) -> tuple[tuple[int, int], list[list[str]]]:
+    probe = site / f"layout-{width}.html"
+    probe.write_text(LAYOUT_PROBE.format(page=page, width=width))
+    command = [
+        browser,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--hide-scrollbars",
+        "--allow-file-access-from-files",
+        "--window-size=1400,1000",
+        "--virtual-time-budget=10000",
+        "--dump-dom",
+        probe.as_uri(),
+    ]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    found = re.search(r'<pre id="probe">(.*?)</pre>', result.stdout, re.DOTALL)
+    assert found, result.stdout[-2000:] + result.stderr[-2000:]
+    lines = [line.split() for line in found.group(1).splitlines()]
+    page_line = next(line for line in lines if line[0] == "page")
+    return (int(page_line[1]), int(page_line[2])), [line for line in lines if line[0] == "table"]
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize(
+    "page", ["mini-games/v1/index.html", "mini-bandit/v1/index.html", "index.html"]
+)
+def test_no_table_is_cut_at_laptop_or_phone_width(rendered, page, width):
+    browser = _chromium()
+    if browser is None:
+        if os.environ.get("ENVSUITE_REQUIRE_ALL_EXTRAS") == "1":
+            pytest.fail("chromium is required (apt-get install chromium)")
+        pytest.skip("chromium is not installed")
+    (scroll_width, view), tables = _layout(browser, rendered[0].parent / "site", page, width)
+    assert view == width
+    assert scroll_width <= view, f"the page is {scroll_width} px wide in a {view} px window"
+    expected = {"boards"} if page == "index.html" else {"standings", "per-task", "pins"}
+    assert {table[1] for table in tables} == expected
+    for _, name, right, wrapped, scrolls in tables:
+        assert int(right) <= view, f"{name} ends at {right} px, past the {view} px window"
+        if width >= 1280:
+            assert scrolls == "false", f"{name} needs scrolling at {width} px"
+        else:
+            assert wrapped == "true" or scrolls == "false"

@@ -60,12 +60,14 @@ from envsuite.evaluation.metrics.regret import (
     regret_summary,
 )
 from envsuite.evaluation.metrics.sublinearity import (
+    LINEAR_EXPONENT,
     MannKendall,
     SublinearityVerdict,
     loglog_slope,
     mann_kendall,
     normal_cdf,
     sublinearity_verdict,
+    verdict_rule,
 )
 from envsuite.evaluation.metrics.top_k import (
     TopKMetrics,
@@ -78,6 +80,7 @@ from envsuite.evaluation.metrics.top_k import (
 __all__ = [
     "AGGREGATES",
     "ELO_SCALE",
+    "LINEAR_EXPONENT",
     "EnvSummary",
     "Interval",
     "MannKendall",
@@ -137,4 +140,5 @@ __all__ = [
     "top_k_metrics",
     "top_k_table",
     "trim_mean",
+    "verdict_rule",
 ]

@@ -7,7 +7,11 @@ report:
 * a *problem* is a task together with a seed — one instance, attempted one or more times;
 * records must come from one agent, and no episode (task, seed, attempt) may appear twice;
 * records with ``infra_error`` set are infrastructure failures, never agent failures: the
-  adapters leave them out of every statistic and count them separately.
+  adapters leave them out of every statistic and count them separately;
+* records are taken in one canonical order (task, seed, attempt), never in the order a file
+  or an executor delivered them: ``--workers``, Ray and a resumed run write episodes in
+  different orders, and a bootstrap that draws row indices would otherwise resample
+  different units, so the same records would give different intervals.
 """
 
 from __future__ import annotations
@@ -33,6 +37,15 @@ def problem_key(record: EpisodeRecord) -> ProblemKey:
     return (*task_key(record), record.seed)
 
 
+def record_order(record: EpisodeRecord) -> tuple[str, str, str, int, int, str, str]:
+    """Sort key of the canonical record order: task, seed, attempt (then agent, run).
+
+    Within one agent's checked records (see :func:`checked_records`) task, seed and attempt
+    already tell every record apart; agent and run id make the order total for any records.
+    """
+    return (*problem_key(record), record.attempt, record.agent_id, record.run_id)
+
+
 def task_label(key: TaskKey) -> str:
     """Human-readable name of a task: the env id, with its kwargs when there are any."""
     task_id, env_id, kwargs = key
@@ -41,7 +54,11 @@ def task_label(key: TaskKey) -> str:
 
 
 def checked_records(records: Iterable[EpisodeRecord]) -> list[EpisodeRecord]:
-    """Return the records as a list after checking they can be aggregated together.
+    """Return the records in canonical order after checking they can be aggregated together.
+
+    The order is :func:`record_order`'s (task, seed, attempt), whatever order the records
+    came in, so every metric computed from the returned list is the same for any
+    permutation of the same records.
 
     Raises:
         ValueError: no records, records from more than one agent, or an episode
@@ -60,7 +77,7 @@ def checked_records(records: Iterable[EpisodeRecord]) -> list[EpisodeRecord]:
         if key in seen:
             raise ValueError(f"episode recorded twice: {key}")
         seen.add(key)
-    return items
+    return sorted(items, key=record_order)
 
 
 def split_infra_errors(

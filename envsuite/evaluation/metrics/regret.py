@@ -247,7 +247,7 @@ def regret_curves_by_seed(records: Iterable[EpisodeRecord], curve: str = "regret
         curve: Name of the per-step series.
 
     Returns:
-        Matrix (seeds, T), seeds in the order they first appear.
+        Matrix (seeds, T), seeds in ascending order.
 
     Raises:
         ValueError: as :func:`regret_curves`.

@@ -70,8 +70,9 @@ def per_seed_means(values: np.ndarray, seeds: list[int]) -> np.ndarray:
         seeds: The episodes' seeds, in the rows' order.
 
     Returns:
-        ``(S, ...)``, one row per distinct seed in the order the seeds first appear (so
-        with one episode per seed the rows come back unchanged, in their order).
+        ``(S, ...)``, one row per distinct seed in ascending seed order, whatever order the
+        rows came in (a bootstrap drawing row indices then resamples the same seeds for
+        any order of the records).
 
     Raises:
         ValueError: ``seeds`` and ``values`` differ in length.
@@ -82,9 +83,9 @@ def per_seed_means(values: np.ndarray, seeds: list[int]) -> np.ndarray:
     rows: dict[int, list[int]] = defaultdict(list)
     for row, seed in enumerate(seeds):
         rows[seed].append(row)
-    if len(rows) == len(seeds):
+    if not rows:
         return values
-    return np.stack([values[indices].mean(axis=0) for indices in rows.values()])
+    return np.stack([values[rows[seed]].mean(axis=0) for seed in sorted(rows)])
 
 
 @dataclass(frozen=True)

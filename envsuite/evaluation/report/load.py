@@ -46,7 +46,8 @@ class Run:
         agent: The agent string of ``run.json`` (or the records' agent id without it).
         run_id: The run id of ``run.json`` (None without it).
         protocol: The task protocol of ``run.json`` (None without it).
-        records: Every record in ``episodes.jsonl``, in file order.
+        records: Every record in ``episodes.jsonl``, in canonical order (task, seed,
+            attempt; see ``record_groups.record_order``), never in file order.
         notes: What the reader should know about the run (missing ``run.json``, ...).
 
     """
@@ -150,7 +151,7 @@ def load_run(path: str | Path) -> Run:
         raise ReportError(f"{directory} is not a directory; give a run directory")
     records = _read_records(directory)
     try:
-        checked_records(records)
+        records = checked_records(records)
     except ValueError as exc:
         raise ReportError(f"{directory / RECORDS_FILE}: {exc}") from exc
     task_ids = sorted({record.task_id for record in records})
@@ -259,5 +260,16 @@ def load_runs(paths: Sequence[str | Path]) -> list[Run]:
 
 
 def task_keys(runs: Sequence[Run]) -> list[TaskKey]:
-    """Every task (env configuration) any run holds records of, sorted."""
-    return sorted({task_key(record) for run in runs for record in run.records})
+    """Every task (env configuration) any run holds records of, in protocol order.
+
+    Tasks the protocol lists come in its order (protocols list levels easiest first);
+    any others follow, sorted. The order depends on the protocol and the records held,
+    never on the order of the records in their files.
+    """
+    held = {task_key(record) for run in runs for record in run.records}
+    listed: list[TaskKey] = []
+    for run in runs:
+        for task in run.expected_by_task():
+            if task in held and task not in listed:
+                listed.append(task)
+    return listed + sorted(held - set(listed))

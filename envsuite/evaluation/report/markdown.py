@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from envsuite.evaluation.metrics.record_groups import TaskKey
-from envsuite.evaluation.metrics.sublinearity import DEFAULT_BURN_IN
+from envsuite.evaluation.metrics.sublinearity import LINEAR_EXPONENT, verdict_rule
 from envsuite.evaluation.report.formatting import (
     MISSING,
     interval,
@@ -213,7 +213,7 @@ def _verdict_rows(rows: Sequence[RegretRow]) -> list[list[object]]:
     table: list[list[object]] = []
     for row in rows:
         verdict = row.summary.sublinearity
-        trend = verdict.average_regret_trend
+        trend = verdict.scaled_trend
         table.append(
             [
                 row.who,
@@ -251,19 +251,13 @@ def _exploration_rows(rows: Sequence[RegretRow]) -> list[list[object]]:
 def _regret(tables: ReportTables, figures: Figures) -> list[str]:
     if not tables.regret:
         return []
-    burn_in = f"{100 * DEFAULT_BURN_IN:g}%"
     lines = [
         "## Regret",
         "",
         "R_t = Σ_{s≤t} r_s from each episode's recorded per-step series (`curves`); the "
         "attempts at one seed are averaged first, the curve is the mean over seeds, its band "
         "a pointwise interval resampling seeds. Final regret: mean R_T with an interval "
-        "resampling seeds. Log-log slope: "
-        f"least-squares slope of log R_t on log t after the first {burn_in} of steps (1: "
-        "linear, 0.5: √t). Mann–Kendall: trend of R_t / t over the same steps (α = 0.05). "
-        "Verdict: **sublinear** when R_t / t decreases significantly and the slope is below "
-        "1 (or there is no regret at all), **linear** when R_t / t does not decrease and the "
-        "slope is at least 0.9, **inconclusive** otherwise. Tests on the mean curve.",
+        "resampling seeds. Tests on the mean curve. " + verdict_rule(),
         "",
     ]
     for task in tables.tasks:
@@ -281,7 +275,7 @@ def _regret(tables: ReportTables, figures: Figures) -> list[str]:
                 "T",
                 "final regret R_T",
                 "log-log slope",
-                "trend of R_t / t (Mann–Kendall)",
+                f"trend of R_t / t^{LINEAR_EXPONENT:g} (Mann–Kendall)",
                 "verdict",
             ],
             _verdict_rows(rows),

@@ -181,7 +181,7 @@ class ReportTables:
 
     Attributes:
         settings: How intervals were drawn.
-        tasks: The env configurations, sorted.
+        tasks: The env configurations, in protocol order (see ``load.task_keys``).
         outcomes: One row per (task, run) with records.
         players: Per-player rows of multi-agent tasks.
         pass_at_k: One row per (task, run, k), when a run has more than one attempt.
@@ -348,7 +348,10 @@ def _infra(task: TaskKey, run: Run, records: list[EpisodeRecord]) -> InfraRow | 
     counts = Counter(str(record.infra_error) for record in errors)
     quoted = tuple(
         (message if len(message) <= QUOTE_LENGTH else message[: QUOTE_LENGTH - 1] + "…", count)
-        for message, count in counts.most_common(QUOTED_ERRORS)
+        # equal counts in message order, not in the order the records came in
+        for message, count in sorted(counts.items(), key=lambda item: (-item[1], item[0]))[
+            :QUOTED_ERRORS
+        ]
     )
     return InfraRow(task, run.label, len(errors), quoted)
 

@@ -5,7 +5,10 @@ from __future__ import annotations
 from rich.table import Table
 from rich.text import Text
 
-from envsuite.evaluation.report.formatting import interval, number, percent, seed_mean, short_task
+from envsuite.evaluation.metrics.record_groups import TaskKey
+from envsuite.evaluation.metrics.sublinearity import LINEAR_EXPONENT
+from envsuite.evaluation.report.formatting import interval, number, percent, seed_mean
+from envsuite.evaluation.report.labels import one_line_labels
 from envsuite.evaluation.report.tables import ReportTables
 
 
@@ -16,6 +19,11 @@ def _table(title: str, headers: list[str]) -> Table:
     return table
 
 
+def env_labels(tables: ReportTables) -> dict[TaskKey, str]:
+    """The env column: env name and the kwargs that tell configurations apart."""
+    return one_line_labels(tables.tasks, always_env=True)
+
+
 def _row(table: Table, *cells: object) -> None:
     # Text, not markup: env kwargs hold brackets that rich would read as styles.
     table.add_row(*(Text(str(cell)) for cell in cells))
@@ -23,6 +31,7 @@ def _row(table: Table, *cells: object) -> None:
 
 def outcome_table(tables: ReportTables) -> Table:
     """Outcomes per (env configuration, run)."""
+    names = env_labels(tables)
     coverage = percent(tables.settings.confidence)
     table = _table(
         f"outcomes ({coverage} CI, bootstrap seed {tables.settings.seed})",
@@ -31,7 +40,7 @@ def outcome_table(tables: ReportTables) -> Table:
     for row in tables.outcomes:
         _row(
             table,
-            short_task(row.task),
+            names[row.task],
             row.run,
             row.n_ran,
             row.n_infra_errors,
@@ -44,6 +53,7 @@ def outcome_table(tables: ReportTables) -> Table:
 
 def player_table(tables: ReportTables) -> Table | None:
     """Per-player returns of multi-agent envs (None without any)."""
+    names = env_labels(tables)
     if not tables.players:
         return None
     table = _table("per player", ["env", "agent", "player", "mean return", "success rate"])
@@ -51,7 +61,7 @@ def player_table(tables: ReportTables) -> Table | None:
         n = row.mean_return.n_episodes if row.mean_return else 0
         _row(
             table,
-            short_task(row.task),
+            names[row.task],
             row.run,
             row.player,
             seed_mean(row.mean_return, n),
@@ -62,6 +72,7 @@ def player_table(tables: ReportTables) -> Table | None:
 
 def pass_at_k_table(tables: ReportTables) -> Table | None:
     """pass@k and pass^k per k (None without repeated attempts)."""
+    names = env_labels(tables)
     if not tables.pass_at_k:
         return None
     table = _table("pass@k", ["env", "agent", "k", "problems", "pass@k", "pass^k"])
@@ -69,7 +80,7 @@ def pass_at_k_table(tables: ReportTables) -> Table | None:
         result = row.result
         _row(
             table,
-            short_task(row.task),
+            names[row.task],
             row.run,
             result.k,
             result.n_problems,
@@ -81,21 +92,31 @@ def pass_at_k_table(tables: ReportTables) -> Table | None:
 
 def regret_table(tables: ReportTables) -> Table | None:
     """Final regret, log-log slope and verdict per regret curve (None without any)."""
+    names = env_labels(tables)
     if not tables.regret:
         return None
     table = _table(
-        "regret", ["env", "agent", "episodes", "final regret", "slope", "R_t/t trend", "verdict"]
+        "regret",
+        [
+            "env",
+            "agent",
+            "episodes",
+            "final regret",
+            "slope",
+            f"R_t/t^{LINEAR_EXPONENT:g} trend",
+            "verdict",
+        ],
     )
     for row in tables.regret:
         verdict = row.summary.sublinearity
         _row(
             table,
-            short_task(row.task),
+            names[row.task],
             row.who,
             row.summary.n_episodes,
             interval(row.summary.final_regret),
             number(verdict.slope),
-            verdict.average_regret_trend.trend,
+            verdict.scaled_trend.trend,
             verdict.verdict,
         )
     return table

@@ -35,7 +35,19 @@ def test_checked_records_refuses_what_cannot_be_aggregated() -> None:
     with pytest.raises(ValueError, match="recorded twice"):
         checked_records([make_record(), make_record()])
     kinds = [make_record(), make_record(env_kwargs={"a": 1})]
-    assert checked_records(kinds) == kinds
+    assert checked_records(kinds) == kinds[::-1]  # '{"a":1}' sorts before '{}'
+
+
+def test_checked_records_come_back_in_task_seed_attempt_order() -> None:
+    records = [
+        make_record(task_id=task, seed=seed, attempt=attempt)
+        for task in ("b", "a")
+        for seed in (2, 0, 1)
+        for attempt in (1, 0)
+    ]
+    expected = sorted(records, key=lambda r: (r.task_id, r.seed, r.attempt))
+    assert checked_records(records) == expected
+    assert checked_records(records[::-1]) == expected
 
 
 def test_split_infra_errors() -> None:

@@ -6,10 +6,12 @@ import numpy as np
 import pytest
 
 from envsuite.evaluation.metrics.sublinearity import (
+    LINEAR_EXPONENT,
     loglog_slope,
     mann_kendall,
     normal_cdf,
     sublinearity_verdict,
+    verdict_rule,
 )
 
 T = np.arange(1, 1001, dtype=float)
@@ -79,9 +81,57 @@ def test_verdicts() -> None:
     assert sublinearity_verdict(np.log(T + 1.0)).verdict == "sublinear"
     linear = sublinearity_verdict(0.2 * T)
     assert linear.verdict == "linear" and linear.slope == pytest.approx(1.0)
-    assert linear.average_regret_trend.trend == "no trend"
+    assert linear.scaled_trend.trend == "increasing"  # 0.2 t / t^0.9 = 0.2 t^0.1
     assert sublinearity_verdict(np.zeros(100)).verdict == "sublinear"
     # three points: a √t shape, but too few for a significant trend
     short = sublinearity_verdict(np.sqrt([1.0, 2.0, 3.0]), burn_in=0.0)
     assert short.verdict == "inconclusive"
-    assert short.average_regret_trend.s == -3
+    assert short.scaled_trend.s == -3
+
+
+# Curves where R_t / t falls while regret stays (nearly) linear: t^0.95 and a·t + b·√t (as
+# uniform play against the best expert in hindsight has), and clearly sublinear ones.
+STEEP = [T**0.95, T**0.92, 0.3 * T + 0.5 * np.sqrt(T), T + np.sqrt(T)]
+SHALLOW = [T**0.5, T**0.8, np.log(T + 1.0), 5.0 * T**0.7]
+
+
+@pytest.mark.parametrize("curve", STEEP + SHALLOW)
+def test_the_verdict_never_contradicts_the_trend_shown_next_to_it(curve: np.ndarray) -> None:
+    result = sublinearity_verdict(curve)
+    if result.verdict == "linear":
+        assert result.scaled_trend.trend != "decreasing"
+    if result.verdict == "sublinear":
+        assert result.scaled_trend.trend == "decreasing"
+
+
+@pytest.mark.parametrize("curve", STEEP)
+def test_growth_at_or_above_the_threshold_is_linear(curve: np.ndarray) -> None:
+    result = sublinearity_verdict(curve)
+    assert result.slope >= LINEAR_EXPONENT
+    assert result.verdict == "linear"
+
+
+@pytest.mark.parametrize("curve", SHALLOW)
+def test_growth_below_the_threshold_is_sublinear(curve: np.ndarray) -> None:
+    assert sublinearity_verdict(curve).verdict == "sublinear"
+
+
+def test_slope_and_trend_that_disagree_are_inconclusive() -> None:
+    # t^0.85 with a slow wave: the slope is below 0.9, but R_t / t^0.9 rises and falls
+    # with the wave and shows no significant decrease
+    result = sublinearity_verdict(T**0.85 * (1.0 + 0.5 * np.sin(T / 40.0)))
+    assert result.slope < LINEAR_EXPONENT
+    assert result.scaled_trend.trend == "no trend"
+    assert result.verdict == "inconclusive"
+
+
+def test_the_rule_in_words_uses_the_codes_threshold() -> None:
+    rule = verdict_rule()
+    assert rule.count(f"slope is below {LINEAR_EXPONENT:g}") == 1
+    assert rule.count(f"slope is at least {LINEAR_EXPONENT:g}") == 1
+    assert "slope is below 1" not in rule
+    other = verdict_rule(linear_exponent=0.8, trend_points=30, alpha=0.01)
+    assert "below 0.8" in other and "30 evenly spaced" in other and "α = 0.01" in other
+    assert sublinearity_verdict(T**0.85, linear_exponent=0.8).verdict == "linear"
+    with pytest.raises(ValueError, match="linear_exponent"):
+        sublinearity_verdict(T, linear_exponent=1.5)

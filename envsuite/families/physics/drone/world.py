@@ -12,10 +12,14 @@ poses and velocities of every body); unpickling builds a new client and restores
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import os
+import sys
 import tempfile
 import weakref
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -36,9 +40,56 @@ Quaternion = tuple[float, float, float, float]
 BodyState = tuple[Vector, Quaternion, Vector, Vector]
 
 
+def _flush_c_streams() -> None:
+    """Flush the C library's stdio buffers (into a pipe, printf output waits there)."""
+    with contextlib.suppress(OSError, AttributeError, TypeError):  # no C library (not POSIX)
+        ctypes.CDLL(None).fflush(None)
+
+
+@contextmanager
+def _c_output_silenced() -> Iterator[None]:
+    """Send what is written to file descriptors 1 and 2 meanwhile to the null device.
+
+    PyBullet's C code prints ``pybullet build time: ...`` when it is imported (to stderr
+    in current wheels, to stdout in older ones), into the output of every command that
+    makes a drone env. Python's own buffers are flushed first, so nothing written before
+    is lost or reordered, and the C buffers are flushed into the null device before the
+    descriptors come back. The redirection is process-wide for the milliseconds of the
+    import; an import error still arrives as an exception.
+    """
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved: list[int] = []
+    try:
+        for fd in (1, 2):
+            saved.append(os.dup(fd))
+    except OSError:  # a descriptor is closed (a daemon): nothing to keep quiet
+        for copy in saved:
+            os.close(copy)
+        yield
+        return
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        for fd in (1, 2):
+            os.dup2(null, fd)
+        yield
+    finally:
+        _flush_c_streams()
+        for fd, copy in zip((1, 2), saved, strict=True):
+            os.dup2(copy, fd)
+            os.close(copy)
+        os.close(null)
+
+
 def pybullet_module() -> Any:
-    """Import PyBullet, or raise an error naming the ``physics`` extra."""
-    return import_optional("pybullet", extra="physics")
+    """Import PyBullet (without its build-time banner), or raise naming the ``physics`` extra.
+
+    This is the family's one import point of PyBullet.
+    """
+    if "pybullet" in sys.modules:
+        return import_optional("pybullet", extra="physics")
+    with _c_output_silenced():
+        return import_optional("pybullet", extra="physics")
 
 
 class DroneWorld:
