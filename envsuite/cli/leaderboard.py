@@ -246,9 +246,9 @@ def verify(
     """Verify submissions, each check with its own error.
 
     Checks: safety, manifest, schema, version lock, completeness, consistency,
-    recomputation of every metric, and replay of sampled traces. Every submission is
-    checked; each rejection is printed with the check that failed, and the command exits 2
-    if any was rejected.
+    uniqueness (not a run already entered), recomputation of every metric, and replay of
+    sampled traces. Every submission is checked; each rejection is printed with the check
+    that failed, and the command exits 2 if any was rejected.
     """
     from envsuite.leaderboard.errors import SubmissionRejected
     from envsuite.leaderboard.verify_tree import TreeOutcome, verify_tree
