@@ -133,6 +133,8 @@ class _Copier:
 
 
 def _is_mapping(actions: Any) -> bool:
+    if type(actions) is dict:  # the usual case, without the ABC check
+        return True
     try:
         return isinstance(actions, Mapping)
     except BaseException as exc:  # an object whose __class__ raises is no mapping
