@@ -23,10 +23,12 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from envsuite.action_errors import is_interrupt
 from envsuite.agent_protocol import Agent
 from envsuite.agents.loading import load_agent
 from envsuite.evaluation.jobs import EpisodeJob
 from envsuite.jsonable import canonical_json, to_jsonable
+from envsuite.plain_actions import plain_action
 from envsuite.records import EpisodeRecord
 from envsuite.registry import EnvSpec, registry
 from envsuite.seeding import derive_seed
@@ -195,13 +197,25 @@ def _probability(agent: Agent) -> float | None:
 
 
 def _stored_action(action: Any) -> Any:
-    """The action as a trace step stores it: JSON, cut to :data:`MAX_TRACE_ACTION_BYTES`."""
-    value = _jsonable_action(action)
-    if value is None or isinstance(value, bool | int | float):
-        return value
-    if isinstance(value, str) and len(value) * 4 <= MAX_TRACE_ACTION_BYTES:
-        return value  # within the cap whatever its characters' UTF-8 lengths
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    """The action as a trace step stores it: JSON, cut to :data:`MAX_TRACE_ACTION_BYTES`.
+
+    An action with no faithful JSON form (or a hostile object) is stored as an
+    ``{"unserialisable": <short repr>}`` description.
+    """
+    try:
+        # The plain copy first: a str subclass with hostile methods would survive
+        # to_jsonable as it is and raise later, while the trace is written.
+        value = to_jsonable(plain_action(action))
+        kind = type(value)
+        if value is None or kind in (bool, int, float):
+            return value
+        if kind is str and len(value) * 4 <= MAX_TRACE_ACTION_BYTES:
+            return value  # within the cap whatever its characters' UTF-8 lengths
+        text = value if kind is str else json.dumps(value, ensure_ascii=False)
+    except BaseException as exc:  # no faithful JSON form (or a hostile object): describe it
+        if is_interrupt(exc):
+            raise
+        return {"unserialisable": _short_repr(action)}
     data = text.encode("utf-8", errors="surrogatepass")
     if len(data) <= MAX_TRACE_ACTION_BYTES:
         return value
@@ -214,17 +228,12 @@ def _stored_action(action: Any) -> Any:
     }
 
 
-def _jsonable_action(action: Any) -> Any:
-    try:
-        return to_jsonable(action)
-    except Exception:  # no faithful JSON form (or a hostile object): keep a description
-        return {"unserialisable": _short_repr(action)}
-
-
 def _short_repr(action: Any) -> str:
     try:
         return reprlib.repr(action)[:200]
-    except Exception:  # a hostile __repr__
+    except BaseException as exc:  # a hostile __repr__
+        if is_interrupt(exc):
+            raise
         return f"<{type(action).__name__} whose repr raised>"
 
 
