@@ -23,6 +23,10 @@ from typing import Any, Generic, TypeVar
 import gymnasium as gym
 from gymnasium.error import ResetNeeded
 
+from envsuite.action_errors import MAX_PARSE_ERROR_CHARS as MAX_PARSE_ERROR_CHARS
+from envsuite.action_errors import InvalidAction as InvalidAction
+from envsuite.action_errors import describe_parse_failure, is_interrupt
+from envsuite.plain_actions import plain_action
 from envsuite.registry import registry
 
 ObsType = TypeVar("ObsType")
@@ -42,25 +46,6 @@ DOCSTRING_SECTIONS = (
 
 EPISODE_OVER = "the episode has ended; call reset() before stepping again"
 NOT_STARTED = "call reset() before step(): no episode has started"
-
-
-class InvalidAction(ValueError):
-    """Raised by ``parse_action`` with a message saying what was wrong with the action."""
-
-
-#: Longest ``parse_error`` text; longer explanations are cut (they go into every info).
-MAX_PARSE_ERROR_CHARS = 300
-
-
-def describe_parse_failure(exc: BaseException) -> str:
-    """The ``parse_error`` text for an exception raised while parsing an action."""
-    if isinstance(exc, InvalidAction):
-        text = str(exc) or "invalid action"
-    else:
-        text = f"could not interpret the action ({type(exc).__name__}: {exc})"
-    if len(text) > MAX_PARSE_ERROR_CHARS:
-        text = text[: MAX_PARSE_ERROR_CHARS - 3] + "..."
-    return text
 
 
 class EnvsuiteEnv(gym.Env[ObsType, ActType], Generic[ObsType, ActType, ParsedT]):
@@ -119,8 +104,10 @@ class EnvsuiteEnv(gym.Env[ObsType, ActType], Generic[ObsType, ActType, ParsedT])
                 raise ResetNeeded(NOT_STARTED)
             return self._last_observation, 0.0, True, False, {"parse_error": EPISODE_OVER}
         try:
-            parsed = self.parse_action(action)
-        except Exception as exc:  # any failure to understand the action is the agent's error
+            parsed = self.parse_action(plain_action(action))
+        except BaseException as exc:  # any failure to understand the action is the agent's
+            if is_interrupt(exc):
+                raise
             message = describe_parse_failure(exc)
             observation, reward, terminated, truncated, info = self.apply_invalid_action(message)
             info["parse_error"] = message

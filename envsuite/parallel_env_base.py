@@ -34,7 +34,9 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import ParallelEnv
 
-from envsuite.env_base import EPISODE_OVER, describe_parse_failure
+from envsuite.action_errors import describe_parse_failure, is_interrupt
+from envsuite.env_base import EPISODE_OVER
+from envsuite.plain_actions import named_in, read_joint_action
 
 if TYPE_CHECKING:
     from envsuite.registry import EnvSpec
@@ -136,19 +138,22 @@ class EnvsuiteParallelEnv(ParallelEnv[str, ObsType, ActType], Generic[ObsType, A
         return observations, infos
 
     def step(self, actions: Any) -> StepResult:
-        """Step every live agent; malformed or missing actions cost that agent its penalty."""
-        given: Mapping[Any, Any] = actions if isinstance(actions, Mapping) else {}
+        """Step every live agent; malformed or missing actions cost that agent its penalty.
+
+        Nothing ``actions`` holds can make this raise: a mapping whose methods raise, an
+        action object whose methods raise, a list that holds itself are each that agent's
+        malformed action (see :mod:`envsuite.plain_actions`).
+        """
         if not self.agents:
-            return self._answer_after_end(given)
+            return self._answer_after_end(actions)
+        given, errors = read_joint_action(actions, self.agents, MISSING_ACTION)
         parsed: dict[str, ParsedT] = {}
-        errors: dict[str, str] = {}
-        for agent in self.agents:
-            if agent not in given:
-                errors[agent] = MISSING_ACTION
-                continue
+        for agent, action in given.items():
             try:
-                parsed[agent] = self.parse_action(agent, given[agent])
-            except Exception as exc:  # any failure to understand an action is that agent's
+                parsed[agent] = self.parse_action(agent, action)
+            except BaseException as exc:  # any failure to understand an action is that agent's
+                if is_interrupt(exc):
+                    raise
                 errors[agent] = describe_parse_failure(exc)
         observations, rewards, terminations, truncations, infos = self.apply_actions(parsed, errors)
         for agent in self.agents:
@@ -164,8 +169,8 @@ class EnvsuiteParallelEnv(ParallelEnv[str, ObsType, ActType], Generic[ObsType, A
         ]
         return observations, rewards, terminations, truncations, infos
 
-    def _answer_after_end(self, given: Mapping[Any, Any]) -> StepResult:
-        named = [agent for agent in self.possible_agents if agent in given]
+    def _answer_after_end(self, actions: Any) -> StepResult:
+        named = named_in(actions, self.possible_agents)
         message = NOT_STARTED if self.np_random is None else EPISODE_OVER
         return (
             {agent: self._last_observations.get(agent) for agent in named},

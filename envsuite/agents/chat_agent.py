@@ -9,21 +9,42 @@ Prompt template (one conversation per episode):
 - assistant: the model's reply, which is sent to the env unchanged. Parsing it is the env's
   job: a reply the env cannot parse costs the env's documented penalty, never a crash.
 
-Transient failures (connection errors, timeouts, HTTP 429 and 5xx) are retried with
-exponential backoff (honouring ``Retry-After``); anything else, or running out of retries,
-raises :class:`ChatAgentError`, which the runner records as an infra error.
+Transient failures (connection errors, timeouts, HTTP 408, 409, 429 and 5xx) are retried
+with exponential backoff; anything else, or running out of retries, raises
+:class:`ChatAgentError`, which the runner records as an infra error (with the agent's
+request, retry and latency counts).
+
+Every request is bounded, so a hostile or broken endpoint costs a known amount of time
+and memory:
+
+- ``timeout_s`` is a total deadline for one request, from connecting to the last byte of
+  the body (a server trickling bytes is cut off when it passes; see
+  :mod:`envsuite.agents.bounded_http`);
+- a ``Retry-After`` the endpoint sends is honoured when it asks for at most
+  ``max_retry_after_s`` seconds; a longer, negative or unreadable one is ignored (the
+  agent's own backoff, also capped at ``max_retry_after_s``, applies);
+- a body over ``max_response_bytes`` (before or after ``gzip``/``deflate`` decoding) is
+  refused, as is a JSON document nested too deeply to parse.
 """
 
 from __future__ import annotations
 
-import contextlib
+import json
+import math
 import os
 import time
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeGuard
 
 import httpx
 
+from envsuite.agents.bounded_http import (
+    ACCEPT_ENCODING,
+    BodyError,
+    Deadline,
+    read_capped_body,
+    retry_after_seconds,
+)
 from envsuite.errors import EnvsuiteError
 from envsuite.jsonable import canonical_json
 from envsuite.seeding import derive_seed, make_generator
@@ -33,6 +54,14 @@ SYSTEM_PROMPT = (
     "Reply with your action only, in the format the environment asks for."
 )
 RETRY_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504})
+#: Default cap on one response body, in bytes (after decoding).
+MAX_RESPONSE_BYTES = 4 << 20
+#: Default longest wait between retries, in seconds (``Retry-After`` or backoff).
+MAX_RETRY_AFTER_S = 60.0
+#: Characters of an error response quoted in a :class:`ChatAgentError`.
+ERROR_QUOTE_CHARS = 300
+#: Largest error response read (to quote its start).
+ERROR_BODY_BYTES = 64 << 10
 
 
 class ChatAgentError(EnvsuiteError, RuntimeError):
@@ -47,6 +76,7 @@ def _fresh_usage() -> dict[str, float]:
         "completion_tokens": 0,
         "total_tokens": 0,
         "latency_s": 0.0,
+        "retry_wait_s": 0.0,
     }
 
 
@@ -71,11 +101,18 @@ class ChatAgent:
         api_key: Bearer token (default: the ``OPENAI_API_KEY`` environment variable, if set).
         temperature: Sampling temperature.
         max_tokens: Cap on the reply's tokens (None: the endpoint's default).
-        timeout_s: Timeout of one HTTP request.
+        timeout_s: Total deadline of one HTTP request, connecting and reading the whole
+            body included.
         max_retries: Retries of a transient failure before giving up.
         backoff_s: First backoff; doubles on each retry, with jitter from a seeded generator.
         system_prompt: Replaces :data:`SYSTEM_PROMPT`.
         history_turns: Past (user, assistant) turns kept in the prompt (None: all).
+        max_retry_after_s: Longest wait before a retry: a ``Retry-After`` asking for more is
+            ignored, and the backoff never grows past it.
+        max_response_bytes: Largest response body accepted, after decoding.
+
+    Raises:
+        ValueError: an argument out of range (a non-positive timeout, negative retries, ...).
     """
 
     def __init__(
@@ -90,24 +127,46 @@ class ChatAgent:
         backoff_s: float = 0.5,
         system_prompt: str = SYSTEM_PROMPT,
         history_turns: int | None = None,
+        max_retry_after_s: float = MAX_RETRY_AFTER_S,
+        max_response_bytes: int = MAX_RESPONSE_BYTES,
     ) -> None:
         if not model:
             raise ValueError("model must be a non-empty string")
+        _check_positive("timeout_s", timeout_s)
+        _check_positive("max_retry_after_s", max_retry_after_s)
+        _check_positive("backoff_s", backoff_s, allow_zero=True)
+        for name, value in (
+            ("max_retries", max_retries),
+            ("max_response_bytes", max_response_bytes),
+        ):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"{name} must be an int >= 0, got {value!r}")
         self.model = model
         self.url = base_url.rstrip("/") + "/chat/completions"
         key = api_key if api_key is not None else os.environ.get("OPENAI_API_KEY")
-        headers = {"Authorization": f"Bearer {key}"} if key else {}
-        self.client = httpx.Client(headers=headers, timeout=timeout_s)
+        headers = {"Accept-Encoding": ACCEPT_ENCODING}
+        if key:
+            headers["Authorization"] = f"Bearer {key}"
+        # One connection at most: the deadline shuts down the socket it remembers.
+        self.client = httpx.Client(
+            headers=headers, timeout=timeout_s, limits=httpx.Limits(max_connections=1)
+        )
+        self.deadline = Deadline()
+        self.timeout_s = float(timeout_s)
         self.temperature = temperature
         self.max_tokens = max_tokens
         self.max_retries = max_retries
         self.backoff_s = backoff_s
+        self.max_retry_after_s = float(max_retry_after_s)
+        self.max_response_bytes = max_response_bytes
         self.system_prompt = system_prompt
         self.history_turns = history_turns
         self.seed = 0
         self.rng = make_generator(0, "chat-backoff")
         self.messages: list[dict[str, str]] = []
         self.usage = _fresh_usage()
+        #: How the agent waits between retries (replaceable in tests).
+        self.sleep = time.sleep
 
     def reset(self, seed: int | None = None) -> None:
         """Start a new conversation; ``seed`` is sent to the endpoint for reproducibility."""
@@ -124,7 +183,7 @@ class ChatAgent:
         return reply
 
     def episode_info(self) -> dict[str, float]:
-        """Token usage, request and retry counts, and total latency of this episode."""
+        """Token usage, request and retry counts, time waited and total latency of this episode."""
         return dict(self.usage)
 
     def close(self) -> None:
@@ -152,44 +211,109 @@ class ChatAgent:
                 self.usage["retries"] += 1
             started = time.perf_counter()
             try:
-                response = self.client.post(self.url, json=body)
-            except httpx.TransportError as exc:  # connection refused/reset, timeouts
-                problem = f"{type(exc).__name__}: {exc}"
-                self._sleep(attempt, None)
+                status, retry_after, data = self._post(body)
+            except _Transient as exc:
+                problem = str(exc)
+                self._wait(attempt, None)
                 continue
             finally:
                 self.usage["latency_s"] += time.perf_counter() - started
                 self.usage["requests"] += 1
-            if response.status_code in RETRY_STATUSES:
-                problem = f"HTTP {response.status_code}"
-                self._sleep(attempt, response.headers.get("retry-after"))
+            if status in RETRY_STATUSES:
+                problem = f"HTTP {status}"
+                self._wait(attempt, retry_after)
                 continue
-            if response.status_code != 200:
-                raise ChatAgentError(
-                    f"{self.url} answered HTTP {response.status_code}: {response.text[:300]}"
-                )
-            return self._read(response)
+            if status != 200:
+                quoted = data[:ERROR_QUOTE_CHARS].decode("utf-8", errors="replace")
+                raise ChatAgentError(f"{self.url} answered HTTP {status}: {quoted}")
+            return self._read(data)
         raise ChatAgentError(
             f"{self.url} failed {self.max_retries + 1} times; last problem: {problem}"
         )
 
-    def _read(self, response: httpx.Response) -> str:
+    def _post(self, body: dict[str, Any]) -> tuple[int, str | None, bytes]:
+        """One request within the deadline: status, Retry-After and (capped) body.
+
+        Raises:
+            _Transient: a transport failure or the deadline (worth retrying).
+            ChatAgentError: a body over the cap or in an unreadable encoding.
+        """
+        extensions = {"trace": self.deadline.trace}
         try:
-            data = response.json()
-            content = data["choices"][0]["message"]["content"]
+            with (
+                self.deadline.running(self.timeout_s),
+                self.client.stream("POST", self.url, json=body, extensions=extensions) as response,
+            ):
+                status = response.status_code
+                if status in RETRY_STATUSES:
+                    return status, response.headers.get("retry-after"), b""
+                limit = self.max_response_bytes if status == 200 else ERROR_BODY_BYTES
+                data = self._read_body(response, limit, quote_only=status != 200)
+        except httpx.TransportError as exc:  # connection refused/reset, timeouts, cut off
+            if self.deadline.expired:
+                raise _Transient(
+                    f"no complete answer within timeout_s={self.timeout_s:g} s"
+                ) from exc
+            raise _Transient(f"{type(exc).__name__}: {exc}") from exc
+        if self.deadline.expired:
+            raise _Transient(f"no complete answer within timeout_s={self.timeout_s:g} s")
+        return status, None, data
+
+    def _read_body(self, response: httpx.Response, limit: int, *, quote_only: bool) -> bytes:
+        try:
+            return read_capped_body(response, limit)
+        except BodyError as exc:
+            if quote_only:  # an error page too long to quote whole: its start is enough
+                return b"(an unreadable or oversized error body)"
+            raise ChatAgentError(f"{self.url} sent an unusable response: {exc}") from exc
+
+    def _read(self, data: bytes) -> str:
+        try:
+            parsed = json.loads(data.decode("utf-8"))
+            content = parsed["choices"][0]["message"]["content"]
+        except RecursionError as exc:
+            raise ChatAgentError(f"{self.url} sent JSON nested too deeply to read") from exc
         except (ValueError, KeyError, IndexError, TypeError) as exc:
-            raise ChatAgentError(f"{self.url} sent a malformed completion: {exc!r}") from exc
-        usage = data.get("usage") or {}
+            raise ChatAgentError(f"{self.url} sent a malformed completion: {exc!r:.300}") from exc
+        usage = parsed.get("usage") if isinstance(parsed, dict) else None
         for key in ("prompt_tokens", "completion_tokens", "total_tokens"):
-            if isinstance(usage.get(key), int | float):
-                self.usage[key] += usage[key]
+            value = usage.get(key) if isinstance(usage, dict) else None
+            if _is_count(value):
+                self.usage[key] += value
         return content if isinstance(content, str) else ""
 
-    def _sleep(self, attempt: int, retry_after: str | None) -> None:
+    def _wait(self, attempt: int, retry_after: str | None) -> None:
         if attempt >= self.max_retries:
             return
-        delay = self.backoff_s * 2**attempt * (1.0 + 0.25 * float(self.rng.random()))
-        if retry_after is not None:
-            with contextlib.suppress(ValueError):  # an HTTP date: keep our own delay
-                delay = max(delay, float(retry_after))
-        time.sleep(delay)
+        delay = self.backoff_s * 2 ** min(attempt, 60) * (1.0 + 0.25 * float(self.rng.random()))
+        asked = retry_after_seconds(retry_after)
+        if asked is not None and asked <= self.max_retry_after_s:
+            delay = max(delay, asked)
+        delay = min(delay, self.max_retry_after_s)
+        self.usage["retry_wait_s"] += delay
+        self.sleep(delay)
+
+
+class _Transient(Exception):
+    """A failure worth retrying: the connection broke or the deadline passed."""
+
+
+def _is_count(value: Any) -> TypeGuard[float]:
+    return (
+        isinstance(value, int | float)
+        and not isinstance(value, bool)
+        and math.isfinite(value)
+        and 0 <= value < 2**53
+    )
+
+
+def _check_positive(name: str, value: Any, *, allow_zero: bool = False) -> None:
+    ok = (
+        isinstance(value, int | float)
+        and not isinstance(value, bool)
+        and math.isfinite(value)
+        and (value >= 0 if allow_zero else value > 0)
+    )
+    if not ok:
+        bound = ">= 0" if allow_zero else "> 0"
+        raise ValueError(f"{name} must be a finite number {bound}, got {value!r}")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -33,6 +34,22 @@ def cycle_valid_actions(messages: list[dict[str, str]]) -> str:
     return "pass"
 
 
+class _QuietServer(ThreadingHTTPServer):
+    """A threading server that stays quiet when a client hangs up mid-answer.
+
+    The chat agent drops a connection on purpose (a reply over its size cap, a deadline);
+    http.server would print a traceback for each.
+    """
+
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """Ignore a client that went away; report anything else as usual."""
+        error = sys.exc_info()[1]
+        if not isinstance(error, ConnectionError):
+            super().handle_error(request, client_address)
+
+
 class ScriptedEndpoint:
     """A ``/v1/chat/completions`` server on 127.0.0.1 answering with ``policy``.
 
@@ -46,7 +63,7 @@ class ScriptedEndpoint:
         self.requests: list[dict[str, Any]] = []
         self._failures: list[tuple[int, float]] = []
         self._lock = threading.Lock()
-        self.server = ThreadingHTTPServer(("127.0.0.1", port), self._handler())
+        self.server = _QuietServer(("127.0.0.1", port), self._handler())
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
     @property

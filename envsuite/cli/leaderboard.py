@@ -246,9 +246,9 @@ def verify(
     """Verify submissions, each check with its own error.
 
     Checks: safety, manifest, schema, version lock, completeness, consistency,
-    recomputation of every metric, and replay of sampled traces. Every submission is
-    checked; each rejection is printed with the check that failed, and the command exits 2
-    if any was rejected.
+    uniqueness (not a run already entered), recomputation of every metric, and replay of
+    sampled traces. Every submission is checked; each rejection is printed with the check
+    that failed, and the command exits 2 if any was rejected.
     """
     from envsuite.leaderboard.errors import SubmissionRejected
     from envsuite.leaderboard.verify_tree import TreeOutcome, verify_tree
@@ -363,13 +363,30 @@ def new_version(
 @reports_errors
 def check_frozen(
     base: Annotated[str, typer.Option(help="Git ref to compare with (e.g. origin/main).")],
-    root: RootOption = None,
+    root: Annotated[
+        Path | None,
+        typer.Option(
+            "--root",
+            metavar="DIR",
+            help="The leaderboards folder (default: leaderboards/ of the git checkout holding "
+            "the working directory).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
-    """Refuse changes since BASE to published board versions and to existing submissions."""
-    from envsuite.leaderboard.frozen_git import check_against_base
+    """Refuse changes since BASE to published board versions and to existing submissions.
 
-    folder = _root(root)
-    allowed = check_against_base(folder.resolve().parent, folder, base)
+    It compares the git history of the checkout you run it in (not of wherever envsuite
+    is installed): run it at the root of the leaderboards' checkout, or pass --root.
+    """
+    from envsuite.leaderboard.frozen_git import (
+        check_against_base,
+        checkout_leaderboards,
+        checkout_root,
+    )
+
+    folder = root if root is not None else checkout_leaderboards(Path.cwd())
+    allowed = check_against_base(checkout_root(folder), folder, base)
     line(stdout(), f"{len(allowed)} changed file(s) under {folder}, none frozen")
 
 

@@ -5,27 +5,49 @@ malformed action, a wrong answer) is the env's business: it costs reward and sho
 record as usual. An exception from the env or the agent (a crashed sandbox, an endpoint that
 stays down) is an *infra error*: the episode is retried up to ``max_infra_retries`` times
 and, if it keeps failing, recorded with ``infra_error`` set so metrics can leave it out.
+Such a record keeps what the agents reported over every try (``agent_info``: requests,
+retries, latency, ... added up), so the cost of the failure stays visible.
+
+A trace step stores an action of at most :data:`MAX_TRACE_ACTION_BYTES` of JSON (per agent
+for multi-agent envs); a bigger one is stored as a ``{"trace_cut": ...}`` stand-in with its
+size, sha256 and first characters, so one huge reply cannot blow up a records file.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import json
+import reprlib
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from envsuite.action_errors import is_interrupt
 from envsuite.agent_protocol import Agent
 from envsuite.agents.loading import load_agent
 from envsuite.evaluation.jobs import EpisodeJob
 from envsuite.jsonable import canonical_json, to_jsonable
+from envsuite.plain_actions import plain_action
 from envsuite.records import EpisodeRecord
 from envsuite.registry import EnvSpec, registry
 from envsuite.seeding import derive_seed
 from envsuite.version import __version__
 
+#: Largest action (its JSON, in UTF-8 bytes) a trace step stores; see the module docstring.
+MAX_TRACE_ACTION_BYTES = 64 << 10
+#: Characters of a cut action kept in its ``trace_cut`` stand-in.
+TRACE_CUT_HEAD_CHARS = 1000
+
 
 class InfraError(Exception):
-    """The env or the agent failed in a way that is not the agent's decision."""
+    """The env or the agent failed in a way that is not the agent's decision.
+
+    Attributes:
+        agent_info: What the agents reported for the failed try (set by the runner).
+    """
+
+    agent_info: dict[str, Any] | None = None
 
 
 class EnvCache:
@@ -68,15 +90,20 @@ def run_job(job: EpisodeJob, cache: EnvCache | None = None) -> EpisodeRecord:
     own_cache = cache is None
     cache = cache or EnvCache()
     error = ""
+    reported: dict[str, Any] = {}
     started = time.perf_counter()
+    tries = job.max_infra_retries + 1
     try:
-        for _ in range(job.max_infra_retries + 1):
+        for _ in range(tries):
             try:
                 return _run_once(job, cache)
             except InfraError as exc:
                 error = str(exc)
+                _add_counts(reported, exc.agent_info or {})
                 cache.discard(job)
-        return _infra_record(job, registry[job.env_id], error, time.perf_counter() - started)
+        error = f"{error} (every one of {tries} tries failed)" if tries > 1 else error
+        seconds = time.perf_counter() - started
+        return _infra_record(job, registry[job.env_id], error, seconds, reported)
     finally:
         if own_cache:
             cache.close()
@@ -90,7 +117,24 @@ def _guard(what: str, call: Callable[..., Any], *args: Any, **kwargs: Any) -> An
         raise InfraError(f"{what} raised {type(exc).__name__}: {exc}") from exc
 
 
-def _infra_record(job: EpisodeJob, spec: EnvSpec, error: str, seconds: float) -> EpisodeRecord:
+def _add_counts(total: dict[str, Any], report: Mapping[str, Any]) -> None:
+    """Add ``report``'s numbers into ``total`` (nested per agent); other values: the last."""
+    for key, value in report.items():
+        if isinstance(value, Mapping):
+            inner = total.get(key)
+            if not isinstance(inner, dict):
+                inner = total[key] = {}
+            _add_counts(inner, value)
+        elif isinstance(value, int | float) and not isinstance(value, bool):
+            before = total.get(key, 0)
+            total[key] = (before if isinstance(before, int | float) else 0) + value
+        else:
+            total[key] = value
+
+
+def _infra_record(
+    job: EpisodeJob, spec: EnvSpec, error: str, seconds: float, agent_info: dict[str, Any]
+) -> EpisodeRecord:
     zero: float | dict[str, float] = 0.0
     return EpisodeRecord(
         run_id=job.run_id,
@@ -110,14 +154,16 @@ def _infra_record(job: EpisodeJob, spec: EnvSpec, error: str, seconds: float) ->
         stop_reason="infra_error",
         wall_time_s=seconds,
         infra_error=error,
+        agent_info=agent_info,
     )
 
 
 class _Episode:
     """Accumulates what an episode produced, for either API."""
 
-    def __init__(self, env: Any, job: EpisodeJob) -> None:
+    def __init__(self, env: Any, job: EpisodeJob, multi_agent: bool = False) -> None:
         raw = env.unwrapped
+        self.multi_agent = multi_agent
         self.curve_keys: tuple[str, ...] = tuple(getattr(raw, "record_curves", ()))
         self.metric_keys: tuple[str, ...] = tuple(getattr(raw, "record_metrics", ()))
         self.job = job
@@ -133,9 +179,12 @@ class _Episode:
     def keep(self, action: Any, reward: Any, probability: Any = None) -> None:
         self.length += 1
         if self.job.record_trace:
-            self.trace.append(
-                {"action": _jsonable_action(action), "reward": reward, "probability": probability}
+            stored = (
+                {name: _stored_action(one) for name, one in action.items()}
+                if self.multi_agent
+                else _stored_action(action)
             )
+            self.trace.append({"action": stored, "reward": reward, "probability": probability})
 
 
 def _probability(agent: Agent) -> float | None:
@@ -147,23 +196,61 @@ def _probability(agent: Agent) -> float | None:
     return None if value is None else float(value)
 
 
-def _jsonable_action(action: Any) -> Any:
+def _stored_action(action: Any) -> Any:
+    """The action as a trace step stores it: JSON, cut to :data:`MAX_TRACE_ACTION_BYTES`.
+
+    An action with no faithful JSON form (or a hostile object) is stored as an
+    ``{"unserialisable": <short repr>}`` description.
+    """
     try:
-        return to_jsonable(action)
-    except TypeError:
-        return {"unserialisable": repr(action)[:200]}
+        # The plain copy first: a str subclass with hostile methods would survive
+        # to_jsonable as it is and raise later, while the trace is written.
+        value = to_jsonable(plain_action(action))
+        kind = type(value)
+        if value is None or kind in (bool, int, float):
+            return value
+        if kind is str and len(value) * 4 <= MAX_TRACE_ACTION_BYTES:
+            return value  # within the cap whatever its characters' UTF-8 lengths
+        text = value if kind is str else json.dumps(value, ensure_ascii=False)
+    except BaseException as exc:  # no faithful JSON form (or a hostile object): describe it
+        if is_interrupt(exc):
+            raise
+        return {"unserialisable": _short_repr(action)}
+    data = text.encode("utf-8", errors="surrogatepass")
+    if len(data) <= MAX_TRACE_ACTION_BYTES:
+        return value
+    return {
+        "trace_cut": {
+            "bytes": len(data),
+            "sha256": hashlib.sha256(data).hexdigest(),
+            "head": text[:TRACE_CUT_HEAD_CHARS],
+        }
+    }
+
+
+def _short_repr(action: Any) -> str:
+    try:
+        return reprlib.repr(action)[:200]
+    except BaseException as exc:  # a hostile __repr__
+        if is_interrupt(exc):
+            raise
+        return f"<{type(action).__name__} whose repr raised>"
 
 
 def _run_once(job: EpisodeJob, cache: EnvCache) -> EpisodeRecord:
     spec, env = _guard("making the env", cache.get, job)
     agents = load_agent(job.agent, spec, env, job.agent_options)
     started = time.perf_counter()
-    if spec.multi_agent:
-        assert isinstance(agents, Mapping)
-        outcome = run_parallel_episode(job, env, agents, started)
-    else:
-        assert isinstance(agents, Agent)
-        outcome = run_single_agent_episode(job, env, agents, started)
+    try:
+        if spec.multi_agent:
+            assert isinstance(agents, Mapping)
+            outcome = run_parallel_episode(job, env, agents, started)
+        else:
+            assert isinstance(agents, Agent)
+            outcome = run_single_agent_episode(job, env, agents, started)
+    except InfraError as exc:
+        exc.agent_info = _failed_try_info(agents)
+        raise
     return EpisodeRecord(
         run_id=job.run_id,
         task_id=job.task_id,
@@ -185,6 +272,16 @@ def _stop_reason(job: EpisodeJob, steps: int, started: float) -> str | None:
     if job.wall_time_s is not None and time.perf_counter() - started > job.wall_time_s:
         return "wall_time_limit"
     return None
+
+
+def _failed_try_info(agents: Any) -> dict[str, Any]:
+    """What the agents of a failed try reported (nothing from an agent whose report fails)."""
+    named = agents if isinstance(agents, Mapping) else {"agent": agents}
+    try:
+        info = _agent_info(named)
+    except Exception:  # a broken agent's report must not hide the infra error itself
+        return {}
+    return info if isinstance(agents, Mapping) else info.get("agent", {})
 
 
 def _agent_info(agents: Mapping[str, Agent]) -> dict[str, Any]:
@@ -244,7 +341,7 @@ def run_parallel_episode(
 
     As :func:`run_single_agent_episode`, with per-agent returns, metrics and curves.
     """
-    episode = _Episode(env, job)
+    episode = _Episode(env, job, multi_agent=True)
     for index, (name, agent) in enumerate(agents.items()):
         seed = derive_seed(job.seed, "agent", job.attempt, index)
         _guard(f"{name}.reset", agent.reset, seed=seed)

@@ -28,7 +28,13 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from envsuite.errors import UsageError
 from envsuite.evaluation.protocol import TaskProtocol
 from envsuite.jsonable import canonical_json
-from envsuite.leaderboard.errors import FROZEN_EDITED, BoardError, FrozenBoardError
+from envsuite.leaderboard.errors import (
+    FROZEN_EDITED,
+    PIN_HASH,
+    BoardError,
+    FrozenBoardError,
+    UnsafeInputError,
+)
 from envsuite.leaderboard.layout import (
     BOARD_FILE,
     FROZEN_FILE,
@@ -36,8 +42,13 @@ from envsuite.leaderboard.layout import (
     parse_version_dir,
 )
 from envsuite.leaderboard.manifest import sha256_bytes
-from envsuite.leaderboard.pins import EnvPin, drift
-from envsuite.leaderboard.safety import check_slug, read_capped, read_yaml_mapping
+from envsuite.leaderboard.pins import EnvPin, drift, spec_hash_under
+from envsuite.leaderboard.safety import (
+    check_real_folder,
+    check_slug,
+    read_capped,
+    read_yaml_mapping,
+)
 from envsuite.registry import registry
 from envsuite.version import __version__
 
@@ -211,7 +222,9 @@ def check_frozen(path: Path, board: str, version: int) -> None:
         FrozenBoardError: a frozen file's hash differs from ``FROZEN.sha256``.
     """
     listed: dict[str, str] = {}
-    text = read_capped(path / FROZEN_FILE, BOARD_FILE_LIMIT, "a board file").decode("utf-8")
+    text = read_capped(path / FROZEN_FILE, BOARD_FILE_LIMIT, "a board file").decode(
+        "utf-8", errors="replace"
+    )
     for line in text.splitlines():
         digest, _, name = line.partition("  ")
         listed[name] = digest
@@ -242,14 +255,25 @@ def _settings(path: Path) -> BoardSettings:
 def load_board_version(path: Path, *, check_installed: bool = True) -> BoardVersion:
     """Load and check a board version folder.
 
-    Checks, in order: ``board.yaml`` fits its schema and names this folder; a published
-    version's frozen files are unchanged; ``protocol.yaml`` is a valid protocol with the
-    hash the board pins; the pins list exactly the protocol's env entries; and (with
-    ``check_installed``) the installed envsuite still matches every pin.
+    Checks, in order: the version folder and its board folder are real folders (not
+    symlinks); ``board.yaml`` fits its schema and names this folder; a published version's
+    frozen files are unchanged; ``protocol.yaml`` is a valid protocol with the hash the
+    board pins; the pins list exactly the protocol's env entries, each with the spec hash
+    its pinned preimage gives; and (with ``check_installed``) the installed envsuite still
+    matches every pin.
 
     Raises:
         BoardError: any of those fails (FrozenBoardError for an edited published version).
     """
+    try:
+        return _load_board_version(path, check_installed)
+    except UnsafeInputError as exc:  # a linked or oversize board file: the board is unusable
+        raise BoardError(str(exc)) from exc
+
+
+def _load_board_version(path: Path, check_installed: bool) -> BoardVersion:
+    for folder in (path.parent, path):
+        check_real_folder(folder)
     if not (path / BOARD_FILE).is_file():
         raise BoardError(f"{path} holds no {BOARD_FILE}; it is not a board version")
     settings = _settings(path)
@@ -275,10 +299,35 @@ def load_board_version(path: Path, *, check_installed: bool = True) -> BoardVers
     wanted = [(entry.id, canonical_json(entry.kwargs)) for entry in protocol.envs]
     if pinned != wanted:
         raise BoardError(f"{path / BOARD_FILE}: the pinned envs are not the protocol's envs")
+    check_pinned_hashes(path, settings)
     board = BoardVersion(path, settings, protocol)
     if check_installed:
         check_installed_envsuite(board)
     return board
+
+
+def check_pinned_hashes(path: Path, settings: BoardSettings) -> None:
+    """Every pin's ``spec_hash`` must be the hash of its own preimage.
+
+    The preimage (id, effective config, dataset checksums) under the board's envsuite
+    version gives the hash; a ``spec_hash`` edited by hand matches nothing a real env made
+    from the pin carries.
+
+    Raises:
+        BoardError: a pin whose ``spec_hash`` is not its preimage's hash.
+    """
+    for pin in settings.envs:
+        expected = spec_hash_under(pin, settings.envsuite.version)
+        if pin.spec_hash != expected:
+            raise BoardError(
+                PIN_HASH.format(
+                    path=path / BOARD_FILE,
+                    env=pin.label(),
+                    actual=pin.spec_hash,
+                    expected=expected,
+                    version=settings.envsuite.version,
+                )
+            )
 
 
 def check_installed_envsuite(board: BoardVersion) -> None:
@@ -296,6 +345,10 @@ def check_installed_envsuite(board: BoardVersion) -> None:
         )
     for pin in board.settings.envs:
         problem = drift(pin)
+        if problem is None and lock.version == __version__:
+            installed = registry[pin.id].hash_for(pin.kwargs)
+            if installed != pin.spec_hash:
+                problem = f"its spec hash is {installed}, not the pinned {pin.spec_hash}"
         if problem is not None:
             raise BoardError(
                 f"{board.label} pins {pin.label()}, but in the installed envsuite {problem}; "

@@ -13,6 +13,9 @@ from envsuite.errors import UsageError
 UNSAFE_NAME = "{what} {name!r} is not allowed: {why}"
 SYMLINK = "{path} is a symbolic link; submissions must hold regular files only"
 NOT_REGULAR = "{path} is not a regular file or folder"
+HARD_LINK = (
+    "{path} is a hard link ({links} names for one file); submissions must hold files of their own"
+)
 OVERSIZE = "{path} is {size:,} bytes, over the {limit:,}-byte limit for {what}"
 MALFORMED_JSON = "{path}:{line}: malformed JSON: {why}"
 MANIFEST_MISMATCH = "{path}: sha256 is {actual} but MANIFEST.sha256 lists {expected}"
@@ -31,6 +34,14 @@ SPEC_HASH = (
 ENVSUITE_VERSION = (
     "records were made with envsuite {actual}, which board {board} does not accept "
     "(compatible: {compatible})"
+)
+PIN_HASH = (
+    "{path} pins {env} with spec hash {actual}, but its pinned id, config and datasets give "
+    "{expected} under envsuite {version}: the pin was edited"
+)
+DUPLICATE_RUN = (
+    "these records are the same episodes as {original} (run fingerprint {fingerprint}); "
+    "a run is entered once, whatever its name"
 )
 CLAIM_MISMATCH = "submission.yaml claims {metric} = {claimed} but the records give {actual}"
 REPLAY_MISMATCH = "replay of {env_id} {kwargs} seed {seed} attempt {attempt}: {why}"
@@ -93,6 +104,12 @@ class ConsistencyError(SubmissionRejected):
     """A record contradicts itself (its return is not the sum of its trace's rewards, ...)."""
 
     check = "consistency"
+
+
+class DuplicateRunError(SubmissionRejected):
+    """The records are those of an earlier submission of the same board version."""
+
+    check = "uniqueness"
 
 
 class MetricMismatchError(SubmissionRejected):

@@ -15,6 +15,9 @@ from pathlib import Path
 from envsuite.leaderboard.errors import FrozenBoardError
 from envsuite.leaderboard.layout import FROZEN_FILE, KNOWN_ISSUES_FILE, SUBMISSIONS_DIR
 
+#: The folder of a checkout that holds the boards.
+LEADERBOARDS_DIR = "leaderboards"
+
 
 def _git(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
@@ -24,6 +27,38 @@ def _git(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 def _exists_at(repo: Path, ref: str, path: str) -> bool:
     return _git(repo, "cat-file", "-e", f"{ref}:{path}").returncode == 0
+
+
+def checkout_root(start: Path) -> Path:
+    """The top folder of the git checkout holding ``start`` (``git rev-parse --show-toplevel``).
+
+    Raises:
+        FrozenBoardError: ``start`` is not inside a git checkout.
+    """
+    result = _git(start, "rev-parse", "--show-toplevel")
+    if result.returncode != 0 or not result.stdout.strip():
+        raise FrozenBoardError(
+            f"{start} is not inside a git checkout ({result.stderr.strip() or 'no top level'}); "
+            "run check-frozen inside the checkout whose leaderboards/ it should check, or "
+            "pass --root"
+        )
+    return Path(result.stdout.strip())
+
+
+def checkout_leaderboards(cwd: Path) -> Path:
+    """The ``leaderboards/`` folder of the git checkout holding ``cwd``.
+
+    Raises:
+        FrozenBoardError: ``cwd`` is not in a git checkout, or the checkout has no
+            ``leaderboards/`` folder.
+    """
+    folder = checkout_root(cwd) / LEADERBOARDS_DIR
+    if not folder.is_dir():
+        raise FrozenBoardError(
+            f"the git checkout holding {cwd} has no {LEADERBOARDS_DIR}/ folder ({folder}); "
+            "pass --root"
+        )
+    return folder
 
 
 def changed_paths(repo: Path, base: str, folder: str) -> list[tuple[str, str]]:

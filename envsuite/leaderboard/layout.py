@@ -41,25 +41,27 @@ def version_dir(root: Path, board: str, version: int) -> Path:
 
 
 def list_boards(root: Path) -> list[str]:
-    """Names of the boards under ``root`` (folders with at least one version), sorted."""
+    """Names of the boards under ``root`` (folders with at least one version), sorted.
+
+    Symlinked folders are listed too, so that verification rejects them (loading a board
+    refuses a symlinked board or version folder) instead of skipping them unseen.
+    """
     if not root.is_dir():
         return []
     return sorted(
-        path.name
-        for path in root.iterdir()
-        if path.is_dir() and not path.is_symlink() and list_versions(root, path.name)
+        path.name for path in root.iterdir() if path.is_dir() and list_versions(root, path.name)
     )
 
 
 def list_versions(root: Path, board: str) -> list[int]:
-    """Version numbers of a board that have a board file, ascending."""
+    """Version numbers of a board that have a board file, ascending (symlinks included)."""
     folder = root / board
     if not folder.is_dir():
         return []
     numbers = []
     for path in folder.iterdir():
         match = _VERSION_DIR.match(path.name)
-        if match and (path / BOARD_FILE).is_file() and not path.is_symlink():
+        if match and (path / BOARD_FILE).is_file():
             numbers.append(int(match["number"]))
     return sorted(numbers)
 

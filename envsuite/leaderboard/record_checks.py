@@ -129,9 +129,16 @@ def _sequential_totals(record: EpisodeRecord) -> Reward:
     return total
 
 
+#: Stand-ins the runner stores for an action it cannot keep whole: no JSON form, or over
+#: the trace's size cap (see :mod:`envsuite.evaluation.episode`). Neither can be replayed.
+_STAND_INS = ("unserialisable", "trace_cut")
+
+
 def _unserialisable(action: Any) -> bool:
     if isinstance(action, dict):
-        return "unserialisable" in action or any(_unserialisable(v) for v in action.values())
+        return any(key in action for key in _STAND_INS) or any(
+            _unserialisable(v) for v in action.values()
+        )
     return False
 
 
@@ -199,8 +206,8 @@ def _check_record(record: EpisodeRecord) -> None:
     for number, step in enumerate(record.trace, start=1):
         if _unserialisable(step.action):
             raise ConsistencyError(
-                f"{name}: step {number} holds an action that could not be recorded as JSON, "
-                "so the episode cannot be replayed"
+                f"{name}: step {number} holds an action that could not be recorded whole "
+                "(no JSON form, or over the trace's size cap), so the episode cannot be replayed"
             )
     if _sequential_totals(record) != record.episode_return:
         raise ConsistencyError(

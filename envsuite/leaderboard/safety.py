@@ -1,9 +1,11 @@
-"""Reading untrusted submission folders safely: names, symlinks, sizes and strict JSON.
+"""Reading untrusted submission folders safely: names, links, sizes and strict JSON.
 
 A submission arrives as a pull request from anyone, so nothing in it is trusted: every
 name is checked against a strict pattern (no path traversal), the folder may hold regular
-files only (a symlink could point anywhere on the verifying machine), files are size-capped
-before they are read, and JSON is parsed strictly (no NaN, no duplicate keys).
+files only (a symlink could point anywhere on the verifying machine, and so could a hard
+link: a file with more than one link is refused too), the folders leading to it (board,
+version, ``submissions/``) must be real folders, files are size-capped before they are
+read, and JSON is parsed strictly (no NaN, no duplicate keys).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import Any
 import yaml
 
 from envsuite.leaderboard.errors import (
+    HARD_LINK,
     MALFORMED_JSON,
     NOT_REGULAR,
     OVERSIZE,
@@ -86,18 +89,44 @@ def check_relative_path(text: str) -> PurePosixPath:
     return PurePosixPath(text)
 
 
+def check_single_link(path: Path, info: os.stat_result) -> None:
+    """Refuse a regular file with more than one hard link.
+
+    A hard link is another name for a file that may live anywhere on the same file system
+    (a secret of the verifying machine, another submission's records); reading it would
+    follow it as surely as a symlink.
+
+    Raises:
+        UnsafeInputError: ``info.st_nlink > 1``.
+    """
+    if stat.S_ISREG(info.st_mode) and info.st_nlink > 1:
+        raise UnsafeInputError(HARD_LINK.format(path=path, links=info.st_nlink))
+
+
+def check_real_folder(path: Path) -> None:
+    """Refuse a folder that is a symlink (or not a folder at all).
+
+    Raises:
+        UnsafeInputError: ``path`` is a symbolic link or not a directory.
+    """
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError as exc:
+        raise UnsafeInputError(f"cannot read {path}: {exc.strerror}") from exc
+    if stat.S_ISLNK(mode):
+        raise UnsafeInputError(SYMLINK.format(path=path))
+    if not stat.S_ISDIR(mode):
+        raise UnsafeInputError(NOT_REGULAR.format(path=path))
+
+
 def walk_regular_files(folder: Path) -> Iterator[PurePosixPath]:
     """Yield every file under ``folder`` (relative, sorted), refusing anything but plain files.
 
     Raises:
-        UnsafeInputError: a symlink (to a file or folder), a special file, or a name that
-            :func:`check_relative_path` refuses.
+        UnsafeInputError: a symlink (to a file or folder), a hard-linked file, a special
+            file, or a name that :func:`check_relative_path` refuses.
     """
-    top = os.lstat(folder)
-    if stat.S_ISLNK(top.st_mode):
-        raise UnsafeInputError(SYMLINK.format(path=folder))
-    if not stat.S_ISDIR(top.st_mode):
-        raise UnsafeInputError(NOT_REGULAR.format(path=folder))
+    check_real_folder(folder)
     for root, dirs, files in os.walk(folder, followlinks=False):
         dirs.sort()
         for name in sorted(dirs) + sorted(files):
@@ -110,14 +139,16 @@ def walk_regular_files(folder: Path) -> Iterator[PurePosixPath]:
             relative = path.relative_to(folder).as_posix()
             check_relative_path(relative)
             if stat.S_ISREG(mode):
+                check_single_link(path, os.lstat(path))
                 yield PurePosixPath(relative)
 
 
 def read_capped(path: Path, limit: int, what: str) -> bytes:
-    """Read a regular file of at most ``limit`` bytes without following a symlink.
+    """Read a regular file of at most ``limit`` bytes without following a link.
 
     Raises:
-        UnsafeInputError: the path is a symlink or special file, or is over ``limit``.
+        UnsafeInputError: the path is a symlink, a hard-linked or special file, or is over
+            ``limit``.
     """
     try:
         descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
@@ -129,6 +160,7 @@ def read_capped(path: Path, limit: int, what: str) -> bytes:
         info = os.fstat(handle.fileno())
         if not stat.S_ISREG(info.st_mode):
             raise UnsafeInputError(NOT_REGULAR.format(path=path))
+        check_single_link(path, info)
         if info.st_size > limit:
             raise UnsafeInputError(
                 OVERSIZE.format(path=path, size=info.st_size, limit=limit, what=what)

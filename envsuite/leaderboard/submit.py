@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -16,6 +17,7 @@ import yaml
 
 from envsuite.jsonable import canonical_json
 from envsuite.leaderboard.board import BoardVersion
+from envsuite.leaderboard.duplicates import check_not_duplicate
 from envsuite.leaderboard.errors import (
     MISSING_EPISODES,
     CompletenessError,
@@ -25,7 +27,7 @@ from envsuite.leaderboard.errors import (
 from envsuite.leaderboard.layout import PROTOCOL_FILE, SUBMISSIONS_DIR
 from envsuite.leaderboard.manifest import write_manifest
 from envsuite.leaderboard.record_checks import expected_keys
-from envsuite.leaderboard.safety import read_json_object, slugify
+from envsuite.leaderboard.safety import check_real_folder, read_json_object, slugify
 from envsuite.leaderboard.submission import (
     ENV_LOCK_FILE,
     EPISODES_FILE,
@@ -103,12 +105,18 @@ def make_submission(
     Raises:
         CompletenessError: the run lacks episodes of the board's protocol.
         SchemaError: the run directory or the metadata is invalid, or the folder exists.
+        DuplicateRunError: a submission of the board version already holds these episodes.
+        UnsafeInputError: the board's ``submissions/`` folder is a symlink.
     """
     run, records = _run_records(board, run_dir)
     day = date or datetime.date.today()
-    folder = board.path / SUBMISSIONS_DIR / f"{day:%Y%m%d}_{slugify(name)}"
-    if folder.exists():
+    submissions = board.path / SUBMISSIONS_DIR
+    if os.path.lexists(submissions):
+        check_real_folder(submissions)
+    folder = submissions / f"{day:%Y%m%d}_{slugify(name)}"
+    if os.path.lexists(folder):
         raise SchemaError(f"{folder} exists already; choose another --name")
+    check_not_duplicate(board.path, records, board.settings.limits.episodes_bytes)
     agents = sorted({record.agent_id for record in records})
     versions = sorted({record.envsuite_version for record in records})
     if len(agents) != 1 or len(versions) != 1:

@@ -8,8 +8,10 @@
 5. version lock: env ids, spec hashes and envsuite release as the board pins them;
 6. completeness: every env x seed x attempt of the protocol, once, and nothing else;
 7. consistency: one agent and run, full traces whose rewards add up to the returns;
-8. recomputation: every board metric from the records; every claimed number must match;
-9. replay: a stratified sample of traces stepped in the real envs, rewards exact.
+8. uniqueness: the records are not the episodes of an earlier submission of the version
+   (see :mod:`envsuite.leaderboard.duplicates`);
+9. recomputation: every board metric from the records; every claimed number must match;
+10. replay: a stratified sample of traces stepped in the real envs, rewards exact.
 
 Each check raises its own error class, so the first failure says which check failed.
 """
@@ -28,6 +30,7 @@ from pydantic import BaseModel, ValidationError
 from envsuite.evaluation.episode import EnvCache
 from envsuite.evaluation.metrics.bootstrap import Interval
 from envsuite.leaderboard.board import BoardVersion, load_board_version
+from envsuite.leaderboard.duplicates import check_not_duplicate
 from envsuite.leaderboard.errors import (
     CLAIM_MISMATCH,
     OVERSIZE,
@@ -45,6 +48,7 @@ from envsuite.leaderboard.record_checks import (
 )
 from envsuite.leaderboard.replay import opt_in_skipped, replay_record, replay_sample
 from envsuite.leaderboard.safety import (
+    check_real_folder,
     read_json_lines,
     read_json_object,
     read_yaml_mapping,
@@ -245,6 +249,7 @@ def verify_submission(
     submission_parts(path)
     if path.parent.name != SUBMISSIONS_DIR:
         raise UnsafeInputError(f"{path} is not inside a board version's {SUBMISSIONS_DIR}/ folder")
+    check_real_folder(path.parent)
     board = load_board_version(path.parent.parent, check_installed=check_installed)
     done("board")
     _check_files(path, board)
@@ -260,6 +265,8 @@ def verify_submission(
     done("completeness")
     check_consistency(board, meta, lock, records)
     done("consistency")
+    check_not_duplicate(board.path, records, board.settings.limits.episodes_bytes, path.name)
+    done("uniqueness")
     results = recompute(board, records)
     check_claims(meta, results)
     done("recomputation")

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from envsuite.leaderboard.board import load_board_version
-from envsuite.leaderboard.errors import BoardError, FrozenBoardError, SubmissionRejected
+from envsuite.leaderboard.errors import BoardError, SubmissionRejected
 from envsuite.leaderboard.layout import list_boards, list_submissions, list_versions, version_dir
 from envsuite.leaderboard.verify import ReplayMode, VerificationReport, verify_submission
 
@@ -62,10 +62,12 @@ def verify_tree(
             path = version_dir(root, board, number)
             superseded = None
             try:
-                load_board_version(path)
-            except FrozenBoardError as exc:
+                load_board_version(path, check_installed=False)
+            except BoardError as exc:  # broken or tampered, whatever envsuite is installed
                 keep(TreeOutcome(path, None, exc))
                 continue
+            try:
+                load_board_version(path)
             except BoardError as exc:
                 if number == numbers[-1]:
                     keep(TreeOutcome(path, None, exc))

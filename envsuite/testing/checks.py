@@ -6,13 +6,15 @@ that is not registered, such as a deliberately broken one in a test, is checked 
 
 from __future__ import annotations
 
+import copy
+import functools
 import importlib
 import math
 import pickle
 import random
 import re
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 from unittest.mock import patch
 
@@ -23,6 +25,12 @@ from gymnasium.utils.env_checker import check_env, data_equivalence
 from envsuite.env_base import DOCSTRING_SECTIONS
 from envsuite.registry import EnvSpec
 from envsuite.seeding import derive_seed
+from envsuite.testing.hostile_actions import (
+    HOSTILE_ACTIONS,
+    HOSTILE_ALWAYS_WRONG,
+    HOSTILE_JOINT_ACCEPTED,
+    HOSTILE_JOINT_ACTIONS,
+)
 from envsuite.testing.rollout import (
     ActionChooser,
     Episode,
@@ -259,29 +267,93 @@ def _step_once(env: Any, action: Any) -> tuple[Any, Any, Any]:
     return observation, reward, info
 
 
+def _check_malformed_step(
+    spec: EnvSpec, env: Any, name: str, step: Callable[[], tuple[Any, Any, Any]], wrong: bool
+) -> None:
+    """Run ``step`` (one step with a malformed action) and check what it returned."""
+    try:
+        observation, reward, info = step()
+    except BaseException as exc:
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        raise _fail(spec, f"step({name}) raised {type(exc).__name__}") from exc
+    if not isinstance(info, Mapping) or "parse_error" not in info:
+        raise _fail(spec, f"step({name}): info lacks 'parse_error'")
+    if wrong and not info["parse_error"]:
+        raise _fail(spec, f"step({name}) was accepted without a parse_error")
+    if not math.isfinite(float(reward)):
+        raise _fail(spec, f"step({name}) gave a non-finite reward {reward!r}")
+    space = (
+        env.observation_space(env.possible_agents[0])
+        if hasattr(env, "possible_agents")
+        else env.observation_space
+    )
+    if observation is not None and not space.contains(observation):
+        raise _fail(spec, f"step({name}) gave an observation outside observation_space")
+
+
+def _step_joint(env: Any, build: Callable[[dict[str, Any]], Any]) -> tuple[Any, Any, Any]:
+    """One Parallel step with a hostile joint action built from valid-looking actions."""
+    agents = list(env.agents)
+    chooser = ActionChooser(1)
+    valid = {agent: chooser.choose(env.action_space(agent), {}) for agent in agents}
+    observations, rewards, _, _, infos = env.step(build(valid))
+    return observations.get(agents[0]), rewards.get(agents[0]), infos.get(agents[0], {})
+
+
+def _step_once_made(env: Any, make: Callable[[], Any]) -> tuple[Any, Any, Any]:
+    return _step_once(env, make())
+
+
+def _step_aec(env: Any, make: Callable[[], Any]) -> tuple[Any, Any, Any]:
+    """One AEC cycle: ``make()`` for the first agent to move, sampled actions for the rest."""
+    first = env.agent_selection
+    env.step(make())
+    chooser = ActionChooser(1)
+    for agent in env.agent_iter(len(env.possible_agents) - 1):
+        if agent == first:
+            break
+        done = env.terminations[agent] or env.truncations[agent]
+        env.step(None if done else chooser.choose(env.action_space(agent), {}))
+    observation = env.observe(first) if first in env.agents else None
+    return observation, env.rewards.get(first, 0.0), env.infos.get(first, {})
+
+
 def check_malformed_actions(spec: EnvSpec) -> None:
-    """Malformed actions never raise; clearly wrong types set ``parse_error``."""
+    """Malformed and hostile actions never raise; clearly wrong ones set ``parse_error``.
+
+    Every action of :data:`MALFORMED_ACTIONS` and of
+    :data:`~envsuite.testing.hostile_actions.HOSTILE_ACTIONS` is stepped (for multi-agent
+    envs as one agent's action, in the Parallel and the AEC form), and every hostile joint
+    action of :data:`~envsuite.testing.hostile_actions.HOSTILE_JOINT_ACTIONS` is passed to
+    a multi-agent env's Parallel ``step`` whole.
+    """
     env = make_for_test(spec)
-    for name, action in MALFORMED_ACTIONS:
+    cases: list[tuple[str, Callable[[], Any], bool]] = [
+        (name, functools.partial(copy.copy, action), name in ALWAYS_WRONG)
+        for name, action in MALFORMED_ACTIONS
+    ]
+    cases += [(name, make, name in HOSTILE_ALWAYS_WRONG) for name, make in HOSTILE_ACTIONS]
+    for name, make, wrong in cases:
         env.reset(seed=0)
-        try:
-            observation, reward, info = _step_once(env, action)
-        except Exception as exc:
-            raise _fail(spec, f"step({name}) raised {type(exc).__name__}: {exc}") from exc
-        if not isinstance(info, Mapping) or "parse_error" not in info:
-            raise _fail(spec, f"step({name}): info lacks 'parse_error'")
-        if name in ALWAYS_WRONG and not info["parse_error"]:
-            raise _fail(spec, f"step({name}) was accepted without a parse_error")
-        if not math.isfinite(float(reward)):
-            raise _fail(spec, f"step({name}) gave a non-finite reward {reward!r}")
-        space = (
-            env.observation_space(env.possible_agents[0])
-            if hasattr(env, "possible_agents")
-            else env.observation_space
-        )
-        if observation is not None and not space.contains(observation):
-            raise _fail(spec, f"step({name}) gave an observation outside observation_space")
+        step = functools.partial(_step_once_made, env, make)
+        _check_malformed_step(spec, env, name, step, wrong)
     env.close()
+    if not spec.multi_agent:
+        return
+    env = make_for_test(spec)
+    for name, build in HOSTILE_JOINT_ACTIONS:
+        env.reset(seed=0)
+        step = functools.partial(_step_joint, env, build)
+        wrong = name not in HOSTILE_JOINT_ACCEPTED
+        _check_malformed_step(spec, env, f"joint action: {name}", step, wrong)
+    env.close()
+    aec = make_for_test(spec, parallel=False)
+    for name, make, wrong in cases:
+        aec.reset(seed=0)
+        step = functools.partial(_step_aec, aec, make)
+        _check_malformed_step(spec, aec, f"AEC: {name}", step, wrong)
+    aec.close()
 
 
 def check_oracle(spec: EnvSpec) -> None:

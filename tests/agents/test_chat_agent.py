@@ -1,9 +1,12 @@
 from __future__ import annotations
 
+import hashlib
+
 import pytest
 
 from envsuite.agents.chat_agent import SYSTEM_PROMPT, ChatAgent, ChatAgentError, user_message
 from envsuite.agents.scripted_endpoint import ScriptedEndpoint
+from envsuite.evaluation.episode import MAX_TRACE_ACTION_BYTES, TRACE_CUT_HEAD_CHARS
 from envsuite.evaluation.protocol import adhoc_protocol
 from envsuite.evaluation.runner import evaluate
 
@@ -128,3 +131,54 @@ def test_a_run_through_the_endpoint_records_usage(tmp_path):
         ]
         assert record.agent_info["requests"] == 6
         assert record.agent_info["latency_s"] > 0
+
+
+def test_an_infra_error_record_keeps_request_retry_and_latency_counts(tmp_path):
+    with ScriptedEndpoint() as endpoint:
+        endpoint.fail_next(100, status=503)
+        result = evaluate(
+            adhoc_protocol("envsuite/Bandit-v0", {"horizon": 4}, 1, 1),
+            "openai:scripted",
+            tmp_path,
+            agent_options={"base_url": endpoint.base_url, "max_retries": 2, "backoff_s": 0.001},
+            progress=False,
+        )
+    record = result.records[0]
+    assert record.infra_error is not None
+    assert "HTTP 503" in record.infra_error and "every one of 3 tries failed" in record.infra_error
+    # three episode tries (max_infra_retries=2), each of three requests (max_retries=2)
+    assert record.agent_info["requests"] == 9
+    assert record.agent_info["retries"] == 6
+    assert record.agent_info["latency_s"] > 0 and record.agent_info["retry_wait_s"] > 0
+
+
+def test_a_huge_reply_is_stored_cut_in_the_trace(tmp_path):
+    huge = "x" * (1 << 20)  # under the agent's 4 MiB response cap, over the trace's cap
+    with ScriptedEndpoint(policy=lambda messages: huge) as endpoint:
+        result = evaluate(
+            adhoc_protocol("envsuite/Bandit-v0", {"horizon": 9}, 1, 1),
+            "openai:scripted",
+            tmp_path,
+            agent_options={"base_url": endpoint.base_url},
+            progress=False,
+        )
+    record = result.records[0]
+    assert record.infra_error is None and record.length == 9
+    for step in record.trace:
+        cut = step.action["trace_cut"]
+        assert cut["bytes"] == len(huge) and cut["head"] == huge[:TRACE_CUT_HEAD_CHARS]
+        assert cut["sha256"] == hashlib.sha256(huge.encode()).hexdigest()
+    assert len(record.to_json_line()) < 9 * MAX_TRACE_ACTION_BYTES
+
+
+def test_a_reply_within_the_trace_cap_is_stored_whole(tmp_path):
+    reply = "é" * (MAX_TRACE_ACTION_BYTES // 2)  # two UTF-8 bytes each: exactly the cap
+    with ScriptedEndpoint(policy=lambda messages: reply) as endpoint:
+        result = evaluate(
+            adhoc_protocol("envsuite/Bandit-v0", {"horizon": 2}, 1, 1),
+            "openai:scripted",
+            tmp_path,
+            agent_options={"base_url": endpoint.base_url},
+            progress=False,
+        )
+    assert [step.action for step in result.records[0].trace] == [reply, reply]

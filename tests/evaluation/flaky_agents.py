@@ -44,3 +44,21 @@ class Slow:
     def act(self, observation: Any, info: Any) -> Any:
         time.sleep(0.02)
         return "blue"
+
+
+class Hostile:
+    """Returns a different hostile action object on each step (see envsuite.testing)."""
+
+    def __init__(self, env: Any) -> None:
+        self.env = env
+        self.step = 0
+
+    def reset(self, seed: int | None = None) -> None:
+        self.step = 0
+
+    def act(self, observation: Any, info: Any) -> Any:
+        from envsuite.testing.hostile_actions import HOSTILE_ACTIONS
+
+        _, make = HOSTILE_ACTIONS[self.step % len(HOSTILE_ACTIONS)]
+        self.step += 1
+        return make()

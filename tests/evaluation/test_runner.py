@@ -189,3 +189,16 @@ def test_multi_agent_oracle_self_play_succeeds(tmp_path):
     protocol = adhoc_protocol("envsuite/RepeatedGame-v0", {"game": "matching_pennies"}, 3, 1)
     records = evaluate(protocol, "oracle", tmp_path, progress=False).records
     assert all(record.success for record in records)
+
+
+def test_hostile_actions_are_parse_errors_and_recorded_as_descriptions(tmp_path):
+    from envsuite.testing.hostile_actions import HOSTILE_ACTIONS
+
+    steps = len(HOSTILE_ACTIONS)
+    protocol = adhoc_protocol(BANDIT, {"horizon": steps}, 1, 1)
+    result = evaluate(
+        protocol, "tests.evaluation.flaky_agents:Hostile", tmp_path / "a", progress=False
+    )
+    record = result.records[0]
+    assert record.infra_error is None and record.length == steps
+    assert len(record.to_json_line()) < steps * 70_000

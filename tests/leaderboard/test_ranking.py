@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 
 import numpy as np
@@ -10,11 +11,13 @@ import pytest
 from envsuite.evaluation.metrics import stratified_bootstrap_interval
 from envsuite.evaluation.metrics.aggregates import aggregate_mean
 from envsuite.evaluation.metrics.bootstrap import percentile_interval
+from envsuite.leaderboard.board import load_board_version
 from envsuite.leaderboard.layout import list_submissions
 from envsuite.leaderboard.manifest import write_manifest
 from envsuite.leaderboard.ranking import paired_replicates, pairwise_matches, tied_ranks
 from envsuite.leaderboard.render_markdown import standings_table
-from envsuite.leaderboard.standings import board_standings
+from envsuite.leaderboard.standings import board_standings, rank_reports
+from envsuite.leaderboard.verify import verify_submission
 from envsuite.records import read_records, write_records
 from tests.leaderboard.helpers import entry, rewrite_records, rewrite_yaml
 
@@ -76,11 +79,18 @@ def test_a_clearly_better_entry_ranks_alone_on_a_real_board(board_copy):
 
 
 def test_identical_entries_are_shown_as_tied(board_copy):
+    # A board refuses a second submission of the same run (see test_duplicates), so the
+    # twin is ranked from a copy of the verified report under another name.
     board = board_copy()
-    twin = entry(board, "random").with_name("20261201_random-twin")
-    shutil.copytree(entry(board, "random"), twin)
-    rewrite_yaml(twin, "submission.yaml", lambda d: d.update(name="random twin"))
-    standings = board_standings(board.path)
+    reports = [
+        verify_submission(entry(board, name), replay="none") for name in ("oracle", "random")
+    ]
+    twin = dataclasses.replace(
+        reports[1],
+        path=reports[1].path.with_name("20261201_random-twin"),
+        meta=reports[1].meta.model_copy(update={"name": "random twin"}),
+    )
+    standings = rank_reports(load_board_version(board.path), [*reports, twin])
     ranks = {row.report.meta.name: (row.rank, row.tied) for row in standings.rows}
     assert ranks == {"oracle": (1, False), "random": (2, True), "random twin": (2, True)}
 

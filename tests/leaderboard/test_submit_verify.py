@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 
 import pytest
 import yaml
@@ -26,6 +27,7 @@ ALL_CHECKS = [
     "version lock",
     "completeness",
     "consistency",
+    "uniqueness",
     "recomputation",
     "replay",
 ]
@@ -69,6 +71,7 @@ def test_recomputed_metrics_are_the_metrics_modules_numbers(board_copy):
 
 def test_submit_keeps_only_the_boards_episodes_of_a_larger_run(board_copy, runs_dir, tmp_path):
     board = board_copy()
+    shutil.rmtree(entry(board, "random"))  # the same run may not be entered twice
     run = tmp_path / "run"
     run.mkdir()
     source = runs_dir / "mini-bandit-random"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 
 import pytest
@@ -18,7 +19,7 @@ from envsuite.leaderboard.submit import make_submission
 from envsuite.leaderboard.verify import verify_submission
 from envsuite.leaderboard.verify_tree import verify_tree
 from envsuite.registry import EnvSpec, file_sha256, register, registry
-from tests.leaderboard.helpers import DAY
+from tests.leaderboard.helpers import DAY, entry
 
 DATA_ID = "envsuite/TestDataTarget-v0"
 
@@ -47,6 +48,7 @@ def test_a_board_marked_published_without_its_frozen_file_is_refused(board_copy)
 
 def test_new_submissions_still_verify_on_a_published_board(board_copy, runs_dir):
     board = board_copy()
+    shutil.rmtree(entry(board, "oracle"))  # the same run may not be entered twice
     published = publish(board.path.parent.parent, board.name, today=DAY)
     folder = make_submission(
         published,
