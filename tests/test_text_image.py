@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import itertools
 import subprocess
 import sys
 
@@ -70,7 +71,7 @@ def test_wrapping_keeps_every_character_and_prefers_spaces():
     wrapped = wrap_lines(line, columns=30)
     assert "".join(wrapped) == line
     assert all(len(piece) <= 30 for piece in wrapped)
-    cuts = zip(wrapped, wrapped[1:], strict=False)
+    cuts = itertools.pairwise(wrapped)
     assert all(a.endswith(" ") or b.startswith(" ") for a, b in cuts)  # no word cut in two
     assert wrap_lines("a" * 65, columns=30) == ["a" * 30, "a" * 30, "a" * 5]
     assert wrap_lines("") == [""] and wrap_lines("a\n\nb") == ["a", "", "b"]
