@@ -14,7 +14,9 @@ from envsuite import text_image
 from envsuite.text_image import (
     COLUMNS,
     FONT_PATH,
+    PADDING,
     ROWS,
+    cell_size,
     fit_lines,
     frame_shape,
     wrap_lines,
@@ -94,3 +96,11 @@ def test_a_text_longer_than_the_frame_keeps_its_first_and_last_lines():
 def test_the_frame_size_follows_the_settings_not_the_text():
     small = draw("hello", columns=20, rows=5)
     assert small.shape == frame_shape(columns=20, rows=5) != frame_shape(COLUMNS, ROWS)
+
+
+def test_accents_and_glyphs_wider_than_their_cell_are_drawn_whole():
+    width, height = cell_size()
+    accent = draw("É")[PADDING : PADDING + height, PADDING : PADDING + width]
+    assert (accent[0] < 200).any()  # the accent's top reaches the cell's first pixel row
+    wide = draw("W")[PADDING : PADDING + height, PADDING : PADDING + 2 * width]
+    assert (wide[:, width:] < 200).any()  # W spills into the next cell, as in a terminal
