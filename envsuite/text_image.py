@@ -30,7 +30,7 @@ FONT_PATH = Path(__file__).resolve().parent / "assets" / "fonts" / "DejaVuSansMo
 #: Character cells per line and lines per frame.
 COLUMNS = 100
 ROWS = 48
-#: Font size in pixels (each cell is 8 x 19 pixels at 14).
+#: Font size in pixels (each cell is 8 x 18 pixels at 14).
 FONT_SIZE = 14
 #: Margin around the text, in pixels.
 PADDING = 8
