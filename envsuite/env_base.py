@@ -13,6 +13,13 @@ a step taken after the episode ended with the last observation, reward 0 and a
 ``parse_error``. A step before the first reset raises Gymnasium's ``ResetNeeded``, as the
 ``OrderEnforcing`` wrapper of ``gymnasium.make`` does: there is no observation to answer
 with.
+
+Rendering: a text env writes ``render_text()`` (its ``ansi`` frame), declares the modes
+of :data:`~envsuite.rendering.TEXT_RENDER_MODES` in ``metadata["render_modes"]`` and
+checks its ``render_mode`` with :func:`~envsuite.rendering.checked_render_mode`; the
+base's ``render`` then gives the text (``"ansi"``), the text drawn on an image
+(``"rgb_array"``) or prints it (``"human"``, also after every ``reset`` and ``step``).
+Envs with pictures of their own override ``render``.
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ from envsuite.action_errors import InvalidAction as InvalidAction
 from envsuite.action_errors import describe_parse_failure, is_interrupt
 from envsuite.plain_actions import plain_action
 from envsuite.registry import registry
+from envsuite.rendering import render_text_frame
 
 ObsType = TypeVar("ObsType")
 ActType = TypeVar("ActType")
@@ -86,6 +94,10 @@ class EnvsuiteEnv(gym.Env[ObsType, ActType], Generic[ObsType, ActType, ParsedT])
         """Advance the env after a malformed action, applying the env's documented penalty."""
         raise NotImplementedError
 
+    def render_text(self) -> str:
+        """The env's ``ansi`` frame: the state as a person reading the env sees it now."""
+        raise NotImplementedError(f"{type(self).__name__} does not render as text")
+
     # -- the loop ----------------------------------------------------------------------
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -95,6 +107,8 @@ class EnvsuiteEnv(gym.Env[ObsType, ActType], Generic[ObsType, ActType, ParsedT])
         observation, info = self.new_episode(options)
         self._last_observation = observation
         self._episode_over = False
+        if self.render_mode == "human":
+            self.render()
         return observation, info
 
     def step(self, action: Any) -> tuple[ObsType, float, bool, bool, dict[str, Any]]:
@@ -116,7 +130,20 @@ class EnvsuiteEnv(gym.Env[ObsType, ActType], Generic[ObsType, ActType, ParsedT])
             info.setdefault("parse_error", None)
         self._last_observation = observation
         self._episode_over = bool(terminated or truncated)
+        if self.render_mode == "human":
+            self.render()
         return observation, float(reward), bool(terminated), bool(truncated), info
+
+    def render(self) -> Any:
+        """The frame of ``self.render_mode``, made from :meth:`render_text`.
+
+        ``"ansi"``: the text; ``"rgb_array"``: an ``(H, W, 3)`` uint8 image of the text,
+        the same shape for every frame; ``"human"``: prints the text and returns None.
+        None when the env was made without a render mode.
+        """
+        if self.render_mode is None:
+            return None
+        return render_text_frame(self.render_text(), self.render_mode)
 
     # -- identity ----------------------------------------------------------------------
     @property

@@ -22,6 +22,9 @@ Once every agent is done (or before the first ``reset``), ``step`` changes nothi
 agent of ``possible_agents`` named in ``actions`` gets its last observation (None before
 any reset), reward 0, ``terminated=True`` and a ``parse_error``
 (:data:`~envsuite.env_base.EPISODE_OVER`, or :data:`NOT_STARTED`); other names get nothing.
+
+Rendering works as in :mod:`envsuite.env_base`: a text env writes ``render_text()`` and
+gets ``"ansi"``, ``"rgb_array"`` and ``"human"`` (:mod:`envsuite.rendering`).
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from pettingzoo import ParallelEnv
 from envsuite.action_errors import describe_parse_failure, is_interrupt
 from envsuite.env_base import EPISODE_OVER
 from envsuite.plain_actions import named_in, read_joint_action
+from envsuite.rendering import render_text_frame
 
 if TYPE_CHECKING:
     from envsuite.registry import EnvSpec
@@ -116,6 +120,10 @@ class EnvsuiteParallelEnv(ParallelEnv[str, ObsType, ActType], Generic[ObsType, A
         """
         raise NotImplementedError
 
+    def render_text(self) -> str:
+        """The env's ``ansi`` frame: the state as a person watching the game sees it now."""
+        raise NotImplementedError(f"{type(self).__name__} does not render as text")
+
     # -- spaces ------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """Return the observation space of ``agent`` (the same object on every call)."""
@@ -135,6 +143,8 @@ class EnvsuiteParallelEnv(ParallelEnv[str, ObsType, ActType], Generic[ObsType, A
         self.agents = list(self.possible_agents)
         observations, infos = self.new_episode(options)
         self._last_observations = dict(observations)
+        if self.render_mode == "human":
+            self.render()
         return observations, infos
 
     def step(self, actions: Any) -> StepResult:
@@ -167,7 +177,20 @@ class EnvsuiteParallelEnv(ParallelEnv[str, ObsType, ActType], Generic[ObsType, A
             for agent in self.agents
             if not (terminations.get(agent, False) or truncations.get(agent, False))
         ]
+        if self.render_mode == "human":
+            self.render()
         return observations, rewards, terminations, truncations, infos
+
+    def render(self) -> Any:
+        """The frame of ``self.render_mode``, made from :meth:`render_text`.
+
+        ``"ansi"``: the text; ``"rgb_array"``: an ``(H, W, 3)`` uint8 image of the text,
+        the same shape for every frame; ``"human"``: prints the text and returns None.
+        None when the env was made without a render mode.
+        """
+        if self.render_mode is None:
+            return None
+        return render_text_frame(self.render_text(), self.render_mode)
 
     def _answer_after_end(self, actions: Any) -> StepResult:
         named = named_in(actions, self.possible_agents)

@@ -1,10 +1,22 @@
-"""Turning an agent string into agents for a made env."""
+"""Turning an agent string into agents for a made env.
+
+A ``module:Class`` agent is imported with the current working directory first on
+``sys.path``, as ``python -m``, pytest and uvicorn find a project's own modules, so
+``envsuite eval ... --agent my_pkg:MyAgent`` run beside ``my_pkg/`` finds it although the
+``envsuite`` command's own path is the directory of its script. The working directory is
+on ``sys.path`` only while that import runs (and is not added twice): imports the agent's
+module makes at import time see it, later top-level imports of other modules from the
+working directory do not (imports of the package's own submodules always work).
+"""
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import inspect
-from collections.abc import Mapping
+import os
+import sys
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from envsuite.agent_protocol import Agent
@@ -101,12 +113,52 @@ def _load_one(
     raise AgentLoadError(f"unknown agent {agent!r}; an agent string is {AGENT_FORMS}")
 
 
-def _load_class(agent: str, spec: EnvSpec, env: Any, options: dict[str, Any]) -> Agent:
-    module_name, _, attribute = agent.partition(":")
+@contextlib.contextmanager
+def _working_directory_importable() -> Iterator[str]:
+    """The working directory first on ``sys.path`` for the duration (see the module doc)."""
+    here = os.getcwd()
+    if any(os.path.abspath(entry or os.curdir) == here for entry in sys.path):
+        yield here
+        return
+    sys.path.insert(0, here)
     try:
-        target = getattr(importlib.import_module(module_name), attribute)
-    except (ImportError, AttributeError) as exc:
+        yield here
+    finally:
+        with contextlib.suppress(ValueError):  # the import may have removed it itself
+            sys.path.remove(here)
+
+
+def _import_attribute(agent: str) -> Any:
+    """The object ``module:attribute`` names, the working directory importable.
+
+    Raises:
+        AgentLoadError: naming the module or attribute that could not be found (and where
+            modules were looked for), or what importing the module raised.
+    """
+    module_name, _, attribute = agent.partition(":")
+    if not module_name or not attribute:
+        raise AgentLoadError(f"unknown agent {agent!r}; an agent string is {AGENT_FORMS}")
+    with _working_directory_importable() as here:
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as exc:
+            raise AgentLoadError(
+                f"cannot import agent {agent!r}: {exc} (looked in the working directory "
+                f"{here} and on the Python path)"
+            ) from exc
+        except Exception as exc:  # the agent's own module failed while being imported
+            raise AgentLoadError(
+                f"cannot import agent {agent!r}: importing {module_name!r} raised "
+                f"{type(exc).__name__}: {exc}"
+            ) from exc
+    try:
+        return getattr(module, attribute)
+    except AttributeError as exc:
         raise AgentLoadError(f"cannot import agent {agent!r}: {exc}") from exc
+
+
+def _load_class(agent: str, spec: EnvSpec, env: Any, options: dict[str, Any]) -> Agent:
+    target = _import_attribute(agent)
     try:
         parameters = inspect.signature(target).parameters
     except (TypeError, ValueError):  # builtins and some C types have no signature

@@ -6,9 +6,11 @@ that is not registered, such as a deliberately broken one in a test, is checked 
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import importlib
+import io
 import math
 import pickle
 import random
@@ -48,6 +50,8 @@ SEEDS = (0, 1, 2, 3, 4)
 ORACLE_SEEDS = tuple(range(10))
 #: Steps per episode for checks that do not need to reach the end.
 SHORT_EPISODE = 60
+#: Steps rendered after the reset, in every render mode.
+RENDER_STEPS = 2
 
 #: Actions no env may crash on, whatever its action space.
 MALFORMED_ACTIONS: tuple[tuple[str, Any], ...] = (
@@ -395,23 +399,73 @@ def check_global_rng_untouched(spec: EnvSpec) -> None:
         raise _fail(spec, "the global `numpy.random` state changed (use self.np_random)")
 
 
+def _render_rollout(spec: EnvSpec, mode: str, steps: int = RENDER_STEPS) -> list[Any]:
+    """The frames of ``mode`` after a seeded reset and after each of a few steps."""
+    env = make_for_test(spec, render_mode=mode)
+    chooser = ActionChooser(0)
+    # Human mode prints (text envs) or warns that no window can open (no display).
+    with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
+        warnings.simplefilter("ignore")
+        env.reset(seed=0)
+        frames = [env.render()]
+        for _ in range(steps):
+            _step_once(env, chooser.choose(_action_space(env), {}))
+            frames.append(env.render())
+    env.close()
+    return frames
+
+
+def _check_frames(spec: EnvSpec, mode: str, frames: list[Any]) -> None:
+    for frame in frames:
+        if mode == "ansi" and not isinstance(frame, str):
+            raise _fail(spec, f"render_mode='ansi' returned {type(frame).__name__}, not str")
+        if mode == "human" and frame is not None:
+            raise _fail(spec, f"render_mode='human' returned {type(frame).__name__}, not None")
+        if mode == "rgb_array" and not (
+            isinstance(frame, np.ndarray)
+            and frame.ndim == 3
+            and frame.shape[2] == 3
+            and frame.dtype == np.uint8
+        ):
+            shown = getattr(frame, "shape", type(frame).__name__)
+            raise _fail(spec, f"render_mode='rgb_array' gave {shown}, not an HxWx3 uint8 array")
+    if mode == "rgb_array" and len({frame.shape for frame in frames}) != 1:
+        shapes = sorted({frame.shape for frame in frames})
+        raise _fail(spec, f"render_mode='rgb_array' frames change shape: {shapes}")
+
+
 def check_render_modes(spec: EnvSpec) -> None:
-    """Every declared render mode renders after reset and after a step."""
+    """Every env renders ``rgb_array``, and every declared mode renders as its API says.
+
+    After a seeded reset and after each of a few steps: ``ansi`` gives a str, ``human``
+    gives None, ``rgb_array`` gives ``(H, W, 3)`` uint8 frames of one shape, the same
+    bytes from two envs given the same seed and actions (so videos reproduce). Multi-agent
+    envs also pass PettingZoo's ``render_test``.
+    """
     probe = make_for_test(spec)
     modes = list(probe.unwrapped.metadata.get("render_modes", []))
     probe.close()
+    if "rgb_array" not in modes:
+        raise _fail(spec, f"does not offer render_mode='rgb_array' (render_modes: {modes})")
     for mode in modes:
-        env = make_for_test(spec, render_mode=mode)
-        env.reset(seed=0)
-        frames = [env.render()]
-        _step_once(env, ActionChooser(0).choose(_action_space(env), {}))
-        frames.append(env.render())
-        for frame in frames:
-            if mode == "ansi" and not isinstance(frame, str):
-                raise _fail(spec, f"render_mode='ansi' returned {type(frame).__name__}, not str")
-            if mode == "rgb_array" and not (isinstance(frame, np.ndarray) and frame.ndim == 3):
-                raise _fail(spec, "render_mode='rgb_array' did not return an HxWx3 array")
-        env.close()
+        frames = _render_rollout(spec, mode)
+        _check_frames(spec, mode, frames)
+        if mode == "rgb_array":
+            again = _render_rollout(spec, mode)
+            for index, (a, b) in enumerate(zip(frames, again, strict=True)):
+                if a.tobytes() != b.tobytes():
+                    raise _fail(
+                        spec, f"rgb_array frame {index} differs between two envs seeded alike"
+                    )
+    if spec.multi_agent:
+        from pettingzoo.test import render_test
+
+        with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
+            warnings.simplefilter("ignore")
+            try:
+                render_test(lambda **kwargs: make_for_test(spec, parallel=False, **kwargs))
+            except AssertionError as exc:
+                raise _fail(spec, f"PettingZoo's render_test failed: {exc}") from exc
 
 
 def _action_space(env: Any) -> Any:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 from typing import Any
 
@@ -9,6 +10,7 @@ import numpy as np
 from gymnasium import spaces
 
 from envsuite.env_base import EnvsuiteEnv, InvalidAction
+from envsuite.rendering import TEXT_RENDER_MODES, checked_render_mode
 
 
 class GoodEnv(EnvsuiteEnv[np.ndarray, int, int]):
@@ -30,17 +32,17 @@ class GoodEnv(EnvsuiteEnv[np.ndarray, int, int]):
         On the right guess; truncated after 20 steps.
 
     Arguments:
-        render_mode: "ansi" or None.
+        render_mode: "ansi", "rgb_array", "human" or None.
 
     Version history:
         v0: Test only.
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata = {"render_modes": list(TEXT_RENDER_MODES), "render_fps": 4}
 
     def __init__(self, render_mode: str | None = None) -> None:
         super().__init__()
-        self.render_mode = render_mode
+        self.render_mode = checked_render_mode(render_mode, self.metadata["render_modes"])
         self.observation_space = spaces.Box(-1.0, 10.0, (2,), np.float32)
         self.action_space = spaces.Discrete(10)
         self.target = 0
@@ -79,8 +81,8 @@ class GoodEnv(EnvsuiteEnv[np.ndarray, int, int]):
         info: dict[str, Any] = {"success": False} if truncated else {}
         return np.zeros(2, dtype=np.float32), -1.0, False, truncated, info
 
-    def render(self) -> str | None:
-        return f"t={self.t}" if self.render_mode == "ansi" else None
+    def render_text(self) -> str:
+        return f"t={self.t}"
 
 
 class BinarySearchOracle:
@@ -165,3 +167,45 @@ class NoParseErrorEnv(GoodEnv):
         obs, reward, terminated, truncated, info = super().step(action)
         info.pop("parse_error")  # the bug: the shared key is missing
         return obs, reward, terminated, truncated, info
+
+
+class AnsiOnlyEnv(GoodEnv):
+    __doc__ = GoodEnv.__doc__
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}  # the bug: no rgb_array
+
+
+class NoisyFrameEnv(GoodEnv):
+    __doc__ = GoodEnv.__doc__
+
+    def render(self) -> Any:
+        frame = super().render()
+        if self.render_mode == "rgb_array":
+            frame[0, 0] = np.frombuffer(os.urandom(3), np.uint8)  # the bug: not reproducible
+        return frame
+
+
+class GrowingFrameEnv(GoodEnv):
+    __doc__ = GoodEnv.__doc__
+
+    def render(self) -> Any:
+        frame = super().render()
+        if self.render_mode == "rgb_array":
+            return frame[: 100 + self.t]  # the bug: the frame size changes as the episode goes
+        return frame
+
+
+class GreyFrameEnv(GoodEnv):
+    __doc__ = GoodEnv.__doc__
+
+    def render(self) -> Any:
+        frame = super().render()
+        if self.render_mode == "rgb_array":
+            return frame[:, :, 0]  # the bug: one channel, not RGB
+        return frame
+
+
+class HumanReturnsTextEnv(GoodEnv):
+    __doc__ = GoodEnv.__doc__
+
+    def render(self) -> Any:
+        return self.render_text() if self.render_mode == "human" else super().render()

@@ -52,6 +52,11 @@ def test_a_correct_env_passes_every_check(registered):
         ("UndocumentedEnv", "docstring", "lacks the 'Description' section"),
         ("UnpicklableEnv", "pickle", "cannot be pickled"),
         ("NoParseErrorEnv", "rollout_values", "parse_error"),
+        ("AnsiOnlyEnv", "render_modes", "does not offer render_mode='rgb_array'"),
+        ("NoisyFrameEnv", "render_modes", "differs between two envs seeded alike"),
+        ("GrowingFrameEnv", "render_modes", "frames change shape"),
+        ("GreyFrameEnv", "render_modes", "not an HxWx3 uint8 array"),
+        ("HumanReturnsTextEnv", "render_modes", "render_mode='human' returned str"),
     ],
 )
 def test_a_broken_env_fails_the_right_check(registered, env_class, check, message):

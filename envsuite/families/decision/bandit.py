@@ -9,6 +9,7 @@ from gymnasium import spaces
 
 from envsuite.action_parsing import parse_choice
 from envsuite.env_base import EnvsuiteEnv
+from envsuite.rendering import TEXT_RENDER_MODES, checked_render_mode
 from envsuite.spaces import UnicodeText
 
 ArmType = Literal["bernoulli", "gaussian"]
@@ -79,13 +80,14 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
             or ``"full"``.
         arm_means: Fixed arm means (length K) instead of drawing them; sets Δ / σ aside.
         reward_std: Standard deviation of Gaussian rewards around their arm's mean.
-        render_mode: ``"ansi"`` renders the last text observation, or None.
+        render_mode: ``"ansi"`` (the text), ``"rgb_array"`` (the text drawn on an
+            image), ``"human"`` (the text printed on every reset and step) or None.
 
     Version history:
         v0: Initial version.
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata: dict[str, Any] = {"render_modes": list(TEXT_RENDER_MODES), "render_fps": 4}
     #: Per-step info keys the runner records as curves, and final ones it records as metrics.
     record_curves = ("regret", "arm")
     record_metrics = ("cumulative_regret", "opt_frac")
@@ -125,8 +127,7 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
                 raise ValueError(f"arm_means must hold {num_arms} finite numbers")
             if arm_type == "bernoulli" and not all(0.0 <= m <= 1.0 for m in arm_means):
                 raise ValueError("Bernoulli arm_means must lie in [0, 1]")
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        render_mode = checked_render_mode(render_mode, TEXT_RENDER_MODES)
         self.num_arms = num_arms
         self.arm_type = arm_type
         self.difficulty = difficulty
@@ -286,10 +287,8 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
         vector[-1] = self.t / self.horizon
         return vector
 
-    def render(self) -> str | None:
-        """``"ansi"``: the last text observation (or a one-line state in vector mode)."""
-        if self.render_mode != "ansi":
-            return None
+    def render_text(self) -> str:
+        """The ``ansi`` frame: the last text observation (or a one-line state in vector mode)."""
         if self.observation_mode == "text":
             return self.text
         return f"t={self.t}/{self.horizon} counts={self.counts}"

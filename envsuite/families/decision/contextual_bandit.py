@@ -10,6 +10,7 @@ from gymnasium import spaces
 from envsuite.action_parsing import parse_choice
 from envsuite.env_base import EnvsuiteEnv
 from envsuite.families.decision.bandit import arm_names
+from envsuite.rendering import TEXT_RENDER_MODES, checked_render_mode
 from envsuite.spaces import UnicodeText
 
 ObservationMode = Literal["text", "vector"]
@@ -75,7 +76,8 @@ class ContextualBanditEnv(EnvsuiteEnv[Any, Any, int]):
         noise_std: Standard deviation of the Gaussian reward noise.
         observation_mode: ``"text"`` for LLM agents or ``"vector"`` for classic agents.
         text_history: ``"last"`` (only the last round) or ``"full"`` (every past round).
-        render_mode: ``"ansi"`` renders the last text observation, or None.
+        render_mode: ``"ansi"`` (the text), ``"rgb_array"`` (the text drawn on an
+            image), ``"human"`` (the text printed on every reset and step) or None.
 
     Version history:
         v0: Initial version.
@@ -83,7 +85,7 @@ class ContextualBanditEnv(EnvsuiteEnv[Any, Any, int]):
     """
 
     # Annotated like the base class (not ClassVar), which mypy requires of an override.
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata: dict[str, Any] = {"render_modes": list(TEXT_RENDER_MODES), "render_fps": 4}
     #: Per-step info keys the runner records as curves, and final ones it records as metrics.
     record_curves = ("regret",)
     record_metrics = ("cumulative_regret", "uniform_regret", "score")
@@ -112,8 +114,7 @@ class ContextualBanditEnv(EnvsuiteEnv[Any, Any, int]):
             )
         if text_history not in ("last", "full"):
             raise ValueError(f"text_history must be 'last' or 'full', got {text_history!r}")
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        render_mode = checked_render_mode(render_mode, TEXT_RENDER_MODES)
         self.num_arms = num_arms
         self.context_dim = context_dim
         self.horizon = horizon
@@ -285,10 +286,8 @@ class ContextualBanditEnv(EnvsuiteEnv[Any, Any, int]):
         vector[-1] = self.t / self.horizon
         return vector
 
-    def render(self) -> str | None:
-        """``"ansi"``: the last text observation (or a one-line state in vector mode)."""
-        if self.render_mode != "ansi":
-            return None
+    def render_text(self) -> str:
+        """The ``ansi`` frame: the last text observation (or a one-line state in vector mode)."""
         if self.observation_mode == "text":
             return self.text
         return f"t={self.t}/{self.horizon} cumulative_regret={self.cumulative_regret:.3f}"

@@ -11,6 +11,7 @@ import numpy as np
 from gymnasium import spaces
 
 from envsuite.env_base import EnvsuiteEnv, InvalidAction
+from envsuite.rendering import TEXT_RENDER_MODES, checked_render_mode
 from envsuite.spaces import UnicodeText
 
 LossSequence = Literal["iid", "trend", "sinusoidal", "adversarial"]
@@ -155,7 +156,8 @@ class ExpertsEnv(EnvsuiteEnv[Any, Any, np.ndarray]):
         loss_sequence: ``"iid"``, ``"trend"``, ``"sinusoidal"`` or ``"adversarial"``.
         period: Period in rounds of the ``"sinusoidal"`` losses.
         observation_mode: ``"text"`` for LLM agents or ``"vector"`` for classic agents.
-        render_mode: ``"ansi"`` renders the last text observation, or None.
+        render_mode: ``"ansi"`` (the text), ``"rgb_array"`` (the text drawn on an
+            image), ``"human"`` (the text printed on every reset and step) or None.
 
     Version history:
         v0: Initial version.
@@ -163,7 +165,7 @@ class ExpertsEnv(EnvsuiteEnv[Any, Any, np.ndarray]):
     """
 
     # Annotated like the base class (not ClassVar), which mypy requires of an override.
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata: dict[str, Any] = {"render_modes": list(TEXT_RENDER_MODES), "render_fps": 4}
     #: Per-step info keys the runner records as curves, and final ones it records as metrics.
     record_curves = ("regret",)
     record_metrics = ("cumulative_regret", "dynamic_regret", "score")
@@ -191,8 +193,7 @@ class ExpertsEnv(EnvsuiteEnv[Any, Any, np.ndarray]):
             raise ValueError(
                 f"observation_mode must be 'text' or 'vector', not {observation_mode!r}"
             )
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        render_mode = checked_render_mode(render_mode, TEXT_RENDER_MODES)
         self.num_actions = num_actions
         self.horizon = horizon
         self.loss_sequence = loss_sequence
@@ -363,10 +364,8 @@ class ExpertsEnv(EnvsuiteEnv[Any, Any, np.ndarray]):
             return self.text
         return np.append(losses, self.t / self.horizon).astype(np.float32)
 
-    def render(self) -> str | None:
-        """``"ansi"``: the last text observation (or a one-line state in vector mode)."""
-        if self.render_mode != "ansi":
-            return None
+    def render_text(self) -> str:
+        """The ``ansi`` frame: the last text observation (or a one-line state in vector mode)."""
         if self.observation_mode == "text":
             return self.text
         return f"t={self.t}/{self.horizon} cumulative_regret={self.cumulative_regret:.3f}"

@@ -17,6 +17,7 @@ from envsuite.families.decision.matrix_games import (
     validate_payoffs,
 )
 from envsuite.parallel_env_base import EnvsuiteParallelEnv, StepResult
+from envsuite.rendering import TEXT_RENDER_MODES, checked_render_mode
 from envsuite.spaces import UnicodeText
 
 ObservationMode = Literal["text", "vector"]
@@ -93,7 +94,8 @@ class RepeatedGameEnv(EnvsuiteParallelEnv[Any, Any, int]):
         observation_mode: ``"text"`` for LLM agents or ``"vector"`` for classic agents.
         success_threshold: Average regret per round allowed for success, as a fraction of
             the player's payoff range.
-        render_mode: ``"ansi"`` renders the last round as text, or None.
+        render_mode: ``"ansi"`` (the text), ``"rgb_array"`` (the text drawn on an
+            image), ``"human"`` (the text printed on every reset and step) or None.
 
     Version history:
         v0: Initial version.
@@ -101,7 +103,7 @@ class RepeatedGameEnv(EnvsuiteParallelEnv[Any, Any, int]):
     """
 
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["ansi"],
+        "render_modes": list(TEXT_RENDER_MODES),
         "name": "repeated_game_v0",
         "is_parallelizable": True,
     }
@@ -150,8 +152,7 @@ class RepeatedGameEnv(EnvsuiteParallelEnv[Any, Any, int]):
         threshold_ok = isinstance(success_threshold, int | float) and success_threshold >= 0
         if isinstance(success_threshold, bool) or not threshold_ok:
             raise ValueError(f"success_threshold must be a number >= 0, got {success_threshold!r}")
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        render_mode = checked_render_mode(render_mode, TEXT_RENDER_MODES)
         self.game = game
         self.horizon = horizon
         self.observation_mode = observation_mode
@@ -316,10 +317,8 @@ class RepeatedGameEnv(EnvsuiteParallelEnv[Any, Any, int]):
         vector[-1] = self.t / self.horizon
         return vector
 
-    def render(self) -> str | None:
-        """``"ansi"``: the round number and the last round's actions and payoffs."""
-        if self.render_mode != "ansi":
-            return None
+    def render_text(self) -> str:
+        """The ``ansi`` frame: the round number and the last round's actions and payoffs."""
         lines = [f"{self.title}, round {self.t}/{self.horizon}"]
         for agent in AGENTS:
             last = "-" if self.last_actions is None else self.names[agent][self.last_actions[agent]]

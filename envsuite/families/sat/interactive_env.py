@@ -21,6 +21,7 @@ from envsuite.families.sat.instance_source import existing_dataset_file, make_so
 from envsuite.families.sat.instances import GenerationSettings, GeneratorName, Instance
 from envsuite.families.sat.interactive_commands import Command, parse_command
 from envsuite.families.sat.levels import Level
+from envsuite.rendering import TEXT_RENDER_MODES, checked_render_mode
 from envsuite.spaces import UnicodeText
 
 #: Longest command accepted as a member of the action space.
@@ -83,13 +84,14 @@ class SATInteractiveEnv(EnvsuiteEnv[str, str, Command]):
         dataset_file: A SATURN-format JSONL file (absolute, or relative to ``datasets/``).
         curriculum: A ladder name or a mapping of curriculum settings (as in ``SAT-v0``).
         curriculum_state: A file the curriculum resumes from and saves to.
-        render_mode: ``"ansi"`` returns the current text, or None.
+        render_mode: ``"ansi"`` (the text), ``"rgb_array"`` (the text drawn on an
+            image), ``"human"`` (the text printed on every reset and step) or None.
 
     Version history:
         v0: Initial version.
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}
+    metadata: dict[str, Any] = {"render_modes": list(TEXT_RENDER_MODES), "render_fps": 1}
     record_metrics = ("difficulty", "num_solutions", "turn")
 
     def __init__(
@@ -121,8 +123,7 @@ class SATInteractiveEnv(EnvsuiteEnv[str, str, Command]):
             raise ValueError(
                 f"invalid_action_penalty must lie in [0, 1], got {invalid_action_penalty!r}"
             )
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        render_mode = checked_render_mode(render_mode, TEXT_RENDER_MODES)
         self.settings = GenerationSettings(
             generator=generator, unique_solution=unique_solution, solution_cap=solution_cap
         )
@@ -267,6 +268,6 @@ class SATInteractiveEnv(EnvsuiteEnv[str, str, Command]):
             lines.append("No turns left.")
         return "\n".join(lines) + "\n"
 
-    def render(self) -> str | None:
-        """``"ansi"``: the current text."""
-        return self.text if self.render_mode == "ansi" else None
+    def render_text(self) -> str:
+        """The ``ansi`` frame: the current text."""
+        return self.text

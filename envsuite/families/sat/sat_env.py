@@ -28,6 +28,7 @@ from envsuite.families.sat.instance_source import (
     resolve_level,
 )
 from envsuite.families.sat.instances import GenerationSettings, GeneratorName, Instance, Task
+from envsuite.rendering import TEXT_RENDER_MODES, checked_render_mode
 from envsuite.spaces import UnicodeText
 
 #: Longest response accepted in full (longer ones are still answers; they just are not
@@ -110,13 +111,14 @@ class SATEnv(EnvsuiteEnv[str, str, Any]):
         curriculum: A ladder name (``default``, ``saturn``) or a mapping of curriculum
             settings (ladder, k, epsilon, window, attempts, seed).
         curriculum_state: A file the curriculum resumes from and saves to after each result.
-        render_mode: ``"ansi"`` returns the current text, or None.
+        render_mode: ``"ansi"`` (the text), ``"rgb_array"`` (the text drawn on an
+            image), ``"human"`` (the text printed on every reset and step) or None.
 
     Version history:
         v0: Initial version.
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}
+    metadata: dict[str, Any] = {"render_modes": list(TEXT_RENDER_MODES), "render_fps": 1}
     record_metrics = ("difficulty", "num_solutions", "satisfied_fraction")
 
     def __init__(
@@ -146,8 +148,7 @@ class SATEnv(EnvsuiteEnv[str, str, Any]):
             raise ValueError(
                 f"answer_parser must be one of {ANSWER_PARSERS}, got {answer_parser!r}"
             )
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        render_mode = checked_render_mode(render_mode, TEXT_RENDER_MODES)
         self.settings = GenerationSettings(
             generator=generator or ("random" if task == "decide" else "planted"),
             task=task,
@@ -270,6 +271,6 @@ class SATEnv(EnvsuiteEnv[str, str, Any]):
         )
         return self.text, reward, True, False, info
 
-    def render(self) -> str | None:
-        """``"ansi"``: the current text (the prompt, then the verdict)."""
-        return self.text if self.render_mode == "ansi" else None
+    def render_text(self) -> str:
+        """The ``ansi`` frame: the current text (the prompt, then the verdict)."""
+        return self.text

@@ -31,6 +31,7 @@ from envsuite.families.swe.swebench_loader import load_swebench_jsonl
 from envsuite.families.swe.task import SWETask
 from envsuite.families.swe.tool_effects import apply_tool, format_result
 from envsuite.families.swe.tools import TOOLS_HELP, SubmitCall, ToolCall, parse_tool_call
+from envsuite.rendering import TEXT_RENDER_MODES, checked_render_mode
 from envsuite.spaces import UnicodeText
 
 TaskSelection = Literal["random", "seed_index"]
@@ -108,13 +109,14 @@ class SWEEnv(EnvsuiteEnv[str, str, ToolCall]):
             same task with the same reward mode reuses its grade instead of running the
             tests again (a task's tests are deterministic: every shipped task's gold patch
             passed three runs in a row).
-        render_mode: ``"ansi"`` returns the last observation, or None.
+        render_mode: ``"ansi"`` (the text), ``"rgb_array"`` (the text drawn on an
+            image), ``"human"`` (the text printed on every reset and step) or None.
 
     Version history:
         v0: Initial version.
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}
+    metadata: dict[str, Any] = {"render_modes": list(TEXT_RENDER_MODES), "render_fps": 1}
 
     def __init__(
         self,
@@ -145,8 +147,7 @@ class SWEEnv(EnvsuiteEnv[str, str, ToolCall]):
             raise ValueError(f"task_selection must be 'random' or 'seed_index': {task_selection!r}")
         if step_limit < 1 or output_limit_bytes < 256:
             raise ValueError("step_limit must be >= 1 and output_limit_bytes >= 256")
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        render_mode = checked_render_mode(render_mode, TEXT_RENDER_MODES)
         self.config: dict[str, Any] = {
             "libraries": None if libraries is None else tuple(libraries),
             "task_ids": None if task_ids is None else tuple(task_ids),
@@ -337,9 +338,9 @@ class SWEEnv(EnvsuiteEnv[str, str, ToolCall]):
             else:
                 sandbox.close()
 
-    def render(self) -> str | None:
-        """The last observation (``render_mode="ansi"``)."""
-        return self.text if self.render_mode == "ansi" else None
+    def render_text(self) -> str:
+        """The ``ansi`` frame: the last observation."""
+        return self.text
 
     def close(self) -> None:
         """Destroy the sandbox and stop the warm pools."""

@@ -279,7 +279,7 @@ GOOD = {"game": "custom", "payoffs": [[1, 2], [3, 4]], "column_payoffs": [[1, 2]
         ({"horizon": 0}, "horizon"),
         ({"observation_mode": "image"}, "observation_mode"),
         ({"success_threshold": -0.1}, "success_threshold"),
-        ({"render_mode": "human"}, "render_mode"),
+        ({"render_mode": "rgb"}, "render_mode"),
     ],
 )
 def test_invalid_configurations_raise_clear_errors(kwargs: dict[str, Any], message: str) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import functools
 import math
+from collections.abc import Callable
 from typing import Any, ClassVar, Literal
 
 import numpy as np
@@ -17,6 +18,7 @@ from gymnasium import spaces
 from envsuite import arguments
 from envsuite.env_base import EnvsuiteEnv, InvalidAction
 from envsuite.families.physics.arm import model, observation
+from envsuite.families.physics.arm.goal_reward import NOT_GOAL_CONDITIONED, TCP_KEY, goal_reward
 from envsuite.families.physics.arm.rendering import OffscreenRenderer, frame_size
 from envsuite.families.physics.arm.task import SCALAR, ArmTask
 from envsuite.registry import import_optional
@@ -58,6 +60,12 @@ def _compiled_model() -> Any:
 def new_model() -> Any:
     """A fresh copy of the arm's compiled ``MjModel`` (the XML is compiled once a process)."""
     return copy.copy(_compiled_model())
+
+
+def goal_bounds(low: np.ndarray, high: np.ndarray, task: ArmTask) -> tuple[np.ndarray, np.ndarray]:
+    """Bounds (float64) of the achieved goal: the TCP's (Reach) or the cube's position."""
+    achieved = observation.SLICES["tcp_pos" if task.name == "reach" else "cube_pos"]
+    return low[achieved].astype(np.float64), high[achieved].astype(np.float64)
 
 
 def hand_position(tcp_target: list[float]) -> tuple[float, float, float]:
@@ -122,6 +130,7 @@ class ArmEnv(EnvsuiteEnv[Any, np.ndarray, list[float]]):
         self.control_dt = self.model.opt.timestep * self.frame_skip
         self.metadata = {**self.metadata, "render_fps": max(1, round(1.0 / self.control_dt))}
         self.low, self.high = observation.bounds(self.goal_observable)
+        self.achieved_low, self.achieved_high = goal_bounds(self.low, self.high, self.task)
         self.observation_space = self._observation_space()
         self.action_space = spaces.Box(-1.0, 1.0, (4,), np.float32)
 
@@ -145,13 +154,20 @@ class ArmEnv(EnvsuiteEnv[Any, np.ndarray, list[float]]):
         if self.observation_mode == "vector":
             return box
         state = slice(0, observation.STATE_SIZE)
+        # The goals are float64, the simulator's own numbers, so that compute_reward gives
+        # the step's reward exactly (see goal_reward).
         goal = observation.SLICES["goal"]
-        achieved = observation.SLICES["tcp_pos" if self.task.name == "reach" else "cube_pos"]
         return spaces.Dict(
             {
                 "observation": spaces.Box(box.low[state], box.high[state]),
-                "achieved_goal": spaces.Box(box.low[achieved], box.high[achieved]),
-                "desired_goal": spaces.Box(box.low[goal], box.high[goal]),
+                "achieved_goal": spaces.Box(
+                    self.achieved_low, self.achieved_high, dtype=np.float64
+                ),
+                "desired_goal": spaces.Box(
+                    self.low[goal].astype(np.float64),
+                    self.high[goal].astype(np.float64),
+                    dtype=np.float64,
+                ),
             }
         )
 
@@ -247,26 +263,33 @@ class ArmEnv(EnvsuiteEnv[Any, np.ndarray, list[float]]):
             "goal_distance": goal_distance,
             "parse_error": None,
         }
-        return self._shape(vector), reward - penalty, success, info
-
-    def _shape(self, vector: np.ndarray) -> Any:
         if self.observation_mode == "vector":
-            return vector
-        achieved = observation.SLICES["tcp_pos" if self.task.name == "reach" else "cube_pos"]
-        return {
+            return vector, reward - penalty, success, info
+        info[TCP_KEY] = np.array(tcp)
+        achieved = np.array(self.task.achieved(tcp, qpos[0:3]))
+        np.clip(achieved, self.achieved_low, self.achieved_high, out=achieved)  # a safety net
+        goal_dict = {
             "observation": vector[: observation.STATE_SIZE].copy(),
-            "achieved_goal": vector[achieved].copy(),
-            "desired_goal": self.goal.astype(np.float32),
+            "achieved_goal": achieved,
+            "desired_goal": self.goal.copy(),
         }
+        return goal_dict, reward - penalty, success, info
 
-    def compute_reward(
-        self, achieved_goal: np.ndarray, desired_goal: np.ndarray, info: Any = None
-    ) -> Any:
-        """The sparse reward of (achieved, desired) goal pairs, for hindsight relabelling.
+    @property
+    def compute_reward(self) -> Callable[[Any, Any, Any], Any]:
+        """The step reward of (achieved, desired) goal pairs, for hindsight relabelling.
 
-        Equal to the env's reward when ``reward_type="sparse"``; works on batches of goals.
+        Only in ``observation_mode="goal_dict"`` (elsewhere an AttributeError, so SB3 does
+        not take the env for a goal env). ``compute_reward(achieved_goal, desired_goal,
+        info)`` takes one pair or batches of shape ``(..., 3)`` and ``info`` as one dict
+        or one per pair, and gives exactly the step's reward for the same transition,
+        for either ``reward_type`` (see :mod:`~envsuite.families.physics.arm.goal_reward`).
         """
-        return self.task.sparse_reward(np.asarray(achieved_goal), np.asarray(desired_goal))
+        if self.observation_mode != "goal_dict":
+            raise AttributeError(NOT_GOAL_CONDITIONED)
+        return functools.partial(
+            goal_reward, self.task, self.reward_type, self.invalid_action_penalty
+        )
 
     # -- rendering and pickling --------------------------------------------------------
     def render(self) -> np.ndarray | None:

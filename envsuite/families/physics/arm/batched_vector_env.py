@@ -40,7 +40,9 @@ Python. With 32 envs the Python is shared by four times the physics: 2.02-2.16x.
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
@@ -57,6 +59,7 @@ from envsuite.families.physics.arm.base_env import (
     ArmEnv,
     gripper_control,
 )
+from envsuite.families.physics.arm.goal_reward import NOT_GOAL_CONDITIONED, TCP_KEY, goal_reward
 from envsuite.families.physics.arm.pick_place import ArmPickPlaceEnv
 from envsuite.families.physics.arm.push import ArmPushEnv
 from envsuite.families.physics.arm.reach import ArmReachEnv
@@ -345,23 +348,29 @@ class ArmBatchedVectorEnv(VectorEnv[Any, np.ndarray, np.ndarray]):
             "parse_error": self._no_errors.copy(),
             "_parse_error": every,
         }
-        return self._shape(vectors), rewards, success, infos
-
-    def _shape(self, vectors: np.ndarray) -> Any:
-        if self.template.observation_mode == "vector":
-            return vectors
-        achieved = observation.SLICES["tcp_pos" if self.task.name == "reach" else "cube_pos"]
-        return {
+        if t.observation_mode == "vector":
+            return vectors, rewards, success, infos
+        infos[TCP_KEY] = tcp.copy()
+        infos[f"_{TCP_KEY}"] = every
+        achieved = np.array(self.task.achieved(tcp, self._cube))
+        np.clip(achieved, t.achieved_low, t.achieved_high, out=achieved)  # as the single env
+        goal_dicts = {
             "observation": vectors[:, : observation.STATE_SIZE].copy(),
-            "achieved_goal": vectors[:, achieved].copy(),
-            "desired_goal": self.goals.astype(np.float32),
+            "achieved_goal": achieved,
+            "desired_goal": self.goals.copy(),
         }
+        return goal_dicts, rewards, success, infos
 
-    def compute_reward(
-        self, achieved_goal: np.ndarray, desired_goal: np.ndarray, info: Any = None
-    ) -> Any:
-        """The sparse reward of goal pairs, as :meth:`ArmEnv.compute_reward`."""
-        return self.task.sparse_reward(achieved_goal, desired_goal)
+    @property
+    def compute_reward(self) -> Callable[[Any, Any, Any], Any]:
+        """The step reward of goal pairs, as :attr:`ArmEnv.compute_reward` (goal_dict only).
+
+        ``info`` may also be this env's infos (a dict of per-env arrays).
+        """
+        t = self.template
+        if t.observation_mode != "goal_dict":
+            raise AttributeError(NOT_GOAL_CONDITIONED)
+        return functools.partial(goal_reward, self.task, t.reward_type, t.invalid_action_penalty)
 
     def close_extras(self, **kwargs: Any) -> None:
         """Release the template env."""

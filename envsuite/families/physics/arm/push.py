@@ -45,7 +45,11 @@ class ArmPushEnv(ArmEnv):
         As ArmReach: ``Box(26,)`` float32 (TCP position and velocity, gripper gap, cube
         position, quaternion, linear and angular velocity, cube relative to the TCP,
         goal), clipped into the declared bounds; or, with ``observation_mode="goal_dict"``,
-        a ``Dict`` whose ``achieved_goal`` is the cube's position.
+        a ``Dict`` whose ``achieved_goal`` is the cube's position (float64), with
+        ``compute_reward`` as ArmReach's. The dense reward depends on where the gripper
+        is, so ``compute_reward`` reads ``info["tcp_position"]``: hand HER the infos (SB3:
+        ``replay_buffer_kwargs={"copy_info_dict": True}``); without them it raises a
+        ValueError saying so (the sparse reward needs no info).
 
     Action:
         ``Box(-1, 1, (4,))``: hand target displacement (× ``action_scale`` metres) and

@@ -74,8 +74,12 @@ class ArmReachEnv(ArmEnv):
         ``observation_space``. With ``goal_observable=False`` the goal entries are 0 (a
         hidden-goal task, as Meta-World's partially observable mode).
         ``observation_mode="goal_dict"``: a ``Dict`` with ``observation`` (the first 23
-        numbers), ``achieved_goal`` (the TCP position) and ``desired_goal`` (the goal), for
-        hindsight experience replay; ``compute_reward`` relabels goals.
+        numbers), ``achieved_goal`` (the TCP position) and ``desired_goal`` (the goal),
+        both float64 (the simulator's numbers), for hindsight experience replay (HER).
+        In this mode only, ``compute_reward(achieved_goal, desired_goal, info)`` gives the
+        reward of any goal pairs (batched: shape ``(..., 3)``) for the env's
+        ``reward_type``; for a transition as it happened it equals the step's reward
+        exactly. ``info`` also holds ``tcp_position`` (float64).
 
     Action:
         ``Box(-1, 1, (4,))``: the hand target moves by ``action[:3] * action_scale``

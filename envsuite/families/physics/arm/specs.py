@@ -7,6 +7,7 @@ _PACKAGE = "envsuite.families.physics.arm"
 _VARIANTS: tuple[dict[str, object], ...] = (
     {"terminate_on_success": True},
     {"observation_mode": "goal_dict", "reward_type": "sparse"},
+    {"observation_mode": "goal_dict"},
     {"goal_observable": False},
 )
 

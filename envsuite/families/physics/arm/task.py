@@ -153,14 +153,3 @@ class ArmTask:
         success = goal_distance < self.success_distance
         score = xp.select(success, 1.0, self.progress(tcp, cube, goal_distance, xp))
         return score, success, goal_distance
-
-    def sparse_reward(self, achieved_goal: np.ndarray, desired_goal: np.ndarray) -> Any:
-        """1.0 where an achieved goal is within the success distance, else 0.0 (batched)."""
-        a = np.asarray(achieved_goal, dtype=np.float64)
-        b = np.asarray(desired_goal, dtype=np.float64)
-        shape = np.broadcast_shapes(a.shape, b.shape)[:-1]
-        d = ARRAY.distance(
-            np.broadcast_to(a, (*shape, 3)).reshape(-1, 3),
-            np.broadcast_to(b, (*shape, 3)).reshape(-1, 3),
-        )
-        return (d < self.success_distance).astype(np.float64).reshape(shape)

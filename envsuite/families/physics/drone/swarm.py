@@ -41,6 +41,7 @@ from envsuite.families.physics.drone.trajectories import MinimumJerkPath, random
 from envsuite.families.physics.drone.wind import wind_config
 from envsuite.families.physics.drone.world import DroneWorld
 from envsuite.parallel_env_base import EnvsuiteParallelEnv, StepResult
+from envsuite.rendering import FrameWindow, checked_render_mode
 from envsuite.seeding import make_generator
 
 TASKS = ("formation", "leader")
@@ -128,14 +129,16 @@ class DroneSwarmEnv(EnvsuiteParallelEnv[Any, Any, list[float]]):
             (0, ``episode_len_sec``] s.
         domain_randomization: As DroneHover-v0, drawn per drone.
         wind: As DroneHover-v0 (one wind field for all drones).
-        render_mode: ``"rgb_array"`` (a chase camera on the formation) or None.
+        render_mode: ``"rgb_array"`` (a chase camera on the formation), ``"human"`` (its
+            frames shown in a matplotlib window after every reset and step; nothing is
+            shown, with one warning, where matplotlib has no interactive backend) or None.
 
     Version history:
         v0: Initial version.
     """
 
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["rgb_array"],
+        "render_modes": ["rgb_array", "human"],
         "name": "drone_swarm_v0",
         "is_parallelizable": True,
         "render_fps": 30,
@@ -172,8 +175,7 @@ class DroneSwarmEnv(EnvsuiteParallelEnv[Any, Any, list[float]]):
             raise ValueError(f"formation must be one of {FORMATIONS}, got {formation!r}")
         if task not in TASKS:
             raise ValueError(f"task must be one of {TASKS}, got {task!r}")
-        if render_mode not in (None, "rgb_array"):
-            raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
+        render_mode = checked_render_mode(render_mode, self.metadata["render_modes"])
         validate_frequencies(physics_freq, ctrl_freq)
         episode_len_sec = episode_length(episode_len_sec, int(ctrl_freq))
         success_radius = real_in(
@@ -207,6 +209,7 @@ class DroneSwarmEnv(EnvsuiteParallelEnv[Any, Any, list[float]]):
         self.image_size = validate_image_size(image_size)
         self.randomization = randomization_config(domain_randomization)
         self.render_mode = render_mode
+        self.window = FrameWindow("envsuite/DroneSwarm-v0")
         self.count = num_drones
         self.task = task
         self.formation = formation
@@ -454,13 +457,20 @@ class DroneSwarmEnv(EnvsuiteParallelEnv[Any, Any, list[float]]):
         )
 
     def render(self) -> np.ndarray | None:
-        """``"rgb_array"``: a chase camera on the formation's centre."""
-        if self.render_mode != "rgb_array":
+        """``"rgb_array"``: a chase camera on the formation's centre; ``"human"``: shows it."""
+        if self.render_mode is None or (
+            self.render_mode == "human" and not self.window.available()
+        ):
             return None
         centre = self.flight.position.mean(axis=0)
         distance = max(1.5, 2.5 * self.half_width - 3.0)
-        return chase_image(self.world.p, self.world.client, centre, distance)
+        frame: np.ndarray = chase_image(self.world.p, self.world.client, centre, distance)
+        if self.render_mode == "human":
+            self.window.show(frame)
+            return None
+        return frame
 
     def close(self) -> None:
-        """Disconnect from PyBullet."""
+        """Disconnect from PyBullet and close the window (human mode)."""
+        self.window.close()
         self.world.close()

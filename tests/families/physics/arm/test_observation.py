@@ -104,7 +104,7 @@ def test_single_and_batched_writers_give_the_same_bits():
     assert (rows == low.astype(np.float32)).any() and (rows == high.astype(np.float32)).any()
 
 
-def test_goal_dict_mode_splits_the_same_numbers():
+def test_goal_dict_mode_splits_the_same_numbers_with_unrounded_goals():
     vector = envsuite.make("envsuite/ArmPickPlace-v0")
     goal_dict = envsuite.make("envsuite/ArmPickPlace-v0", observation_mode="goal_dict")
     a, _ = vector.reset(seed=3)
@@ -114,11 +114,16 @@ def test_goal_dict_mode_splits_the_same_numbers():
         b, *_ = goal_dict.step(np.array([0.1, 0.2, -0.3, 1.0]))
     assert goal_dict.observation_space.contains(b)
     np.testing.assert_array_equal(b["observation"], a[: observation.STATE_SIZE])
-    np.testing.assert_array_equal(b["achieved_goal"], a[SLICES["cube_pos"]])
-    np.testing.assert_array_equal(b["desired_goal"], a[SLICES["goal"]])
+    # The goals are the simulator's float64 numbers (compute_reward needs them exactly).
+    assert b["achieved_goal"].dtype == b["desired_goal"].dtype == np.float64
+    np.testing.assert_array_equal(b["achieved_goal"], goal_dict.unwrapped.data.qpos[0:3])
+    np.testing.assert_array_equal(b["desired_goal"], goal_dict.unwrapped.goal)
+    np.testing.assert_array_equal(b["achieved_goal"].astype(np.float32), a[SLICES["cube_pos"]])
+    np.testing.assert_array_equal(b["desired_goal"].astype(np.float32), a[SLICES["goal"]])
     reach = envsuite.make("envsuite/ArmReach-v0", observation_mode="goal_dict")
     c, _ = reach.reset(seed=3)
-    np.testing.assert_array_equal(c["achieved_goal"], c["observation"][SLICES["tcp_pos"]])
+    tcp = c["achieved_goal"].astype(np.float32)
+    np.testing.assert_array_equal(tcp, c["observation"][SLICES["tcp_pos"]])
 
 
 def test_the_cube_quaternion_is_reported_as_simulated():
