@@ -37,7 +37,12 @@ from envsuite.leaderboard.submission import (
     current_env_lock,
 )
 from envsuite.leaderboard.verify import recompute
-from envsuite.records import EpisodeRecord, RecordFileError, read_records, write_records
+from envsuite.records import (
+    EpisodeRecord,
+    RecordFileError,
+    read_unique_records,
+    write_records,
+)
 
 RUN_FILE = "run.json"
 RECORDS_FILE = "episodes.jsonl"
@@ -51,7 +56,7 @@ def _run_records(
         raise SchemaError(f"{run_dir} is not a run directory (no {RUN_FILE} / {RECORDS_FILE})")
     run = read_json_object(run_dir / RUN_FILE, 1 << 20)
     try:
-        records = read_records(run_dir / RECORDS_FILE)
+        records, _ = read_unique_records(run_dir / RECORDS_FILE)
     except RecordFileError as exc:
         raise SchemaError(str(exc)) from exc
     by_key = {record.key: record for record in records}
