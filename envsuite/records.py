@@ -179,7 +179,7 @@ def iter_numbered_records(
 
 def read_unique_records(
     path: str | Path, *, skip_partial_last_line: bool = True
-) -> tuple[list[EpisodeRecord], int]:
+) -> tuple[list[EpisodeRecord], list[int]]:
     """Read a JSONL file's records, each episode (:attr:`EpisodeRecord.key`) once.
 
     A line identical to an earlier record repeats it and is skipped; two different
@@ -187,7 +187,7 @@ def read_unique_records(
     right.
 
     Returns:
-        The records in file order, and how many repeated lines were skipped.
+        The records in file order, and the numbers (1-based) of the repeated lines skipped.
 
     Raises:
         RecordFileError: a line that is not a valid record, or two different records of
@@ -195,7 +195,7 @@ def read_unique_records(
     """
     first: dict[tuple[str, str, str, int, int], tuple[int, EpisodeRecord]] = {}
     records: list[EpisodeRecord] = []
-    repeats = 0
+    repeats: list[int] = []
     for number, record in iter_numbered_records(
         path, skip_partial_last_line=skip_partial_last_line
     ):
@@ -204,7 +204,7 @@ def read_unique_records(
             first[record.key] = (number, record)
             records.append(record)
         elif seen[1] == record:
-            repeats += 1
+            repeats.append(number)
         else:
             task, env_id, kwargs, seed, attempt = record.key
             raise RecordFileError(

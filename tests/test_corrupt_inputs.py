@@ -722,3 +722,21 @@ def test_a_bad_input_gets_a_message_not_a_traceback(case: Case, fixture: Fixture
     assert len(output.strip().splitlines()) <= 12, output
     if before is not None and "submit" not in args:
         assert _digest(run) == before, "the run directory changed before the input was refused"
+
+
+def test_a_repeated_record_line_is_dropped_with_a_warning_and_the_run_completes(
+    fixture: Fixture, tmp_path: Path
+):
+    run = tmp_path / "run"
+    shutil.copytree(fixture.partial_run, run)
+    records_line((run / "episodes.jsonl").read_bytes().splitlines()[0])(run)
+    result = runner.invoke(
+        app, [*RUN_ARGS, "--no-progress", "-o", str(run)], env={"COLUMNS": "400"}
+    )
+    assert result.exit_code == 0, result.output
+    assert "dropped 1 line(s)" in result.output and "Traceback" not in result.output
+    assert "1 new, 2 resumed" in result.output
+    lines = (run / "episodes.jsonl").read_text(encoding="utf-8").splitlines()
+    assert sorted(json.loads(line)["seed"] for line in lines) == [0, 1, 2]
+    reported = runner.invoke(app, ["report", str(run), "--out", str(tmp_path / "report")])
+    assert reported.exit_code == 0, reported.output

@@ -128,8 +128,8 @@ def eval_command(
     if result.duplicate_lines:
         line(
             stderr(),
-            f"Warning: ignored {result.duplicate_lines} line(s) of {out / 'episodes.jsonl'} "
-            "repeating an identical earlier line",
+            f"Warning: dropped {result.duplicate_lines} line(s) from {out / 'episodes.jsonl'} "
+            "that repeated an identical earlier line",
             "yellow",
         )
     _print_summary(result, protocol)

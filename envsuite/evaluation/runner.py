@@ -32,7 +32,7 @@ from envsuite.evaluation.executors import make_executor
 from envsuite.evaluation.jobs import EpisodeJob
 from envsuite.evaluation.metrics.record_groups import checked_records
 from envsuite.evaluation.protocol import TaskProtocol
-from envsuite.evaluation.record_store import RecordStore
+from envsuite.evaluation.record_store import RecordStore, run_dir_lock
 from envsuite.jsonable import to_jsonable
 from envsuite.records import EpisodeRecord, RecordFileError
 from envsuite.safe_load import DataFileError, read_json
@@ -55,7 +55,7 @@ class RunResult:
         records: The protocol's records, each episode once.
         new: Episodes run by this call.
         resumed: Episodes found recorded already.
-        duplicate_lines: Lines of ``episodes.jsonl`` ignored as repeats of an identical line.
+        duplicate_lines: Lines dropped from ``episodes.jsonl`` as repeats of an identical one.
     """
 
     run_dir: Path
@@ -163,16 +163,26 @@ def evaluate(
         workers: Parallel workers.
         console: Where the progress bar goes (a default console if None).
         progress: Whether to show the progress bar.
+
+    Everything that can be refused is refused before the first episode runs.
+
+    Raises:
+        ProtocolError: an env refuses the protocol's kwargs.
+        RunDirError: ``run_dir`` holds another run, or an unreadable ``run.json``.
+        RunInUseError: another process is running into ``run_dir``.
+        RecordFileError: ``episodes.jsonl`` holds an invalid line, two different records of
+            one episode, or records of several agents.
     """
     protocol.check_envs()
-    run_id = open_run(run_dir, protocol, agent, agent_options)
-    store = RecordStore(run_dir)
-    jobs = protocol.jobs(run_id, agent, agent_options)
-    wanted = {job.key for job in jobs}
-    _check_resumable([record for record in store.records if record.key in wanted], store)
-    todo = [job for job in jobs if job.key not in store.done]
-    resumed = len(jobs) - len(todo)
-    new = _execute(todo, store, executor, workers, console, progress, resumed, len(jobs))
+    with run_dir_lock(run_dir):
+        run_id = open_run(run_dir, protocol, agent, agent_options)
+        store = RecordStore(run_dir)
+        jobs = protocol.jobs(run_id, agent, agent_options)
+        wanted = {job.key for job in jobs}
+        _check_resumable([record for record in store.records if record.key in wanted], store)
+        todo = [job for job in jobs if job.key not in store.done]
+        resumed = len(jobs) - len(todo)
+        new = _execute(todo, store, executor, workers, console, progress, resumed, len(jobs))
     records = [record for record in store.records if record.key in wanted]
     return RunResult(Path(run_dir), run_id, records, new, resumed, store.duplicates)
 
