@@ -301,6 +301,18 @@ def select_config(content: str | bytes) -> Callable[[Path, Fixture], list[str]]:
     return build
 
 
+def curriculum_record(results: str) -> Callable[[Path, Fixture], list[str]]:
+    """``curriculum record STATE RESULTS`` with a fresh state and ``{work}/results``."""
+
+    def build(work: Path, fx: Fixture) -> list[str]:
+        state = work / "state.json"
+        made = _invoke(["curriculum", "init", str(state)])
+        assert made.exit_code == 0, made.output
+        return ["curriculum", "record", str(state), str(work / results)]
+
+    return build
+
+
 def _record_json(fx_run: Path) -> dict[str, Any]:
     return json.loads((fx_run / "episodes.jsonl").read_text(encoding="utf-8").splitlines()[0])
 
@@ -688,6 +700,21 @@ OTHER_CASES = [
         "curriculum-state-list",
         with_file("s.json", "[]", command("curriculum", "status", "{work}/s.json")),
         r"s\.json",
+    ),
+    Case(
+        "curriculum-results-deep",
+        with_file("r.jsonl", DEEP_JSON, curriculum_record("r.jsonl")),
+        r"r\.jsonl:1: nests",
+    ),
+    Case(
+        "curriculum-results-not-utf8",
+        with_file("r.jsonl", b"\xff\n", curriculum_record("r.jsonl")),
+        r"r\.jsonl, line 1, column 1: not UTF-8",
+    ),
+    Case(
+        "play-set-deep-json",
+        command("play", BANDIT, "--set", f"x={DEEP_JSON}"),
+        r"--set x nests",
     ),
     Case("select-config-alias-bomb", select_config(ALIAS_BOMB), r"alias bomb"),
     Case("select-config-deep", select_config(DEEP_YAML), r"levels"),
