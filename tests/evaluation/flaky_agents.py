@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from typing import Any
 
@@ -44,3 +45,16 @@ class Slow:
     def act(self, observation: Any, info: Any) -> Any:
         time.sleep(0.02)
         return "blue"
+
+
+class EndsItsProcess:
+    """Ends the process it runs in at its first action, as a crash in native code would."""
+
+    def __init__(self, env: Any) -> None:
+        self.env = env
+
+    def reset(self, seed: int | None = None) -> None:
+        pass
+
+    def act(self, observation: Any, info: Any) -> Any:
+        os._exit(3)

@@ -132,3 +132,14 @@ def test_killed_parallel_eval_leaves_nothing_behind_and_resumes(tmp_path):
     assert f"{EPISODES - killed_with} new, {killed_with} resumed" in summary
     seeds = sorted(record.seed for record in read_records(out / RECORDS_FILE))
     assert seeds == list(range(EPISODES))
+
+
+def test_a_worker_that_ends_abruptly_stops_the_run_with_a_message(tmp_path):
+    from envsuite.evaluation.executors import WorkerLostError
+    from envsuite.evaluation.protocol import adhoc_protocol
+    from envsuite.evaluation.runner import evaluate
+
+    protocol = adhoc_protocol("envsuite/Bandit-v0", {"horizon": 5}, episodes=4, attempts=1)
+    agent = "tests.evaluation.flaky_agents:EndsItsProcess"
+    with pytest.raises(WorkerLostError, match=r"ended abruptly .* run the same command again"):
+        evaluate(protocol, agent, tmp_path / "run", workers=2, progress=False)
