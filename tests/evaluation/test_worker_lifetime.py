@@ -108,6 +108,7 @@ def test_killed_parallel_eval_leaves_nothing_behind_and_resumes(tmp_path):
     assert process.poll() is None, "the run finished before it could be killed"
     tree.update(_descendants(process.pid))
     semaphores = _shared_memory_files({process.pid, *tree})
+    assert semaphores, "the pool's queues hold named semaphores: the check below needs them"
     os.kill(process.pid, signal.SIGKILL)
     process.wait()
 
