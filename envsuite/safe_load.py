@@ -157,13 +157,16 @@ class _LimitedLoader(yaml.SafeLoader):
         #: Expanded size of every finished node, by ``id``; aliases add their target's.
         self._sizes: dict[int, int] = {}
 
-    def _count(self, nodes: int, mark: Any) -> None:
+    def _count(self, nodes: int, mark: Any, alias: str = "") -> None:
         self._nodes += nodes
         if self._nodes > MAX_NODES:
-            raise _LimitError(
-                problem=f"expands to more than {MAX_NODES:,} values (an alias bomb?)",
-                problem_mark=mark,
+            problem = (
+                f"alias *{alias} makes the document expand to more than {MAX_NODES:,} "
+                "values (an alias bomb?)"
+                if alias
+                else f"the document holds more than {MAX_NODES:,} values"
             )
+            raise _LimitError(problem=problem, problem_mark=mark)
 
     def compose_node(self, parent: Any, index: Any) -> Any:
         """Compose a node, counting its expanded size and its depth."""
@@ -176,7 +179,7 @@ class _LimitedLoader(yaml.SafeLoader):
                         problem=f"alias *{event.anchor} refers to a value that contains it",
                         problem_mark=event.start_mark,
                     )
-                self._count(self._sizes[id(target)], event.start_mark)
+                self._count(self._sizes[id(target)], event.start_mark, event.anchor)
             return super().compose_node(parent, index)
         mark = self.peek_event().start_mark
         nests = not self.check_event(yaml.ScalarEvent)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from envsuite import safe_load
 from envsuite.safe_load import (
     MAX_DEPTH,
     DataFileError,
@@ -113,3 +114,12 @@ def test_other_yaml_errors_are_one_line_messages(text, match):
     with pytest.raises(DataFileError, match=match) as caught:
         load_yaml(text, "t.yaml")
     assert "\n" not in str(caught.value)
+
+
+def test_a_document_too_large_without_aliases_is_refused_as_such(monkeypatch):
+    monkeypatch.setattr(safe_load, "MAX_NODES", 1000)  # the real budget takes a minute to fill
+    assert len(load_yaml("[" + ", ".join(["1"] * 998) + "]", "t.yaml")) == 998
+    with pytest.raises(
+        DataFileError, match=r"t.yaml, line 1, column \d+: .* more than 1,000 values"
+    ):
+        load_yaml("[" + ", ".join(["1"] * 1000) + "]", "t.yaml")
