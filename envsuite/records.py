@@ -13,9 +13,10 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, field_validator
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError, field_validator
 
 from envsuite.jsonable import canonical_json, to_jsonable
+from envsuite.safe_load import DataFileError, decode_utf8
 
 SCHEMA_VERSION = 1
 
@@ -140,7 +141,8 @@ def read_records(path: str | Path, *, skip_partial_last_line: bool = True) -> li
     skipped when ``skip_partial_last_line`` is set, since the episode will be run again.
 
     Raises:
-        RecordFileError: a complete line that is not a valid record (with its line number).
+        RecordFileError: a complete line that is not UTF-8 or not a valid record (with its
+            line number).
     """
     return list(iter_records(path, skip_partial_last_line=skip_partial_last_line))
 
@@ -149,22 +151,84 @@ def iter_records(
     path: str | Path, *, skip_partial_last_line: bool = True
 ) -> Iterator[EpisodeRecord]:
     """Yield the records of a JSONL file one at a time (see :func:`read_records`)."""
-    with open(path, encoding="utf-8") as handle:
-        lines = handle.read().split("\n")
+    for _, record in iter_numbered_records(path, skip_partial_last_line=skip_partial_last_line):
+        yield record
+
+
+def iter_numbered_records(
+    path: str | Path, *, skip_partial_last_line: bool = True
+) -> Iterator[tuple[int, EpisodeRecord]]:
+    """Yield ``(line number, record)`` for every record of a JSONL file (1-based lines)."""
+    with open(path, "rb") as handle:
+        data = handle.read()
+    if skip_partial_last_line:
+        data = data[: data.rfind(b"\n") + 1]
+    try:
+        text = decode_utf8(data, path)
+    except DataFileError as exc:
+        raise RecordFileError(str(exc)) from exc
+    lines = text.split("\n")
     partial = lines.pop()  # text after the last newline: "" for a complete file
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
-        yield _parse_line(line, path, number)
-    if partial.strip() and not skip_partial_last_line:
-        yield _parse_line(partial, path, len(lines) + 1)
+        yield number, _parse_line(line, path, number)
+    if partial.strip():
+        yield len(lines) + 1, _parse_line(partial, path, len(lines) + 1)
+
+
+def read_unique_records(
+    path: str | Path, *, skip_partial_last_line: bool = True
+) -> tuple[list[EpisodeRecord], list[int]]:
+    """Read a JSONL file's records, each episode (:attr:`EpisodeRecord.key`) once.
+
+    A line identical to an earlier record repeats it and is skipped; two different
+    records of one episode contradict each other, and only a person can tell which is
+    right.
+
+    Returns:
+        The records in file order, and the numbers (1-based) of the repeated lines skipped.
+
+    Raises:
+        RecordFileError: a line that is not a valid record, or two different records of
+            one episode (naming both lines).
+    """
+    first: dict[tuple[str, str, str, int, int], tuple[int, EpisodeRecord]] = {}
+    records: list[EpisodeRecord] = []
+    repeats: list[int] = []
+    for number, record in iter_numbered_records(
+        path, skip_partial_last_line=skip_partial_last_line
+    ):
+        seen = first.get(record.key)
+        if seen is None:
+            first[record.key] = (number, record)
+            records.append(record)
+        elif seen[1] == record:
+            repeats.append(number)
+        else:
+            task, env_id, kwargs, seed, attempt = record.key
+            raise RecordFileError(
+                f"{path}: lines {seen[0]} and {number} both record {env_id} {kwargs} seed "
+                f"{seed} attempt {attempt}{f' of task {task}' if task else ''}, with different "
+                "results; delete the line you do not trust"
+            )
+    return records, repeats
 
 
 def _parse_line(line: str, path: str | Path, number: int) -> EpisodeRecord:
     try:
         return EpisodeRecord.from_json_line(line)
-    except ValueError as exc:
-        raise RecordFileError(f"{path}:{number}: not a valid episode record: {exc}") from exc
+    except ValidationError as exc:
+        # One line per problem, without pydantic's echo of the (possibly huge) input.
+        errors = exc.errors()
+        problems = "; ".join(
+            f"{'.'.join(str(part) for part in error['loc']) or 'line'}: {error['msg']}"
+            for error in errors[:3]
+        )
+        more = f" (and {len(errors) - 3} more)" if len(errors) > 3 else ""
+        raise RecordFileError(
+            f"{path}:{number}: not a valid episode record: {problems}{more}"
+        ) from exc
 
 
 def write_records(path: str | Path, records: Iterable[EpisodeRecord]) -> None:

@@ -8,6 +8,8 @@ from typing import Annotated, Any
 
 import typer
 
+from envsuite.safe_load import MAX_DEPTH, DataFileError, check_depth
+
 SET_OPTION_HELP = (
     "An env keyword argument as KEY=VALUE (repeatable). VALUE is read as JSON when it "
     'parses (20, 0.5, true, null, [0.1,0.9], "text"), otherwise as a plain string.'
@@ -20,12 +22,22 @@ SetOption = Annotated[
 ]
 
 
-def parse_value(text: str) -> Any:
-    """``text`` as JSON when it parses (``20`` -> 20, ``[1,2]`` -> [1, 2]), else the string."""
+def parse_value(text: str, source: str = "the value") -> Any:
+    """``text`` as JSON when it parses (``20`` -> 20, ``[1,2]`` -> [1, 2]), else the string.
+
+    Raises:
+        DataFileError: JSON nested more than :data:`~envsuite.safe_load.MAX_DEPTH` levels
+            deep (named by ``source``, e.g. ``--set num_arms``).
+    """
     try:
-        return json.loads(text)
+        value = json.loads(text)
+    except RecursionError as exc:
+        raise DataFileError(
+            f"{source} nests lists or mappings more than {MAX_DEPTH} levels deep"
+        ) from exc
     except ValueError:
         return text
+    return check_depth(value, source)
 
 
 def parse_assignments(assignments: Iterable[str] | None) -> dict[str, Any]:
@@ -46,7 +58,7 @@ def parse_assignments(assignments: Iterable[str] | None) -> dict[str, Any]:
                 f"expected KEY=VALUE with KEY a keyword argument name, got {item!r}",
                 param_hint="'--set'",
             )
-        kwargs[key] = parse_value(value)
+        kwargs[key] = parse_value(value, f"--set {key}")
     return kwargs
 
 

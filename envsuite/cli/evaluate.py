@@ -33,6 +33,10 @@ AGENT_HELP = (
 )
 
 
+#: Most parallel workers ``eval`` starts: more processes than this thrash any one machine.
+MAX_WORKERS = 1024
+
+
 def register(app: typer.Typer) -> None:
     """Add ``eval`` to ``app``."""
     app.command("eval")(eval_command)
@@ -46,7 +50,7 @@ def _options(pairs: list[str] | None) -> dict[str, Any]:
             raise typer.BadParameter(
                 f"expected KEY=VALUE, got {item!r}", param_hint="'--agent-option'"
             )
-        options[key.strip()] = parse_value(value)
+        options[key.strip()] = parse_value(value, f"--agent-option {key.strip()}")
     return options
 
 
@@ -85,7 +89,7 @@ def eval_command(
     attempts: Annotated[int, typer.Option(min=1, help="Env targets: attempts per seed.")] = 1,
     seed_start: Annotated[int, typer.Option(min=0, help="Env targets: first seed.")] = 0,
     set_: SetOption = None,
-    workers: Annotated[int, typer.Option(min=1, help="Parallel workers.")] = 1,
+    workers: Annotated[int, typer.Option(min=1, max=MAX_WORKERS, help="Parallel workers.")] = 1,
     executor: Annotated[str, typer.Option(help=f"One of: {', '.join(EXECUTORS)}.")] = "local",
     base_url: Annotated[
         str | None,
@@ -145,6 +149,13 @@ def eval_command(
         console=stderr(),
         progress=progress,
     )
+    if result.duplicate_lines:
+        line(
+            stderr(),
+            f"Warning: dropped {result.duplicate_lines} line(s) from {out / 'episodes.jsonl'} "
+            "that repeated an identical earlier line",
+            "yellow",
+        )
     _print_summary(result, protocol)
 
 

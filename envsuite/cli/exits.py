@@ -10,10 +10,11 @@ Exit codes:
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import NoReturn, ParamSpec, TypeVar
 
 import typer
+from pydantic import ValidationError
 
 from envsuite import errors
 from envsuite.cli.console import line, stderr
@@ -30,6 +31,22 @@ def exit_with(message: str, code: int) -> NoReturn:
     """Print ``message`` to stderr (verbatim) and exit with ``code``."""
     line(stderr(), f"Error: {message}", "red")
     raise typer.Exit(code)
+
+
+def exit_with_option_errors(exc: ValidationError, options: Mapping[str, str]) -> NoReturn:
+    """Report a model's rejection of command-line values as a usage error naming the options.
+
+    Args:
+        exc: The model's validation error.
+        options: ``"Model.field"`` -> the option that set it (``"SubmissionMeta.code_url"``
+            -> ``"--code-url"``); other fields are shown by their own name.
+    """
+    problems = []
+    for error in exc.errors():
+        field = ".".join(str(part) for part in error["loc"])
+        name = options.get(f"{exc.title}.{field}", field or exc.title)
+        problems.append(f"{name}: {error['msg'].removeprefix('Value error, ')}")
+    exit_with("; ".join(problems), USAGE)
 
 
 def reports_errors(command: Callable[P, R]) -> Callable[P, R]:

@@ -18,10 +18,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, cast
 
 import typer
+from pydantic import ValidationError
 from rich.table import Table
 
 from envsuite.cli.console import line, print_table, stderr, stdout
-from envsuite.cli.exits import USAGE, exit_with, reports_errors
+from envsuite.cli.exits import USAGE, exit_with, exit_with_option_errors, reports_errors
 
 if TYPE_CHECKING:
     from envsuite.leaderboard.verify import ReplayMode
@@ -44,6 +45,21 @@ ReplayOption = Annotated[
         "sample), all, or none.",
     ),
 ]
+#: Model fields ``create`` and ``submit`` fill from their options, for error messages.
+FIELD_OPTIONS = {
+    "RankingSettings.metric": "--metric",
+    "ReplaySettings.per_env": "--replay-per-env",
+    "BoardSettings.title": "--title",
+    "BoardSettings.description": "the protocol's description",
+    "SubmissionMeta.name": "--name",
+    "SubmissionMeta.authors": "--author",
+    "SubmissionMeta.model": "--model",
+    "SubmissionMeta.code_url": "--code-url",
+    "SubmissionMeta.notes": "--notes",
+    "Compute.hardware": "--hardware",
+    "Compute.wall_time_hours": "--wall-time-hours",
+    "Leakage.disclosure": "--leakage",
+}
 DateOption = Annotated[
     str | None,
     typer.Option("--date", metavar="YYYY-MM-DD", help="Date to use instead of today."),
@@ -108,16 +124,19 @@ def create(
     """Create version 1 of a board from a task protocol (a draft until published)."""
     from envsuite.leaderboard.board_admin import create_board
 
-    board = create_board(
-        _root(root),
-        protocol,
-        name=name,
-        title=title,
-        seeds=seeds,
-        metric=metric,
-        replay_per_env=replay_per_env,
-        today=_date(date),
-    )
+    try:
+        board = create_board(
+            _root(root),
+            protocol,
+            name=name,
+            title=title,
+            seeds=seeds,
+            metric=metric,
+            replay_per_env=replay_per_env,
+            today=_date(date),
+        )
+    except ValidationError as exc:
+        exit_with_option_errors(exc, FIELD_OPTIONS)
     line(stdout(), f"created {board.label} (draft) in {board.path}")
 
 
@@ -160,20 +179,23 @@ def submit(
     base = _root(root)
     number = version or latest_version(base, board)
     loaded = load_board_version(version_dir(base, board, number))
-    folder = make_submission(
-        loaded,
-        run_dir,
-        name=name,
-        authors=author or [name],
-        leakage=leakage,
-        seen_test_data=seen_test_data,
-        model=model,
-        code_url=code_url,
-        hardware=hardware,
-        wall_time_hours=wall_time_hours,
-        notes=notes,
-        date=_date(date),
-    )
+    try:
+        folder = make_submission(
+            loaded,
+            run_dir,
+            name=name,
+            authors=author or [name],
+            leakage=leakage,
+            seen_test_data=seen_test_data,
+            model=model,
+            code_url=code_url,
+            hardware=hardware,
+            wall_time_hours=wall_time_hours,
+            notes=notes,
+            date=_date(date),
+        )
+    except ValidationError as exc:
+        exit_with_option_errors(exc, FIELD_OPTIONS)
     line(stdout(), f"wrote {folder}")
     _verify_one(folder, _replay(replay), False)
 

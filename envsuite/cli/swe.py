@@ -13,6 +13,20 @@ from envsuite.cli.console import line, stderr, stdout
 from envsuite.cli.exits import FAILURE, USAGE, exit_with, reports_errors
 
 
+def _known_libraries(names: list[str] | None) -> list[str] | None:
+    """``names`` if every one is a shipped library, else a usage error listing them."""
+    from envsuite.families.swe.dataset import library_names
+
+    shipped = library_names()
+    unknown = [name for name in names or () if name not in shipped]
+    if unknown:
+        exit_with(
+            f"no SWE library {unknown[0]!r} is shipped; known: {', '.join(shipped) or 'none'}",
+            USAGE,
+        )
+    return names
+
+
 def register(app: typer.Typer) -> None:
     """Add the ``swe`` command group to ``app``."""
     group = typer.Typer(help="The swe family's dataset: synthesis, validation, listing.")
@@ -93,7 +107,7 @@ def validate_command(
 
     if backend not in ("docker", "local"):
         exit_with("--backend must be docker or local", USAGE)
-    names = library or library_names()
+    names = _known_libraries(library) or library_names()
     problems = [p for name in names for p in verify_manifest(library_folder(name))]
     for problem in problems:
         line(stderr(), problem, "red")
@@ -131,9 +145,12 @@ def tasks_command(
     ] = None,
 ) -> None:
     """List the shipped tasks: instance id, FAIL_TO_PASS and PASS_TO_PASS counts, mutation."""
-    from envsuite.families.swe.dataset import load_tasks
+    from envsuite.families.swe.dataset import DatasetError, load_tasks
 
-    tasks = load_tasks(library)
+    try:
+        tasks = load_tasks(_known_libraries(library))
+    except DatasetError as exc:
+        exit_with(str(exc), FAILURE)
     console = stdout()
     for item in tasks:
         what = item.metadata.get("description", "")

@@ -17,15 +17,24 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    Tag,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from envsuite.errors import UnknownEnvError, UsageError
 from envsuite.evaluation.jobs import EpisodeJob
-from envsuite.jsonable import to_jsonable
+from envsuite.jsonable import canonical_json, to_jsonable
 from envsuite.registry import registry
+from envsuite.safe_load import DataFileError, read_yaml
 
 #: Metric names a protocol may ask for; ``pass@K`` and ``pass^K`` take any K >= 1.
 METRIC_PATTERN = re.compile(
@@ -33,6 +42,11 @@ METRIC_PATTERN = re.compile(
     r"|pass@[1-9][0-9]*|pass\^[1-9][0-9]*)$"
 )
 SLUG = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
+#: Most episodes (envs x seeds x attempts) one protocol may ask for: each is a job in
+#: memory before the run starts (about a kilobyte), and a record on disk after.
+MAX_EPISODES = 1_000_000
+#: Seeds are unsigned 64-bit numbers, as numpy's generators and most JSON readers take them.
+MAX_SEED = 2**64 - 1
 
 
 class ProtocolError(UsageError):
@@ -67,12 +81,29 @@ class SeedRange(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    start: int = Field(default=0, ge=0)
-    count: int = Field(ge=1)
+    start: int = Field(default=0, ge=0, le=MAX_SEED)
+    count: int = Field(ge=1, le=MAX_EPISODES)
+
+    @model_validator(mode="after")
+    def _last_seed_fits(self) -> SeedRange:
+        if self.start + self.count - 1 > MAX_SEED:
+            raise ValueError("the last seed, start + count - 1, must be at most 2**64 - 1")
+        return self
 
     def values(self) -> list[int]:
         """The seeds."""
         return list(range(self.start, self.start + self.count))
+
+
+def _seeds_kind(value: Any) -> str:
+    return "list" if isinstance(value, list | tuple) else "range"
+
+
+#: A seed range or an explicit list; errors come from the one the value looks like.
+Seeds = Annotated[
+    Annotated[SeedRange, Tag("range")] | Annotated[list[int], Tag("list")],
+    Discriminator(_seeds_kind),
+]
 
 
 class TaskProtocol(BaseModel):
@@ -99,7 +130,7 @@ class TaskProtocol(BaseModel):
     description: str = ""
     envs: list[EnvEntry] = Field(min_length=1)
     split: str = "test"
-    seeds: SeedRange | list[int]
+    seeds: Seeds
     attempts: int = Field(default=1, ge=1)
     max_steps: int | None = Field(default=None, ge=1)
     wall_time_s: float | None = Field(default=None, gt=0)
@@ -118,6 +149,8 @@ class TaskProtocol(BaseModel):
         distinct = isinstance(value, SeedRange) or len(set(value)) == len(value)
         if not distinct or (isinstance(value, list) and (not value or min(value) < 0)):
             raise ValueError("seeds must be distinct non-negative ints")
+        if isinstance(value, list) and max(value) > MAX_SEED:
+            raise ValueError("seeds must be at most 2**64 - 1")
         return value
 
     @field_validator("metrics")
@@ -127,6 +160,47 @@ class TaskProtocol(BaseModel):
         if unknown:
             raise ValueError(f"unknown metrics {unknown}; known: {METRIC_PATTERN.pattern}")
         return value
+
+    @model_validator(mode="after")
+    def _not_too_many_episodes(self) -> TaskProtocol:
+        total = self.episode_count()
+        if total > MAX_EPISODES:
+            raise ValueError(
+                f"the protocol asks for {total:,} episodes (envs x seeds x attempts), over the "
+                f"limit of {MAX_EPISODES:,} for one run; split it into several protocols"
+            )
+        return self
+
+    def episode_count(self) -> int:
+        """Episodes the protocol asks for: envs x seeds x attempts (without listing them)."""
+        seeds = self.seeds.count if isinstance(self.seeds, SeedRange) else len(self.seeds)
+        return len(self.envs) * seeds * self.attempts
+
+    def check_envs(self) -> None:
+        """Make every env the protocol names with its kwargs once, before any episode runs.
+
+        An env refuses a bad argument value in its constructor; found here, that is the
+        protocol's problem to fix, where found by a worker it would be one infra error per
+        episode. Entries without kwargs use the registered defaults and are not made.
+
+        Raises:
+            ProtocolError: an env refuses its kwargs (``ValueError`` or ``TypeError``,
+                which includes unknown keyword arguments).
+            MissingExtraError: an env needs an extra that is not installed.
+        """
+        checked: set[tuple[str, str]] = set()
+        for index, entry in enumerate(self.envs):
+            key = (entry.id, canonical_json(entry.kwargs))
+            if not entry.kwargs or key in checked:
+                continue
+            checked.add(key)
+            try:
+                env = registry[entry.id].make(**entry.kwargs)
+            except (ValueError, TypeError) as exc:
+                raise ProtocolError(
+                    f"task {self.id!r}: envs.{index} ({entry.id} with {key[1]}): {exc}"
+                ) from exc
+            env.close()
 
     def seed_values(self) -> list[int]:
         """The seeds, as a list."""
@@ -166,20 +240,18 @@ class TaskProtocol(BaseModel):
             ProtocolError: the file is missing, is not YAML, or does not fit the schema.
         """
         try:
-            data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+            data = read_yaml(path)
         except OSError as exc:
             raise ProtocolError(f"cannot read task protocol {path}: {exc.strerror}") from exc
-        except yaml.YAMLError as exc:
-            raise ProtocolError(f"{path} is not valid YAML: {exc}") from exc
+        except DataFileError as exc:
+            raise ProtocolError(str(exc)) from exc
         if not isinstance(data, dict):
-            raise ProtocolError(f"{path} must hold a mapping, not {type(data).__name__}")
+            type_name = "nothing" if data is None else type(data).__name__
+            raise ProtocolError(f"{path} must hold a mapping, not {type_name}")
         try:
             protocol = cls.model_validate(data)
         except ValidationError as exc:
-            problems = "; ".join(
-                f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()
-            )
-            raise ProtocolError(f"{path} is not a valid task protocol: {problems}") from exc
+            raise ProtocolError(f"{path} is not a valid task protocol: {_problems(exc)}") from exc
         too_big = [k for k in protocol.pass_ks() if k > protocol.attempts]
         if too_big:
             raise ProtocolError(f"{path}: pass@{too_big[0]} needs attempts >= {too_big[0]}")
@@ -195,10 +267,37 @@ def adhoc_protocol(
     """
     registry[env_id]  # an unknown id raises UnknownEnvError with its suggestion
     passes = sorted({f"pass@{k}" for k in (1, attempts)}) if attempts > 1 else []
-    return TaskProtocol(
-        id="adhoc",
-        envs=[EnvEntry(id=env_id, kwargs=env_kwargs)],
-        seeds=SeedRange(start=seed_start, count=episodes),
-        attempts=attempts,
-        metrics=["success_rate", "mean_return", *passes],
-    )
+    try:
+        return TaskProtocol.model_validate(
+            {
+                "id": "adhoc",
+                "envs": [{"id": env_id, "kwargs": env_kwargs}],
+                "seeds": {"start": seed_start, "count": episodes},
+                "attempts": attempts,
+                "metrics": ["success_rate", "mean_return", *passes],
+            }
+        )
+    except ValidationError as exc:
+        raise ProtocolError(f"cannot run {env_id}: {_problems(exc, ADHOC_OPTIONS)}") from exc
+
+
+#: The fields of an ad-hoc protocol, by the ``envsuite eval`` option that sets them.
+ADHOC_OPTIONS = {
+    "seeds.count": "--episodes",
+    "seeds.start": "--seed-start",
+    "seeds": "--seed-start/--episodes",
+    "attempts": "--attempts",
+    "envs.0.kwargs": "--set",
+}
+
+
+def _problems(exc: ValidationError, names: dict[str, str] | None = None) -> str:
+    """Pydantic's errors on one line: ``field: message; ...`` (fields renamed by ``names``)."""
+    shown = []
+    for error in exc.errors():
+        # The seeds union names its branch in the location ("seeds.range.count"): drop it.
+        where = ".".join(str(p) for p in error["loc"] if p not in ("range", "list"))
+        where = (names or {}).get(where, where)
+        message = error["msg"].removeprefix("Value error, ")
+        shown.append(f"{where}: {message}" if where else message)
+    return "; ".join(dict.fromkeys(shown))

@@ -30,10 +30,12 @@ from rich.text import Text
 from envsuite.errors import UsageError
 from envsuite.evaluation.executors import make_executor
 from envsuite.evaluation.jobs import EpisodeJob
+from envsuite.evaluation.metrics.record_groups import checked_records
 from envsuite.evaluation.protocol import TaskProtocol
-from envsuite.evaluation.record_store import RecordStore
+from envsuite.evaluation.record_store import RecordStore, run_dir_lock
 from envsuite.jsonable import to_jsonable
-from envsuite.records import EpisodeRecord
+from envsuite.records import EpisodeRecord, RecordFileError
+from envsuite.safe_load import DataFileError, read_json
 from envsuite.version import __version__
 
 RUN_FILE = "run.json"
@@ -45,13 +47,23 @@ class RunDirError(UsageError):
 
 @dataclass
 class RunResult:
-    """What a call to :func:`evaluate` left in the run directory."""
+    """What a call to :func:`evaluate` left in the run directory.
+
+    Attributes:
+        run_dir: The run directory.
+        run_id: Its run id.
+        records: The protocol's records, each episode once.
+        new: Episodes run by this call.
+        resumed: Episodes found recorded already.
+        duplicate_lines: Lines dropped from ``episodes.jsonl`` as repeats of an identical one.
+    """
 
     run_dir: Path
     run_id: str
     records: list[EpisodeRecord]
     new: int
     resumed: int
+    duplicate_lines: int = 0
 
 
 #: Agent options never written to ``run.json`` (their values, not their presence).
@@ -83,14 +95,13 @@ def open_run(
         "protocol": protocol.model_dump(mode="json"),
     }
     if path.exists():
-        try:
-            existing = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
-            raise RunDirError(f"{path} is unreadable ({exc}); use another --out") from exc
+        existing = _read_run_file(path)
         if {k: existing.get(k) for k in asked} != asked:
+            protocol_data = existing.get("protocol")
+            task = protocol_data.get("id") if isinstance(protocol_data, dict) else None
             raise RunDirError(
                 f"{run_dir} holds a different run (agent {existing.get('agent')!r}, task "
-                f"{existing.get('protocol', {}).get('id')!r}); use another --out to start a new one"
+                f"{task!r}); use another --out to start a new one"
             )
         return str(existing["run_id"])
     Path(run_dir).mkdir(parents=True, exist_ok=True)
@@ -98,6 +109,27 @@ def open_run(
     meta = {"run_id": run_id, "envsuite_version": __version__, **asked}
     path.write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     return run_id
+
+
+def _read_run_file(path: Path) -> dict[str, Any]:
+    """``run.json`` as a mapping with a ``run_id`` string.
+
+    Raises:
+        RunDirError: unreadable, not JSON within the limits, or not a run file.
+    """
+    try:
+        existing = read_json(path, strict=False)
+    except OSError as exc:
+        raise RunDirError(f"cannot read {path}: {exc.strerror}; use another --out") from exc
+    except DataFileError as exc:
+        raise RunDirError(f"{exc}; use another --out") from exc
+    if not isinstance(existing, dict):
+        raise RunDirError(
+            f"{path} holds a JSON {type(existing).__name__}, not a run's mapping; use another --out"
+        )
+    if not isinstance(existing.get("run_id"), str) or not existing["run_id"]:
+        raise RunDirError(f"{path} has no run_id string; use another --out")
+    return existing
 
 
 class _RateColumn(ProgressColumn):
@@ -131,16 +163,42 @@ def evaluate(
         workers: Parallel workers.
         console: Where the progress bar goes (a default console if None).
         progress: Whether to show the progress bar.
+
+    Everything that can be refused is refused before the first episode runs.
+
+    Raises:
+        ProtocolError: an env refuses the protocol's kwargs.
+        RunDirError: ``run_dir`` holds another run, or an unreadable ``run.json``.
+        RunInUseError: another process is running into ``run_dir``.
+        RecordFileError: ``episodes.jsonl`` holds an invalid line, two different records of
+            one episode, or records of several agents.
     """
-    run_id = open_run(run_dir, protocol, agent, agent_options)
-    store = RecordStore(run_dir)
-    jobs = protocol.jobs(run_id, agent, agent_options)
-    todo = [job for job in jobs if job.key not in store.done]
-    resumed = len(jobs) - len(todo)
-    new = _execute(todo, store, executor, workers, console, progress, resumed, len(jobs))
-    wanted = {job.key for job in jobs}
+    protocol.check_envs()
+    with run_dir_lock(run_dir):
+        run_id = open_run(run_dir, protocol, agent, agent_options)
+        store = RecordStore(run_dir)
+        jobs = protocol.jobs(run_id, agent, agent_options)
+        wanted = {job.key for job in jobs}
+        _check_resumable([record for record in store.records if record.key in wanted], store)
+        todo = [job for job in jobs if job.key not in store.done]
+        resumed = len(jobs) - len(todo)
+        new = _execute(todo, store, executor, workers, console, progress, resumed, len(jobs))
     records = [record for record in store.records if record.key in wanted]
-    return RunResult(Path(run_dir), run_id, records, new, resumed)
+    return RunResult(Path(run_dir), run_id, records, new, resumed, store.duplicates)
+
+
+def _check_resumable(records: list[EpisodeRecord], store: RecordStore) -> None:
+    """Refuse, before anything runs, recorded episodes that metrics could not summarise.
+
+    Raises:
+        RecordFileError: the records come from several agents (or repeat an episode).
+    """
+    if not records:
+        return
+    try:
+        checked_records(records)
+    except ValueError as exc:
+        raise RecordFileError(f"{store.path} cannot be resumed: {exc}") from exc
 
 
 def _execute(

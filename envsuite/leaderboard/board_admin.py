@@ -135,6 +135,7 @@ def create_board(
         BoardError: the board exists, or the protocol or settings are invalid.
     """
     protocol = trimmed(TaskProtocol.load(protocol_path), seeds)
+    protocol.check_envs()
     board = check_slug(name or protocol.id, "board name")
     path = version_dir(root, board, 1)
     if path.parent.exists():
@@ -175,6 +176,7 @@ def new_version(
     previous = load_board_version(version_dir(root, board, previous_number), check_installed=False)
     source = protocol_path or previous.path / PROTOCOL_FILE
     protocol = TaskProtocol.load(source)
+    protocol.check_envs()
     pins = [pin_env(entry) for entry in protocol.envs]
     if not force and pins == previous.settings.envs and protocol == previous.protocol:
         raise BoardError(

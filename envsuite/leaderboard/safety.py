@@ -10,7 +10,6 @@ read, and JSON is parsed strictly (no NaN, no duplicate keys).
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import stat
@@ -19,8 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-import yaml
-
+from envsuite import safe_load
 from envsuite.leaderboard.errors import (
     HARD_LINK,
     MALFORMED_JSON,
@@ -171,39 +169,24 @@ def read_capped(path: Path, limit: int, what: str) -> bytes:
     return data
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON")
-
-
-def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in result:
-            raise ValueError(f"duplicate key {key!r}")
-        result[key] = value
-    return result
-
-
 def strict_json(text: str, path: Path | str, line: int = 1) -> Any:
-    """Parse JSON strictly: no NaN or Infinity, no duplicate keys.
+    """Parse JSON strictly: no NaN or Infinity, no duplicate keys, at most 64 levels deep.
 
     Raises:
         UnsafeInputError: the text is not strict JSON (with the file and line).
     """
     try:
-        return json.loads(
-            text, parse_constant=_reject_constant, object_pairs_hook=_no_duplicate_keys
-        )
-    except ValueError as exc:
-        raise UnsafeInputError(MALFORMED_JSON.format(path=path, line=line, why=exc)) from exc
+        return safe_load.load_json(text, path, strict=True, line=line)
+    except safe_load.DataFileError as exc:
+        raise UnsafeInputError(str(exc)) from exc
 
 
 def decode_utf8(data: bytes, path: Path | str) -> str:
-    """Decode bytes as UTF-8, or raise :class:`UnsafeInputError` naming the file."""
+    """Decode bytes as UTF-8, or raise :class:`UnsafeInputError` naming the file and line."""
     try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise UnsafeInputError(f"{path} is not UTF-8 text: {exc}") from exc
+        return safe_load.decode_utf8(data, path)
+    except safe_load.DataFileError as exc:
+        raise UnsafeInputError(str(exc)) from exc
 
 
 def read_json_lines(path: Path, limit: int) -> list[dict[str, Any]]:
@@ -241,14 +224,16 @@ def read_json_object(path: Path, limit: int) -> dict[str, Any]:
 def read_yaml_mapping(path: Path, limit: int) -> dict[str, Any]:
     """Read a YAML file holding one mapping (safe loader, size-capped).
 
+    Duplicate keys, alias bombs and deep nesting are refused (see :mod:`envsuite.safe_load`).
+
     Raises:
-        UnsafeInputError: oversize, not UTF-8, not YAML, or not a mapping.
+        UnsafeInputError: oversize, not UTF-8, not YAML, beyond a limit, or not a mapping.
     """
     text = decode_utf8(read_capped(path, limit, "metadata"), path)
     try:
-        value = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise UnsafeInputError(f"{path} is not valid YAML: {exc}") from exc
+        value = safe_load.load_yaml(text, path)
+    except safe_load.DataFileError as exc:
+        raise UnsafeInputError(str(exc)) from exc
     if not isinstance(value, dict):
         raise UnsafeInputError(f"{path} must hold a mapping, not {type(value).__name__}")
     return value

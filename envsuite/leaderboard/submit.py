@@ -39,7 +39,12 @@ from envsuite.leaderboard.submission import (
     current_env_lock,
 )
 from envsuite.leaderboard.verify import recompute
-from envsuite.records import EpisodeRecord, RecordFileError, read_records, write_records
+from envsuite.records import (
+    EpisodeRecord,
+    RecordFileError,
+    read_unique_records,
+    write_records,
+)
 
 RUN_FILE = "run.json"
 RECORDS_FILE = "episodes.jsonl"
@@ -53,7 +58,7 @@ def _run_records(
         raise SchemaError(f"{run_dir} is not a run directory (no {RUN_FILE} / {RECORDS_FILE})")
     run = read_json_object(run_dir / RUN_FILE, 1 << 20)
     try:
-        records = read_records(run_dir / RECORDS_FILE)
+        records, _ = read_unique_records(run_dir / RECORDS_FILE)
     except RecordFileError as exc:
         raise SchemaError(str(exc)) from exc
     by_key = {record.key: record for record in records}
@@ -116,7 +121,6 @@ def make_submission(
     folder = submissions / f"{day:%Y%m%d}_{slugify(name)}"
     if os.path.lexists(folder):
         raise SchemaError(f"{folder} exists already; choose another --name")
-    check_not_duplicate(board.path, records, board.settings.limits.episodes_bytes)
     agents = sorted({record.agent_id for record in records})
     versions = sorted({record.envsuite_version for record in records})
     if len(agents) != 1 or len(versions) != 1:
@@ -145,6 +149,8 @@ def make_submission(
         claimed={metric: interval.estimate for metric, interval in results.items()},
         notes=notes,
     )
+    # After the metadata is checked, so a bad option is named before a duplicate is looked for.
+    check_not_duplicate(board.path, records, board.settings.limits.episodes_bytes)
     used = {(r.env_id, canonical_json(r.env_kwargs)): r for r in records}
     lock = current_env_lock(
         versions[0],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from typing import Any
 
@@ -62,3 +63,16 @@ class Hostile:
         _, make = HOSTILE_ACTIONS[self.step % len(HOSTILE_ACTIONS)]
         self.step += 1
         return make()
+
+
+class EndsItsProcess:
+    """Ends the process it runs in at its first action, as a crash in native code would."""
+
+    def __init__(self, env: Any) -> None:
+        self.env = env
+
+    def reset(self, seed: int | None = None) -> None:
+        pass
+
+    def act(self, observation: Any, info: Any) -> Any:
+        os._exit(3)

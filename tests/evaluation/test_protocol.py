@@ -61,3 +61,25 @@ def test_missing_file_is_a_clear_error(tmp_path):
 def test_adhoc_protocol_asks_pass_at_k_for_several_attempts():
     assert adhoc_protocol("envsuite/Bandit-v0", {}, 3, 4).pass_ks() == [1, 4]
     assert adhoc_protocol("envsuite/Bandit-v0", {}, 3, 1).pass_ks() == []
+
+
+def test_a_value_an_env_refuses_stops_the_run_before_anything_is_written(tmp_path):
+    from envsuite.evaluation.runner import evaluate
+
+    path = _write(
+        tmp_path,
+        "id: x\nenvs:\n  - {id: envsuite/Bandit-v0, kwargs: {horizon: 5}}\n"
+        "  - {id: envsuite/Bandit-v0, kwargs: {num_arms: 100000000000}}\nseeds: {count: 2}\n",
+    )
+    protocol = TaskProtocol.load(path)
+    with pytest.raises(ProtocolError, match=r"envs\.1 \(envsuite/Bandit-v0 .*num_arms must be"):
+        evaluate(protocol, "random", tmp_path / "run", progress=False)
+    assert not (tmp_path / "run").exists()
+
+
+def test_the_episode_count_is_bounded_before_any_job_is_listed():
+    too_many = {"id": "x", "envs": [{"id": "envsuite/Bandit-v0"}] * 10, "attempts": 1000}
+    with pytest.raises(ValueError, match=r"asks for 10,000,000 episodes"):
+        TaskProtocol.model_validate({**too_many, "seeds": {"count": 1000}})
+    with pytest.raises(ProtocolError, match=r"--episodes: .*less than or equal to 1000000"):
+        adhoc_protocol("envsuite/Bandit-v0", {}, episodes=10**12, attempts=1)

@@ -10,10 +10,15 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Protocol
 
+from envsuite.errors import EnvsuiteError
 from envsuite.evaluation.jobs import EpisodeJob
 from envsuite.records import EpisodeRecord
 
 EXECUTORS = ("local", "ray")
+
+
+class WorkerLostError(EnvsuiteError):
+    """A worker process ended abruptly (killed, out of memory, a crash in native code)."""
 
 
 class Executor(Protocol):

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import multiprocessing
+import os
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 
 from envsuite.evaluation.episode import EnvCache, run_job
+from envsuite.evaluation.executors import WorkerLostError
+from envsuite.evaluation.executors.parent_death import die_with_parent
 from envsuite.evaluation.jobs import EpisodeJob
 from envsuite.records import EpisodeRecord
 
@@ -23,9 +27,14 @@ def _run_in_worker(job: EpisodeJob) -> EpisodeRecord:
 class LocalExecutor:
     """Runs jobs in this process (``workers=1``) or in a pool of worker processes.
 
-    Workers start from a fork server (not a fork of this process, which may hold threads,
-    such as the progress bar's). Each keeps its made envs across jobs. At most
-    ``2 * workers`` jobs are in flight, so stopping early wastes little work.
+    Workers are spawned (fresh interpreters, not forks of this process, which may hold
+    threads, such as the progress bar's). They are this process's own children and die
+    with it, even when it is killed with SIGKILL (see :mod:`.parent_death`); a fork server
+    would be a second parent that outlives a killed run, together with its workers and the
+    temporary folder holding its socket. multiprocessing's resource tracker outlives a
+    killed run only until its last worker is gone, then removes the queues' named
+    semaphores (and says so on stderr). Each worker keeps its made envs across jobs. At
+    most ``2 * workers`` jobs are in flight, so stopping early wastes little work.
 
     Args:
         workers: Number of worker processes.
@@ -44,14 +53,29 @@ class LocalExecutor:
             finally:
                 cache.close()
             return
-        context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["envsuite"])
+        context = multiprocessing.get_context("spawn")
         pending = list(reversed(jobs))
-        with ProcessPoolExecutor(self.workers, mp_context=context) as pool:
-            running: set[Future[EpisodeRecord]] = set()
+        with ProcessPoolExecutor(
+            self.workers,
+            mp_context=context,
+            initializer=die_with_parent,
+            initargs=(os.getpid(),),
+        ) as pool:
+            running: dict[Future[EpisodeRecord], EpisodeJob] = {}
             while pending or running:
                 while pending and len(running) < 2 * self.workers:
-                    running.add(pool.submit(_run_in_worker, pending.pop()))
-                done, running = wait(running, return_when=FIRST_COMPLETED)
+                    job = pending.pop()
+                    running[pool.submit(_run_in_worker, job)] = job
+                done, _ = wait(running, return_when=FIRST_COMPLETED)
                 for future in done:
-                    yield future.result()
+                    job = running.pop(future)
+                    try:
+                        record = future.result()
+                    except BrokenProcessPool as exc:
+                        raise WorkerLostError(
+                            f"a worker process ended abruptly (killed, out of memory, or a "
+                            f"crash in native code) with {job.env_id} seed {job.seed} attempt "
+                            f"{job.attempt} or another episode in flight; the records written "
+                            "so far are kept: run the same command again to resume"
+                        ) from exc
+                    yield record

@@ -30,12 +30,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from envsuite.agents.loading import load_agent
 from envsuite.errors import EnvsuiteError
 from envsuite.jsonable import to_jsonable
 from envsuite.registry import EnvSpec
+from envsuite.safe_load import MAX_DEPTH, DataFileError, check_depth, read_yaml
 
 NAME = re.compile(r"^[A-Za-z0-9_.+-]+$")
 #: Constructor parameters the agent loader fills in itself.
@@ -67,9 +66,12 @@ class Candidate:
 
 def _value(text: str) -> Any:
     try:
-        return json.loads(text)
+        value = json.loads(text)
+    except RecursionError as exc:
+        raise DataFileError(f"a candidate option nests more than {MAX_DEPTH} levels deep") from exc
     except ValueError:
         return text
+    return check_depth(value, "a candidate option")
 
 
 def default_name(agent: str, options: dict[str, Any]) -> str:
@@ -129,11 +131,11 @@ def load_candidates_file(path: str | Path) -> list[Candidate]:
         CandidateError: unreadable, not YAML, or not a list of candidates.
     """
     try:
-        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+        data = read_yaml(path)
     except OSError as exc:
         raise CandidateError(f"cannot read candidates file {path}: {exc.strerror}") from exc
-    except yaml.YAMLError as exc:
-        raise CandidateError(f"{path} is not valid YAML: {exc}") from exc
+    except DataFileError as exc:
+        raise CandidateError(str(exc)) from exc
     if not isinstance(data, list) or not data:
         raise CandidateError(f"{path} must hold a non-empty list of candidates")
     return [_from_entry(entry, f"{path}, entry {i + 1}") for i, entry in enumerate(data)]

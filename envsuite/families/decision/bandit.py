@@ -9,6 +9,11 @@ from gymnasium import spaces
 
 from envsuite.action_parsing import parse_choice
 from envsuite.env_base import EnvsuiteEnv
+from envsuite.families.decision.size_limits import (
+    MAX_ARMS,
+    MAX_HORIZON,
+    check_at_most,
+)
 from envsuite.rendering import TEXT_RENDER_MODES, checked_render_mode
 from envsuite.spaces import UnicodeText
 
@@ -113,6 +118,8 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
             raise ValueError(f"difficulty must be 'easy' or 'hard', got {difficulty!r}")
         if not isinstance(horizon, int) or horizon < 1:
             raise ValueError(f"horizon must be an int >= 1, got {horizon!r}")
+        check_at_most("num_arms", num_arms, MAX_ARMS, "observations list every arm")
+        check_at_most("horizon", horizon, MAX_HORIZON, "records keep a curve point per step")
         if observation_mode not in ("text", "vector"):
             raise ValueError(
                 f"observation_mode must be 'text' or 'vector', got {observation_mode!r}"

@@ -10,6 +10,12 @@ from gymnasium import spaces
 from envsuite.action_parsing import parse_choice
 from envsuite.env_base import EnvsuiteEnv
 from envsuite.families.decision.bandit import arm_names
+from envsuite.families.decision.size_limits import (
+    MAX_ARMS,
+    MAX_HORIZON,
+    MAX_TABLE_CELLS,
+    check_at_most,
+)
 from envsuite.rendering import TEXT_RENDER_MODES, checked_render_mode
 from envsuite.spaces import UnicodeText
 
@@ -106,6 +112,15 @@ class ContextualBanditEnv(EnvsuiteEnv[Any, Any, int]):
                 raise ValueError(f"{name} must be an int >= {least}, got {value!r}")
         if isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < 1:
             raise ValueError(f"horizon must be an int >= 1, got {horizon!r}")
+        check_at_most("num_arms", num_arms, MAX_ARMS, "observations list every arm")
+        check_at_most("context_dim", context_dim, MAX_ARMS, "observations show every feature")
+        check_at_most("horizon", horizon, MAX_HORIZON, "records keep a curve point per step")
+        check_at_most(
+            "horizon x max(num_arms, context_dim)",
+            horizon * max(num_arms, context_dim),
+            MAX_TABLE_CELLS,
+            "the env draws a table of that many numbers per episode",
+        )
         if not (isinstance(noise_std, int | float) and np.isfinite(noise_std) and noise_std >= 0):
             raise ValueError(f"noise_std must be a finite number >= 0, got {noise_std!r}")
         if observation_mode not in ("text", "vector"):

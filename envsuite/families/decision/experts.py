@@ -11,6 +11,12 @@ import numpy as np
 from gymnasium import spaces
 
 from envsuite.env_base import EnvsuiteEnv, InvalidAction
+from envsuite.families.decision.size_limits import (
+    MAX_ARMS,
+    MAX_HORIZON,
+    MAX_TABLE_CELLS,
+    check_at_most,
+)
 from envsuite.rendering import TEXT_RENDER_MODES, checked_render_mode
 from envsuite.spaces import UnicodeText
 
@@ -189,6 +195,14 @@ class ExpertsEnv(EnvsuiteEnv[Any, Any, np.ndarray]):
             )
         if isinstance(period, bool) or not isinstance(period, int) or period < 2:
             raise ValueError(f"period must be an int >= 2, got {period!r}")
+        check_at_most("num_actions", num_actions, MAX_ARMS, "observations list every action")
+        check_at_most("horizon", horizon, MAX_HORIZON, "records keep a curve point per step")
+        check_at_most(
+            "horizon x num_actions",
+            horizon * num_actions,
+            MAX_TABLE_CELLS,
+            "the env draws a loss table of that many numbers per episode",
+        )
         if observation_mode not in ("text", "vector"):
             raise ValueError(
                 f"observation_mode must be 'text' or 'vector', not {observation_mode!r}"

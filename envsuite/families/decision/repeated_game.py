@@ -16,6 +16,10 @@ from envsuite.families.decision.matrix_games import (
     validate_action_names,
     validate_payoffs,
 )
+from envsuite.families.decision.size_limits import (
+    MAX_HORIZON,
+    check_at_most,
+)
 from envsuite.parallel_env_base import EnvsuiteParallelEnv, StepResult
 from envsuite.rendering import TEXT_RENDER_MODES, checked_render_mode
 from envsuite.spaces import UnicodeText
@@ -145,6 +149,7 @@ class RepeatedGameEnv(EnvsuiteParallelEnv[Any, Any, int]):
             raise ValueError(f"game must be one of {known}; got {game!r}")
         if isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < 1:
             raise ValueError(f"horizon must be an int >= 1, got {horizon!r}")
+        check_at_most("horizon", horizon, MAX_HORIZON, "records keep a curve point per step")
         if observation_mode not in ("text", "vector"):
             raise ValueError(
                 f"observation_mode must be 'text' or 'vector', got {observation_mode!r}"

@@ -26,6 +26,7 @@ from typing import Any
 from envsuite.errors import UsageError
 from envsuite.evaluation.metrics.pass_at_k import pass_at_k
 from envsuite.families.sat.levels import Level, parse_ladder, parse_level
+from envsuite.safe_load import DataFileError, read_json
 from envsuite.seeding import derive_seed
 
 STATE_FORMAT = "envsuite-sat-curriculum"
@@ -302,10 +303,10 @@ class CurriculumController:
             CurriculumStateError: the file is missing, not JSON, or not a curriculum state.
         """
         try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
+            data = read_json(path, strict=False)
         except FileNotFoundError as exc:
             raise CurriculumStateError(f"no curriculum state at {path}") from exc
-        except (OSError, UnicodeDecodeError, ValueError) as exc:
+        except (OSError, DataFileError) as exc:
             raise CurriculumStateError(f"cannot read curriculum state {path}: {exc}") from exc
         if not isinstance(data, dict):
             raise CurriculumStateError(f"{path} does not hold a curriculum state")

@@ -19,6 +19,7 @@ from envsuite.families.sat.curriculum import CurriculumController, CurriculumSta
 from envsuite.families.sat.instance_source import resolve_level
 from envsuite.families.sat.levels import Level, parse_level
 from envsuite.records import EpisodeRecord
+from envsuite.safe_load import DataFileError, decode_utf8
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,8 @@ def parse_result_line(line: str, where: str) -> Result | None:
     """
     try:
         data = json.loads(line)
+    except RecursionError as exc:
+        raise CurriculumStateError(f"{where}: nests lists or mappings too deep") from exc
     except ValueError as exc:
         raise CurriculumStateError(f"{where}: not valid JSON ({exc})") from exc
     if not isinstance(data, dict):
@@ -98,8 +101,8 @@ def read_results(path: Path) -> list[Result]:
         CurriculumStateError: the file cannot be read or has an invalid line.
     """
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        text = decode_utf8(path.read_bytes(), path)  # a run's records: no size cap
+    except (OSError, DataFileError) as exc:
         raise CurriculumStateError(f"cannot read results {path}: {exc}") from exc
     results = []
     for number, line in enumerate(text.splitlines(), start=1):
