@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from envsuite.data_paths import REPO_ROOT
-from envsuite.families.swe import pytest_runner
+from envsuite.families.swe import pytest_runner, result_collector
 from envsuite.families.swe.apt_sources import debian_archive
 from envsuite.families.swe.docker_client import docker_client, docker_module
 
@@ -33,6 +33,8 @@ BASE_REPOSITORY = "envsuite-swe/base"
 CURRENT_BASE = f"{BASE_REPOSITORY}:latest"
 
 Log = Callable[[str], None]
+#: envsuite's own scripts baked into the base image's ``/opt/envsuite`` (root-owned).
+HARNESS_SCRIPTS = (Path(pytest_runner.__file__), Path(result_collector.__file__))
 
 
 class ImageBuildError(RuntimeError):
@@ -121,7 +123,7 @@ def base_tag(parent: str) -> str:
     return f"{BASE_REPOSITORY}:" + content_hash(
         (folder / "Dockerfile").read_bytes(),
         (folder / "prepare.sh").read_bytes(),
-        Path(pytest_runner.__file__).read_bytes(),
+        *(script.read_bytes() for script in HARNESS_SCRIPTS),
         parent,
     )
 
@@ -182,7 +184,8 @@ def build_base(
             context = Path(scratch)
             for name in ("Dockerfile", "prepare.sh"):
                 shutil.copy(containers_root() / "base" / name, context / name)
-            shutil.copy(pytest_runner.__file__, context / "pytest_runner.py")
+            for script in HARNESS_SCRIPTS:
+                shutil.copy(script, context / script.name)
             build_image(
                 context, tag, {"BASE_IMAGE": parent}, network=from_image is not None, log=log
             )

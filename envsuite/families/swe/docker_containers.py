@@ -3,7 +3,7 @@
 Every container starts with: no network (``network_mode="none"``), a pids limit, a memory
 limit equal to its memory+swap limit, a CPU quota, every capability dropped,
 ``no-new-privileges``, an unprivileged user (uid 1000), and tmpfs mounts for the writable
-places (``/repo``, ``/tmp``), so nothing an agent writes reaches the host's disk and the
+places (``/repo``, ``/tmp``, and the grader's root-owned ``/var/envsuite/grade``), so nothing an agent writes reaches the host's disk and the
 amount it can write is bounded. Docker's init (tini) is PID 1, reaping orphans.
 """
 
@@ -18,6 +18,10 @@ from envsuite.families.swe.sandbox import REPO_DIR, SandboxError
 
 #: The unprivileged user every command runs as.
 AGENT_USER = "1000:1000"
+#: The user of the grader's own helpers (root, with every capability dropped).
+ROOT_USER = "0:0"
+#: Root-owned tmpfs where the grader seals the repository and its result channels.
+GRADE_DIR = "/var/envsuite/grade"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -59,6 +63,7 @@ def start_container(image: str, limits: ContainerLimits | None = None) -> Any:
             tmpfs={
                 "/tmp": f"size={limits.tmp_size},mode=1777,nosuid,nodev,exec",
                 REPO_DIR: f"size={limits.repo_size},uid=1000,gid=1000,mode=0755,nosuid,nodev,exec",
+                GRADE_DIR: f"size={limits.repo_size},mode=0755,nosuid,nodev,exec",
             },
             working_dir=REPO_DIR,
             hostname="sandbox",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
 from envsuite.families.swe.dataset import tar_bytes
@@ -53,3 +55,24 @@ def test_close_removes_everything(sandbox):
     import os
 
     assert not os.path.exists(root)
+
+
+def test_a_program_that_closes_its_output_before_exiting_keeps_its_exit_code(sandbox):
+    # The output reaches end-of-file while the program still runs: it is waited for.
+    script = "import os, time; os.close(1); os.close(2); time.sleep(0.3); raise SystemExit(3)"
+    result = sandbox.run(f'exec python -c "{script}"')
+    assert result.exit_code == 3 and not result.timed_out
+
+
+def test_wc_exits_0_in_every_one_of_200_calls(sandbox):
+    # wc closes stdout just before it exits; the sandbox once killed it in that window.
+    sandbox.write_file("setup.py", b"a\nb\nc\n")
+    results = [sandbox.run("wc -l setup.py") for _ in range(200)]
+    assert Counter(r.exit_code for r in results) == {0: 200}
+    assert {r.output for r in results} == {"3 setup.py\n"}
+
+
+def test_a_background_job_holding_the_output_ends_with_its_command(sandbox):
+    result = sandbox.run("sleep 60 & echo started", timeout_s=30)
+    assert result.exit_code == 0 and not result.timed_out and result.output == "started\n"
+    assert sandbox.run("pgrep -c -f 'sleep [6]0' || true").output.strip() == "0"
