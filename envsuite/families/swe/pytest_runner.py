@@ -87,8 +87,17 @@ REPORTING_PATH = frozenset(
         "__main__",
     }
 )
+#: Modules of the interpreter whose functions the end-of-session check also compares.
+PROCESS_MODULES = ("builtins", "sys", "os", "posix", "io", "_io", "json")
 #: Attribute writes allowed on harness classes (Python's own class machinery sets them).
 CLASS_MACHINERY = frozenset({"__doc__", "__qualname__", "__module__", "__name__"})
+#: ``os`` functions that take descriptors; on the channels' descriptors they are refused
+#: (the runner writes its records with the ``os.write`` it saved at start-up).
+DESCRIPTOR_FUNCTIONS = (
+    "write", "writev", "pwrite", "pwritev", "sendfile", "splice", "copy_file_range",
+    "close", "closerange", "dup", "dup2", "ftruncate", "lseek", "set_blocking",
+    "set_inheritable", "fchmod", "fchown", "fdopen",
+)  # fmt: skip
 #: Open flags that mean writing.
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
 
@@ -146,6 +155,35 @@ def _path_text(path):
     return path if isinstance(path, str) else None
 
 
+def guard_descriptors(channel_fds, emit):
+    """Replace ``os``'s (and ``posix``'s) descriptor functions by ones that refuse the
+    channels' descriptors (``os.dup2(devnull, 3)``, ``os.write(3, forged)``...)."""
+    import posix
+
+    protected = frozenset(channel_fds)
+
+    def guarded(name, original):
+        def guard(*args, **kwargs):
+            numbers = [a for a in args if isinstance(a, int) and not isinstance(a, bool)]
+            if name == "closerange" and len(numbers) >= 2:
+                hit = any(numbers[0] <= fd < numbers[1] for fd in protected)
+            else:
+                hit = any(n in protected for n in numbers)
+            if hit:
+                emit("tamper", what="using a result channel's descriptor", detail=f"os.{name}")
+                raise PermissionError(f"envsuite grading refuses os.{name} on a result channel")
+            return original(*args, **kwargs)
+
+        guard.__name__ = guard.__qualname__ = name
+        return guard
+
+    for module in (os, posix):
+        for name in DESCRIPTOR_FUNCTIONS:
+            original = module.__dict__.get(name)
+            if original is not None:
+                setattr(module, name, guarded(name, original))
+
+
 def _identity(path):
     try:
         info = os.stat(path)
@@ -172,6 +210,8 @@ def make_audit_hook(channel, state, channel_dir, repo_dir, junit_path, channel_f
 
     def audit(event, args):
         if event == "open":
+            if args and isinstance(args[0], int) and args[0] in channel_fds:
+                refuse("opening a result channel's descriptor", args[0])
             path = _path_text(args[0]) if args else None
             if path is None or path == junit_path:
                 return
@@ -186,6 +226,8 @@ def make_audit_hook(channel, state, channel_dir, repo_dir, junit_path, channel_f
                 args[1] if len(args) > 1 else None, args[2] if len(args) > 2 else None
             ):
                 raise PermissionError(f"the repository under test is read-only: {path}")
+        elif event == "fcntl.fcntl" and args and args[0] in channel_fds:
+            refuse("fcntl on a result channel", args[0])
         elif event in refused:
             if state["armed"]:
                 refuse(f"the {event} operation", event)
@@ -233,12 +275,13 @@ def _tamper(detail):
     raise PermissionError(f"envsuite grading refuses {detail}")
 
 
-def harness_modules():
-    """The loaded harness modules, by name."""
+def harness_modules(process=False):
+    """The loaded harness modules by name (with :data:`PROCESS_MODULES` if ``process``)."""
     return {
         name: module
         for name, module in list(sys.modules.items())
-        if isinstance(module, types.ModuleType) and is_harness_module(name)
+        if isinstance(module, types.ModuleType)
+        and (is_harness_module(name) or (process and name in PROCESS_MODULES))
     }
 
 
@@ -289,8 +332,10 @@ def make_plugin(pytest, channel, state, repo_dir):
         for name in dir(config.hook):
             if not name.startswith("pytest_"):
                 continue
-            caller = getattr(config.hook, name)
-            for impl in caller.get_hookimpls():
+            get_hookimpls = getattr(getattr(config.hook, name), "get_hookimpls", None)
+            if get_hookimpls is None:
+                continue
+            for impl in get_hookimpls():
                 marks[(name, id(impl))] = (impl.plugin, impl.function)
         return marks
 
@@ -315,7 +360,7 @@ def make_plugin(pytest, channel, state, repo_dir):
                     for name, module in self.modules.items()
                     if sys.modules.get(name) is not module
                 ]
-                now = fingerprint(harness_modules())
+                now = fingerprint(harness_modules(process=True))
                 problems += [f"{name} was replaced" for name in changed(self.marks, now)]
                 if sys.gettrace() is not None or sys.getprofile() is not None:
                     problems.append("a trace or profile function is set")
@@ -342,7 +387,7 @@ def make_plugin(pytest, channel, state, repo_dir):
         @pytest.hookimpl(trylast=True)
         def pytest_sessionstart(self, session):
             self.config = session.config
-            self.modules = harness_modules()
+            self.modules = harness_modules(process=True)
             self.marks = fingerprint(self.modules)
             self.plugins = [p for _, p in session.config.pluginmanager.list_name_plugin() if p]
             self.hooks = hook_marks(session.config)
@@ -352,16 +397,20 @@ def make_plugin(pytest, channel, state, repo_dir):
         @pytest.hookimpl(tryfirst=True)
         def pytest_collectreport(self, report):
             if report.outcome != "passed":
-                channel.emit("collect", nodeid=report.nodeid, outcome=report.outcome)
+                location = getattr(report, "location", None) or (None,)
+                channel.emit(
+                    "collect", nodeid=report.nodeid, file=location[0], outcome=report.outcome
+                )
 
         @pytest.hookimpl(tryfirst=True)
         def pytest_runtest_logreport(self, report):
+            location = getattr(report, "location", None) or (None,)
             channel.emit(
                 "report",
                 nodeid=report.nodeid,
+                file=location[0],
                 when=report.when,
                 outcome=report.outcome,
-                xfail=hasattr(report, "wasxfail"),
             )
             if report.when == "teardown":
                 self.check(full=False)
@@ -407,6 +456,7 @@ def main(argv):
 
 
 def _graded(options, args):
+    exit_now = os._exit
     events_fd = os.open(options["events"], os.O_WRONLY)
     junit_fd = os.open(options["junit"], os.O_WRONLY)
     channel = Channel(events_fd)
@@ -428,6 +478,7 @@ def _graded(options, args):
             except TypeError:
                 pass
         _report.append(channel.emit)
+        guard_descriptors((events_fd, junit_fd), channel.emit)
         plugin = make_plugin(pytest, channel, state, repo)
         sys.path.extend(options["path"])
         code = int(pytest.main([*args, f"--junitxml={junit_path}"], plugins=[plugin]))
@@ -441,7 +492,7 @@ def _graded(options, args):
             except Exception:
                 pass
         # The code under test may have registered atexit hooks or left threads: skip them.
-        os._exit(code)
+        exit_now(code)
     return code
 
 
