@@ -37,15 +37,13 @@ class Canary:
     expected: dict[str, str]
 
 
-def make_canary(taken: frozenset[str] = frozenset()) -> Canary:
+def make_canary() -> Canary:
     """A canary file with :data:`CANARIES_PER_OUTCOME` passing and failing tests, shuffled.
 
-    Args:
-        taken: Paths that exist in the repository (the canary avoids them).
+    Its name is new to the repository: sealing refuses to overwrite a file, and a name of
+    48 random bits is not one an agent can have guessed.
     """
     path = f"test_{secrets.token_hex(6)}.py"
-    while path in taken:
-        path = f"test_{secrets.token_hex(6)}.py"
     outcomes = [PASSED] * CANARIES_PER_OUTCOME + [FAILED] * CANARIES_PER_OUTCOME
     secrets.SystemRandom().shuffle(outcomes)
     blocks = []

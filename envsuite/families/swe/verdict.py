@@ -95,7 +95,7 @@ def judge(
             raise Untrusted(f"the test runner crashed: {crash[0].get('error', '')}")
         _check_order(records, command)
         statuses = _event_statuses(records, modules)
-        _check_exit(records, statuses)
+        _check_exit(records, statuses, command)
         junit = _junit(collected, modules)
         _check_agreement(statuses, junit, collected, [*tracked, *canary.expected])
         _check_canaries(statuses, canary.expected)
@@ -180,12 +180,18 @@ def _event_statuses(records: list[dict[str, Any]], modules: Mapping[str, str]) -
     return statuses
 
 
-def _check_exit(records: list[dict[str, Any]], statuses: dict[str, str]) -> None:
+def _check_exit(
+    records: list[dict[str, Any]], statuses: dict[str, str], command: CommandResult
+) -> None:
     finish = next(r for r in records if r["event"] == "finish")
     runner = next(r for r in records if r["event"] == "exit")
     codes = (finish.get("exitstatus"), runner.get("code"))
     if codes[0] != codes[1]:
         raise Untrusted(f"pytest's exit status {codes[0]} and the runner's {codes[1]} differ")
+    if command.exit_code != codes[1]:
+        raise Untrusted(
+            f"the test process exited with {command.exit_code}, the runner reported {codes[1]}"
+        )
     bad = any(status in (FAILED, ERROR) for status in statuses.values())
     if codes[1] not in (0, 1):
         raise Untrusted(f"pytest exited with {codes[1]} (interrupted, internal or usage error)")
