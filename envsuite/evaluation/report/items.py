@@ -81,7 +81,7 @@ def item_labels(task: TaskKey, seeds: Sequence[int]) -> dict[int, str]:
 def item_rows(
     task: TaskKey, by_run: Sequence[tuple[str, Sequence[EpisodeRecord]]]
 ) -> tuple[list[ItemRow], str | None]:
-    """The rows of ``task`` (records of each run, by run label), and a note if none could be made."""
+    """The rows of ``task`` (each run's records, by run label); a note when there are none."""
     seeds = [record.seed for _, records in by_run for record in records]
     try:
         labels = item_labels(task, seeds)

@@ -315,7 +315,9 @@ def _items(tables: ReportTables) -> list[str]:
             continue
         runs = [result.run for result in rows[0].results]
         solved = [sum(row.results[i].successes > 0 for row in rows) for i in range(len(runs))]
-        summary = ", ".join(f"{run}: {n} of {len(rows)}" for run, n in zip(runs, solved, strict=True))
+        summary = ", ".join(
+            f"{run}: {n} of {len(rows)}" for run, n in zip(runs, solved, strict=True)
+        )
         lines += [f"### {short_task(task)}", "", f"Items solved at least once: {summary}.", ""]
         table = [
             [f"`{row.item}`", ", ".join(map(str, row.seeds)), *(r.cell() for r in row.results)]

@@ -427,7 +427,9 @@ def build_tables(runs: Sequence[Run], settings: Settings) -> ReportTables:
             infra = _infra(task, run, records)
             if infra is not None:
                 tables.infra.append(infra)
-        items, note = item_rows(task, [(run.label, groups.get(task, [])) for run, groups in grouped])
+        items, note = item_rows(
+            task, [(run.label, groups.get(task, [])) for run, groups in grouped]
+        )
         tables.items.extend(items)
         if note is not None:
             tables.notes.append(note)

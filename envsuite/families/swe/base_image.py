@@ -124,8 +124,11 @@ def build_rootfs(archive: str | None = None, suite: str | None = None, log: Log 
 
 
 def _run_logged(argv: list[str], on_line: Callable[[str], None]) -> tuple[int, str]:
-    """Run ``argv`` with stderr merged into stdout, handing each line to ``on_line``;
-    return the exit code and the last lines of output."""
+    """Run ``argv`` (stderr into stdout), handing each line to ``on_line``.
+
+    Returns:
+        The exit code and the last lines of output.
+    """
     process = subprocess.Popen(
         argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace"
     )

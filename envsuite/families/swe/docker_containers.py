@@ -3,10 +3,11 @@
 Every container starts with: no network (``network_mode="none"``), a pids limit, a memory
 limit equal to its memory+swap limit, a CPU quota, every capability dropped,
 ``no-new-privileges``, an unprivileged user (uid 1000), and tmpfs mounts for the writable
-places (``/repo``, ``/tmp``, and the grader's root-owned ``/var/envsuite/grade``), so nothing an agent writes reaches the host's disk and the
-amount it can write is bounded. Docker's init (tini) is PID 1, reaping orphans. Labels
-name the owning process (:mod:`.container_owners`), so the containers of a process that
-was killed are removed by the next one.
+places (``/repo``, ``/tmp``, and the grader's root-owned ``/var/envsuite/grade``), so
+nothing an agent writes reaches the host's disk and the amount it can write is bounded.
+Docker's init (tini) is PID 1, reaping orphans. Labels name the owning process
+(:mod:`.container_owners`), so the containers of a process that was killed are removed by
+the next one.
 """
 
 from __future__ import annotations

@@ -207,11 +207,13 @@ class DockerSandbox(Sandbox):
         script = (
             'set -e; target=$1; shift; mkdir -m 0755 "$target"; '
             'tar -C /repo -cf - . | tar -C "$target" -xf - --no-same-owner --no-same-permissions; '
-            'while [ $# -gt 0 ]; do '
+            "while [ $# -gt 0 ]; do "
             'if [ -e "$target/$2" ] || [ -L "$target/$2" ]; then echo "$2 exists" >&2; exit 3; fi; '
             'cp -- "$1" "$target/$2"; chmod 0644 "$target/$2"; shift 2; done'
         )
-        code, output = self._exec_simple(["bash", "-c", script, "seal", target, *arguments], ROOT_USER)
+        code, output = self._exec_simple(
+            ["bash", "-c", script, "seal", target, *arguments], ROOT_USER
+        )
         if code != 0:
             text = output.decode("utf-8", errors="replace").strip()[-500:]
             raise SandboxError(f"sealing the repository failed: {text}")
@@ -272,7 +274,9 @@ class DockerSandbox(Sandbox):
             'echo "$tpid" 2>/dev/null > "$0"; wait "$tpid"; rc=$?; '
             'kill -KILL -- "-$tpid" 2>/dev/null; kill -KILL -- "-$tpid" 2>/dev/null; exit "$rc"'
         )
-        execution = _Execution(self, ["bash", "-c", wrapper, pid_file, *argv], AGENT_USER, REPO_DIR, limits)
+        execution = _Execution(
+            self, ["bash", "-c", wrapper, pid_file, *argv], AGENT_USER, REPO_DIR, limits
+        )
         in_time = execution.done.wait(timeout_s + KILL_AFTER_S + WATCHDOG_GRACE_S)
         killed = False
         if not in_time or execution.buffer.full:

@@ -54,6 +54,7 @@ class BuildProgress:
         self.started: float | None = None
 
     def __call__(self, text: str) -> None:
+        """Print ``text`` after the seconds since this instance's first line."""
         stream = self.stream or sys.stderr
         if self.started is None:
             self.started = time.monotonic()

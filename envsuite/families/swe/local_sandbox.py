@@ -295,8 +295,10 @@ class _LocalCollector(ResultCollector):
 
 
 def _exited(pid: int, wait_s: float) -> bool:
-    """Whether child ``pid`` has exited, waiting up to ``wait_s``; it is not reaped, so its
-    process group cannot be reused before it is killed."""
+    """Whether child ``pid`` has exited, waiting up to ``wait_s``.
+
+    It is not reaped, so its process group cannot be reused before it is killed.
+    """
     deadline = time.monotonic() + wait_s
     pause = 0.001
     while True:

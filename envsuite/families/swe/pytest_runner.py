@@ -35,19 +35,32 @@ In-process guards, best effort (code in the same process can in principle undo a
 done in it; see the SWE threat model in ``envsuite/families/swe/THREAT_MODEL.md``):
 
 - an audit hook (which cannot be removed once added) refuses, and reports as ``tamper``
-  before the operation happens, attribute writes to pytest's and pluggy's classes and to
-  their functions' code, ``gc`` object-graph walks, ``ctypes`` symbol lookups and raw
-  memory reads, and opening the channels, ``/proc/*/fd``, ``/proc/*/mem`` or another
-  ``/dev/fd`` for writing; writes into the repository under test are refused;
-- pytest's and pluggy's modules refuse attribute assignment, and the result plugin compares
-  their functions and classes, the registered plugins and the hook implementations against
-  a snapshot taken before collection, at every report and at the end of the session.
+  before the operation happens: replacing the code, defaults or bases of pytest's and
+  pluggy's functions and classes, ``gc`` object-graph walks, ``ctypes`` symbol lookups and
+  raw memory reads, ``fcntl`` on the channels, and opening the channels (by name, by
+  ``/proc/*/fd`` or by descriptor) or any ``/proc/*/mem``; writes into the repository under
+  test are refused;
+- ``os``'s descriptor functions (``write``, ``dup2``, ``close``...) refuse the channels'
+  descriptors; the runner writes its records with the ``os.write`` it saved at start-up;
+- pytest's and pluggy's modules refuse attribute assignment from outside the harness;
+- the result plugin compares the functions of the modules on the reporting path after
+  every test, and at the end of the session every function and class member of pytest,
+  pluggy, ``builtins``, ``sys``, ``os``, ``io`` and ``json``, the registered plugins and the
+  hook implementations, against a snapshot taken before collection (ordinary attribute
+  writes to classes raise no audit event, so this is what catches them).
 """
 
+from __future__ import annotations
+
+import contextlib
 import json
 import os
 import sys
 import types
+from collections.abc import Callable, Iterable
+from typing import Any
+
+Emit = Callable[..., None]
 
 #: Top-level packages of the test harness the code under test must leave alone.
 HARNESS_PACKAGES = frozenset({"_pytest", "pytest", "pluggy"})
@@ -105,15 +118,15 @@ WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
 class Channel:
     """The events FIFO: numbered JSON lines written with the ``os.write`` of start-up."""
 
-    __slots__ = ("fd", "seq", "write", "dumps")
+    __slots__ = ("dumps", "fd", "seq", "write")
 
-    def __init__(self, fd):
+    def __init__(self, fd: int) -> None:
         self.fd = fd
         self.seq = 0
         self.write = os.write
         self.dumps = json.dumps
 
-    def emit(self, event, **fields):
+    def emit(self, event: str, **fields: Any) -> None:
         """Write one record; a channel that fails is left alone (the grader sees the gap)."""
         data = (self.dumps({"seq": self.seq, "event": event, **fields}) + "\n").encode()
         self.seq += 1
@@ -124,14 +137,12 @@ class Channel:
             pass
 
 
-def is_harness_module(name):
+def is_harness_module(name: object) -> bool:
     """Whether module ``name`` belongs to the test harness (pytest, pluggy, this runner)."""
-    return isinstance(name, str) and (
-        name.split(".")[0] in HARNESS_PACKAGES or name == __name__
-    )
+    return isinstance(name, str) and (name.split(".")[0] in HARNESS_PACKAGES or name == __name__)
 
 
-def _own_module(obj):
+def _own_module(obj: object) -> str | None:
     """The ``__module__`` a class or function was defined in, read without running its code."""
     if isinstance(obj, type):
         try:
@@ -143,27 +154,30 @@ def _own_module(obj):
     return None
 
 
-def _write_intent(mode, flags):
+def _write_intent(mode: object, flags: object) -> bool:
     if isinstance(mode, str) and any(c in mode for c in "wax+"):
         return True
     return isinstance(flags, int) and bool(flags & WRITE_FLAGS)
 
 
-def _path_text(path):
+def _path_text(path: object) -> str | None:
     if isinstance(path, bytes):
         return os.fsdecode(path)
     return path if isinstance(path, str) else None
 
 
-def guard_descriptors(channel_fds, emit):
-    """Replace ``os``'s (and ``posix``'s) descriptor functions by ones that refuse the
-    channels' descriptors (``os.dup2(devnull, 3)``, ``os.write(3, forged)``...)."""
+def guard_descriptors(channel_fds: Iterable[int], emit: Emit) -> None:
+    """Replace ``os``'s (and ``posix``'s) descriptor functions by guarded ones.
+
+    The guarded ones refuse the channels' descriptors (``os.dup2(devnull, 3)``,
+    ``os.write(3, forged)``...).
+    """
     import posix
 
     protected = frozenset(channel_fds)
 
-    def guarded(name, original):
-        def guard(*args, **kwargs):
+    def guarded(name: str, original: Callable[..., Any]) -> Callable[..., Any]:
+        def guard(*args: Any, **kwargs: Any) -> Any:
             numbers = [a for a in args if isinstance(a, int) and not isinstance(a, bool)]
             if name == "closerange" and len(numbers) >= 2:
                 hit = any(numbers[0] <= fd < numbers[1] for fd in protected)
@@ -184,7 +198,7 @@ def guard_descriptors(channel_fds, emit):
                 setattr(module, name, guarded(name, original))
 
 
-def _identity(path):
+def _identity(path: str) -> tuple[int, int] | None:
     try:
         info = os.stat(path)
     except (OSError, ValueError):
@@ -192,7 +206,14 @@ def _identity(path):
     return (info.st_dev, info.st_ino)
 
 
-def make_audit_hook(channel, state, channel_dir, repo_dir, junit_path, channel_fds):
+def make_audit_hook(
+    channel: Channel,
+    state: dict[str, bool],
+    channel_dir: str,
+    repo_dir: str,
+    junit_path: str,
+    channel_fds: tuple[int, ...],
+) -> Callable[[str, tuple[Any, ...]], None]:
     """The audit hook of grading mode (see the module docstring).
 
     ``state["armed"]`` turns on the checks that pytest's own import would trip.
@@ -204,11 +225,11 @@ def make_audit_hook(channel, state, channel_dir, repo_dir, junit_path, channel_f
     refused = REFUSED_EVENTS
     emit = channel.emit
 
-    def refuse(what, detail):
+    def refuse(what: str, detail: object) -> None:
         emit("tamper", what=what, detail=str(detail)[:300])
         raise PermissionError(f"envsuite grading refuses {what}: {detail}")
 
-    def audit(event, args):
+    def audit(event: str, args: tuple[Any, ...]) -> None:
         if event == "open":
             if args and isinstance(args[0], int) and args[0] in channel_fds:
                 refuse("opening a result channel's descriptor", args[0])
@@ -249,7 +270,7 @@ def make_audit_hook(channel, state, channel_dir, repo_dir, junit_path, channel_f
 class GuardedModule(types.ModuleType):
     """A harness module that refuses attribute assignment (``module.func = fake``)."""
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: Any) -> None:
         # pytest sets some of its own module globals at run time, and the import system
         # binds a newly imported submodule to its package: both are allowed.
         own = types.ModuleType.__getattribute__(self, "__name__")
@@ -259,23 +280,23 @@ class GuardedModule(types.ModuleType):
             return
         _tamper(f"assigning {types.ModuleType.__getattribute__(self, '__name__')}.{name}")
 
-    def __delattr__(self, name):
+    def __delattr__(self, name: str) -> None:
         if is_harness_module(sys._getframe(1).f_globals.get("__name__")):
             types.ModuleType.__delattr__(self, name)
             return
         _tamper(f"deleting {types.ModuleType.__getattribute__(self, '__name__')}.{name}")
 
 
-_report = []
+_report: list[Emit] = []
 
 
-def _tamper(detail):
+def _tamper(detail: str) -> None:
     for emit in _report:
         emit("tamper", what="changing the test harness", detail=detail[:300])
     raise PermissionError(f"envsuite grading refuses {detail}")
 
 
-def harness_modules(process=False):
+def harness_modules(process: bool = False) -> dict[str, types.ModuleType]:
     """The loaded harness modules by name (with :data:`PROCESS_MODULES` if ``process``)."""
     return {
         name: module
@@ -285,7 +306,7 @@ def harness_modules(process=False):
     }
 
 
-def fingerprint(modules, members=True):
+def fingerprint(modules: dict[str, types.ModuleType], members: bool = True) -> dict[str, int]:
     """Identity of every function and class in ``modules`` (and of their classes' members)."""
     marks = {}
     for name, module in modules.items():
@@ -305,16 +326,16 @@ def fingerprint(modules, members=True):
     return marks
 
 
-def changed(before, after):
+def changed(before: dict[str, int], after: dict[str, int]) -> list[str]:
     """Names whose identity differs between two fingerprints (new names are fine)."""
     return sorted(k for k, v in before.items() if k in after and after[k] != v)
 
 
-def make_plugin(pytest, channel, state, repo_dir):
+def make_plugin(pytest: Any, channel: Channel, state: dict[str, bool], repo_dir: str) -> Any:
     """The result plugin: reports every outcome, then checks the harness is untouched."""
     repo_dir = os.path.realpath(repo_dir) + os.sep
 
-    def allowed_plugin(plugin):
+    def allowed_plugin(plugin: object) -> bool:
         path = getattr(plugin, "__file__", None)
         if not isinstance(path, str) or not os.path.realpath(path).startswith(repo_dir):
             return False
@@ -327,7 +348,7 @@ def make_plugin(pytest, channel, state, repo_dir):
             or any(p in ("tests", "test", "testing") for p in parts[:-1])
         )
 
-    def hook_marks(config):
+    def hook_marks(config: Any) -> dict[tuple[str, int], tuple[Any, Any]]:
         marks = {}
         for name in dir(config.hook):
             if not name.startswith("pytest_"):
@@ -342,16 +363,16 @@ def make_plugin(pytest, channel, state, repo_dir):
     class ResultPlugin:
         """Streams outcomes to the events channel and checks the harness."""
 
-        __slots__ = ("modules", "marks", "plugins", "hooks", "config")
+        __slots__ = ("config", "hooks", "marks", "modules", "plugins")
 
-        def __init__(self):
-            self.modules = {}
-            self.marks = {}
-            self.plugins = []
-            self.hooks = {}
-            self.config = None
+        def __init__(self) -> None:
+            self.modules: dict[str, types.ModuleType] = {}
+            self.marks: dict[str, int] = {}
+            self.plugins: list[object] = []
+            self.hooks: dict[tuple[str, int], tuple[Any, Any]] = {}
+            self.config: Any = None
 
-        def check(self, full):
+        def check(self, full: bool) -> list[str]:
             """Emit a ``tamper`` record for every change to the harness found; return them."""
             problems = []
             if full:
@@ -385,7 +406,7 @@ def make_plugin(pytest, channel, state, repo_dir):
             return problems
 
         @pytest.hookimpl(trylast=True)
-        def pytest_sessionstart(self, session):
+        def pytest_sessionstart(self, session: Any) -> None:
             self.config = session.config
             self.modules = harness_modules(process=True)
             self.marks = fingerprint(self.modules)
@@ -395,7 +416,7 @@ def make_plugin(pytest, channel, state, repo_dir):
             channel.emit("start")
 
         @pytest.hookimpl(tryfirst=True)
-        def pytest_collectreport(self, report):
+        def pytest_collectreport(self, report: Any) -> None:
             if report.outcome != "passed":
                 location = getattr(report, "location", None) or (None,)
                 channel.emit(
@@ -403,7 +424,7 @@ def make_plugin(pytest, channel, state, repo_dir):
                 )
 
         @pytest.hookimpl(tryfirst=True)
-        def pytest_runtest_logreport(self, report):
+        def pytest_runtest_logreport(self, report: Any) -> None:
             location = getattr(report, "location", None) or (None,)
             channel.emit(
                 "report",
@@ -416,7 +437,7 @@ def make_plugin(pytest, channel, state, repo_dir):
                 self.check(full=False)
 
         @pytest.hookimpl(tryfirst=True)
-        def pytest_sessionfinish(self, session, exitstatus):
+        def pytest_sessionfinish(self, session: Any, exitstatus: int) -> None:
             self.check(full=True)
             channel.emit(
                 "finish",
@@ -428,8 +449,8 @@ def make_plugin(pytest, channel, state, repo_dir):
     return ResultPlugin()
 
 
-def _parse(argv):
-    options = {"path": [], "events": None, "junit": None, "repo": None}
+def _parse(argv: list[str]) -> tuple[dict[str, Any], list[str]]:
+    options: dict[str, Any] = {"path": [], "events": None, "junit": None, "repo": None}
     while argv and argv[0] != "--":
         key = argv[0][2:]
         if key not in options or len(argv) < 2:
@@ -442,7 +463,7 @@ def _parse(argv):
     return options, argv[1:]
 
 
-def main(argv):
+def main(argv: Iterable[str]) -> int:
     """Run pytest (see the module docstring); return its exit code."""
     options, args = _parse(list(argv))
     sys.dont_write_bytecode = True
@@ -455,7 +476,7 @@ def main(argv):
     return _graded(options, args)
 
 
-def _graded(options, args):
+def _graded(options: dict[str, Any], args: list[str]) -> int:
     exit_now = os._exit
     events_fd = os.open(options["events"], os.O_WRONLY)
     junit_fd = os.open(options["junit"], os.O_WRONLY)
@@ -473,10 +494,8 @@ def _graded(options, args):
         import pytest
 
         for module in harness_modules().values():
-            try:
+            with contextlib.suppress(TypeError):
                 module.__class__ = GuardedModule
-            except TypeError:
-                pass
         _report.append(channel.emit)
         guard_descriptors((events_fd, junit_fd), channel.emit)
         plugin = make_plugin(pytest, channel, state, repo)
@@ -487,10 +506,8 @@ def _graded(options, args):
     finally:
         channel.emit("exit", code=code)
         for stream in (sys.stdout, sys.stderr):
-            try:
+            with contextlib.suppress(Exception):
                 stream.flush()
-            except Exception:
-                pass
         # The code under test may have registered atexit hooks or left threads: skip them.
         exit_now(code)
     return code

@@ -17,6 +17,9 @@ into every task image (``/opt/envsuite/result_collector.py``); imports nothing f
    whether the runner connected, and how many bytes were dropped over the limits.
 """
 
+from __future__ import annotations
+
+import contextlib
 import json
 import os
 import select
@@ -32,7 +35,7 @@ class Stop(Exception):
     """SIGTERM arrived while the collector waited for the runner to connect."""
 
 
-def main(argv):
+def main(argv: list[str]) -> int:
     """Collect (see the module docstring); return the exit code."""
     if len(argv) != 1:
         print("usage: result_collector.py DIR", file=sys.stderr)
@@ -47,7 +50,7 @@ def main(argv):
         os.chmod(path, 0o622)
     state = {"stopping": False, "waiting": True}
 
-    def on_term(signum, frame):
+    def on_term(signum: int, frame: object) -> None:
         state["stopping"] = True
         if state["waiting"]:
             raise Stop
@@ -67,10 +70,8 @@ def main(argv):
     except Stop:
         pass
     for path in paths.values():
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(path)
-        except FileNotFoundError:
-            pass
     connected = len(fds) == len(CHANNELS)
     open_fds = {fd: name for name, fd in fds.items()} if connected else {}
     while open_fds and not state["stopping"]:
@@ -95,7 +96,13 @@ def main(argv):
     return 0
 
 
-def _take(fd, open_fds, data, dropped, eof):
+def _take(
+    fd: int,
+    open_fds: dict[int, str],
+    data: dict[str, bytearray],
+    dropped: dict[str, int],
+    eof: dict[str, bool],
+) -> None:
     """Read one chunk of ``fd`` into its channel's buffer (closing it at end-of-file)."""
     name = open_fds[fd]
     chunk = os.read(fd, 65536)

@@ -171,11 +171,11 @@ class Sandbox(abc.ABC):
 
     @abc.abstractmethod
     def seal_repo(self, extra_files: Mapping[str, bytes]) -> str:
-        """Copy the repository, plus ``extra_files``, where the unprivileged user can read
-        but not change it (the grader runs the tests there); return the copy's directory.
+        """Copy the repository and ``extra_files`` where the tests' user cannot change them.
 
-        In the Docker sandbox the copy belongs to root on its own tmpfs; the local sandbox
-        only removes write permission (the same user can restore it).
+        The grader runs the tests in the copy; returns its directory. In the Docker
+        sandbox the copy belongs to root on its own tmpfs; the local sandbox only removes
+        write permission (the same user can restore it).
 
         Raises:
             SandboxError: the copy failed, or an extra file would overwrite one.
@@ -183,8 +183,9 @@ class Sandbox(abc.ABC):
 
     @abc.abstractmethod
     def start_collector(self) -> ResultCollector:
-        """Start envsuite's result collector (:mod:`.result_collector`) beside the sealed
-        copy, as a user the unprivileged user cannot signal, trace or write to (root
+        """Start envsuite's result collector (:mod:`.result_collector`) beside the copy.
+
+        It runs as a user the unprivileged user cannot signal, trace or write to (root
         without capabilities in Docker; the calling user in the local sandbox).
 
         Raises:

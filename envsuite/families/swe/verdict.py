@@ -109,7 +109,9 @@ def judge(
     return Verdict(outcomes, None, (), len(records))
 
 
-def _records(collected: Collected, command: CommandResult, timeout_s: float) -> list[dict[str, Any]]:
+def _records(
+    collected: Collected, command: CommandResult, timeout_s: float
+) -> list[dict[str, Any]]:
     if collected.error is not None:
         raise Untrusted(f"the result collector failed: {collected.error}")
     if command.timed_out:

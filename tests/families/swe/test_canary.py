@@ -24,9 +24,10 @@ def test_every_canary_has_its_expected_outcome():
     assert canary.path.startswith("test_") and canary.path.endswith(".py")
     observed = {f"{canary.path}::{k}": v for k, v in run_canaries(canary.source).items()}
     assert observed == canary.expected
-    assert sorted(observed.values()) == ["failed"] * CANARIES_PER_OUTCOME + [
-        "passed"
-    ] * CANARIES_PER_OUTCOME
+    assert (
+        sorted(observed.values())
+        == ["failed"] * CANARIES_PER_OUTCOME + ["passed"] * CANARIES_PER_OUTCOME
+    )
 
 
 def test_canaries_differ_between_gradings():

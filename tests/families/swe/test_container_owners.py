@@ -43,8 +43,12 @@ def test_this_process_owns_its_labels_and_a_reused_pid_does_not():
 
 
 def test_a_finished_process_is_dead_and_its_start_time_gone():
-    child = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
-                           capture_output=True, text=True, check=True)  # fmt: skip
+    child = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     pid = int(child.stdout)
     labels = {**owner_labels(), "envsuite.swe.pid": str(pid), STARTED_LABEL: "1"}
     assert owner_state(labels) == DEAD

@@ -49,7 +49,9 @@ def test_build_progress_lines_carry_the_elapsed_time_after_one_how_to_line(monke
     BuildProgress(stream)("task image: building envsuite-swe/task-lib:y")
     lines = stream.getvalue().splitlines()
     assert len(lines) == 4 and "`envsuite sandbox build`" in lines[0]
-    assert re.fullmatch(r"envsuite swe \[ +\d+\.\d s\] base: building envsuite-swe/base:x", lines[1])
+    assert re.fullmatch(
+        r"envsuite swe \[ +\d+\.\d s\] base: building envsuite-swe/base:x", lines[1]
+    )
     assert lines[2].endswith("Step 2/5 : RUN sh /opt/envsuite/prepare.sh")
 
 
@@ -69,8 +71,11 @@ def test_an_env_that_builds_its_image_shows_progress_on_stderr(monkeypatch, caps
 def test_docker_build_steps_are_logged(monkeypatch, tmp_path):
     from envsuite.families.swe import base_image
 
-    lines = [{"stream": "Step 1/2 : FROM base\n"}, {"stream": " ---> abc\n"},
-             {"stream": "Step 2/2 : RUN true\n"}]  # fmt: skip
+    lines = [
+        {"stream": "Step 1/2 : FROM base\n"},
+        {"stream": " ---> abc\n"},
+        {"stream": "Step 2/2 : RUN true\n"},
+    ]
 
     class Api:
         def build(self, **kwargs):

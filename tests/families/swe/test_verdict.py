@@ -46,7 +46,9 @@ def junit(outcomes: dict[str, str]) -> str:
     for nodeid, outcome in outcomes.items():
         path, name = nodeid.split("::")
         child = '<failure message="assert 1 == 2">trace</failure>' if outcome == "failed" else ""
-        cases.append(f'<testcase classname="{path[:-3]}" name="{name}" file="{path}">{child}</testcase>')
+        cases.append(
+            f'<testcase classname="{path[:-3]}" name="{name}" file="{path}">{child}</testcase>'
+        )
     return f"<testsuites><testsuite>{''.join(cases)}</testsuite></testsuites>"
 
 
@@ -76,7 +78,12 @@ def test_an_honest_run_is_trusted_and_carries_the_junit_messages():
     ("stream", "xml", "exit_code", "reason"),
     [
         # the issue's attack: the JUnit file rewritten after the run, the process ending 0
-        (events(HONEST), junit({**HONEST, "test_c0ffee.py::test_bb": "passed"}), 0, "exited with 0"),
+        (
+            events(HONEST),
+            junit({**HONEST, "test_c0ffee.py::test_bb": "passed"}),
+            0,
+            "exited with 0",
+        ),
         # os._exit(0) before pytest finished: no finish, no exit record
         (events(HONEST).split('{"seq": 14')[0], junit(HONEST), 0, "did not finish"),
         # a line written by someone else into the event stream
@@ -87,18 +94,25 @@ def test_an_honest_run_is_trusted_and_carries_the_junit_messages():
             events(
                 HONEST,
                 extra=[
-                    {"event": "report", "nodeid": "test_lib.py::test_fixed", "file": FILE,
-                     "when": "call", "outcome": "passed"},
+                    {
+                        "event": "report",
+                        "nodeid": "test_lib.py::test_fixed",
+                        "file": FILE,
+                        "when": "call",
+                        "outcome": "passed",
+                    },
                 ],
             ),
             junit(HONEST),
             1,
             "twice",
-        ),  # fmt: skip
+        ),
         # the channels disagree on a tracked test
         (
             events(HONEST),
-            junit({**HONEST, "test_lib.py::test_fixed": "failed", "test_c0ffee.py::test_aa": "failed"}),
+            junit(
+                {**HONEST, "test_lib.py::test_fixed": "failed", "test_c0ffee.py::test_aa": "failed"}
+            ),
             1,
             "disagree",
         ),
@@ -136,8 +150,13 @@ def test_a_runner_that_never_connected_or_timed_out_is_not_trusted():
 
 def test_the_collector_output_is_read_from_its_last_line():
     line = json.dumps(
-        {"connected": True, "eof": {"events": True, "junit": False}, "dropped": {"events": 0,
-         "junit": 5}, "events": "e", "junit": "j"}  # fmt: skip
+        {
+            "connected": True,
+            "eof": {"events": True, "junit": False},
+            "dropped": {"events": 0, "junit": 5},
+            "events": "e",
+            "junit": "j",
+        }
     )
     collected = parse_collector_output(f"ready\n{line}\n")
     assert collected == Collected("e", "j", True, (True, False), (0, 5))
