@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -76,3 +77,24 @@ def test_a_background_job_holding_the_output_ends_with_its_command(sandbox):
     result = sandbox.run("sleep 60 & echo started", timeout_s=30)
     assert result.exit_code == 0 and not result.timed_out and result.output == "started\n"
     assert sandbox.run("pgrep -c -f 'sleep [6]0' || true").output.strip() == "0"
+
+
+def test_the_sealed_copy_is_read_only_and_close_still_removes_it(sandbox):
+    sealed = sandbox.seal_repo({"test_extra.py": b"X = 1\n"})
+    assert (Path(sealed) / "src/pkg/__init__.py").read_text() == "VALUE = 1\n"
+    assert (Path(sealed) / "test_extra.py").read_text() == "X = 1\n"
+    # Modes, not a write attempt: root (CI) writes through any mode.
+    modes = [p.stat().st_mode & 0o222 for p in [Path(sealed), *Path(sealed).rglob("*")]]
+    assert len(modes) > 3 and not any(modes)
+    sandbox.close()
+    assert not Path(sealed).exists()
+
+
+def test_the_local_collector_reads_both_channels(sandbox):
+    collector = sandbox.start_collector()
+    sandbox.run(
+        f"exec 3>{collector.events_path} 4>{collector.junit_path}; echo e >&3; echo j >&4"
+    )
+    collected = collector.finish()
+    assert (collected.connected, collected.events, collected.junit) == (True, "e\n", "j\n")
+    assert not sandbox.start_collector().finish().connected
