@@ -117,6 +117,15 @@ def test_an_honest_run_is_trusted_and_carries_the_junit_messages():
             "disagree",
         ),
         (events(HONEST), junit(HONEST).replace("</testsuite>", ""), 1, "unreadable JUnit"),
+        # a canary is named as such, never by its (per-grading, random) node id
+        (
+            events(HONEST),
+            junit(
+                {**HONEST, "test_c0ffee.py::test_aa": "failed", "test_c0ffee.py::test_bb": "passed"}
+            ),
+            1,
+            "disagree on a canary test: passed against failed",
+        ),
         # everything forged consistently as passed: the failing canary gives it away
         (
             events({**HONEST, "test_c0ffee.py::test_bb": "passed"}, exit_code=0),
