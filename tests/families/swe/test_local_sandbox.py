@@ -92,9 +92,7 @@ def test_the_sealed_copy_is_read_only_and_close_still_removes_it(sandbox):
 
 def test_the_local_collector_reads_both_channels(sandbox):
     collector = sandbox.start_collector()
-    sandbox.run(
-        f"exec 3>{collector.events_path} 4>{collector.junit_path}; echo e >&3; echo j >&4"
-    )
+    sandbox.run(f"exec 3>{collector.events_path} 4>{collector.junit_path}; echo e >&3; echo j >&4")
     collected = collector.finish()
     assert (collected.connected, collected.events, collected.junit) == (True, "e\n", "j\n")
     assert not sandbox.start_collector().finish().connected
