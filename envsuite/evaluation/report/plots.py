@@ -24,6 +24,9 @@ from envsuite.evaluation.report.tables import OutcomeRow, RegretRow, ReportTable
 
 DPI = 100
 LABEL_WIDTH = 28
+#: Lines of an env configuration's label at most (long kwargs, such as an SWE run's list of
+#: task ids, would run into the next panel); the markdown tables name it in full.
+LABEL_LINES = 3
 
 Colour = tuple[float, float, float, float]
 
@@ -41,7 +44,8 @@ def _save(figure: Figure, path: Path) -> None:
 
 
 def _wrapped(task: TaskKey) -> str:
-    return "\n".join(textwrap.wrap(short_task(task), LABEL_WIDTH)) or short_task(task)
+    lines = textwrap.wrap(short_task(task), LABEL_WIDTH, max_lines=LABEL_LINES, placeholder=" …")
+    return "\n".join(lines) or short_task(task)
 
 
 def _labels(names: Sequence[str]) -> list[str]:

@@ -52,3 +52,13 @@ def test_envs_that_name_no_items_get_no_per_item_section(oracle_run):
     report = write_report([oracle_run], seed=0)
     assert "## Per item" not in report.markdown.read_text()
     assert report.tables.items == []
+
+
+def test_a_long_env_configuration_gets_a_short_plot_label():
+    # An SWE run's kwargs list every task id; the label once ran into the next panel.
+    from envsuite.evaluation.report.plots import LABEL_LINES, _wrapped
+    from envsuite.jsonable import canonical_json
+
+    label = _wrapped(("", "envsuite/SWE-v0", canonical_json(SWE_KWARGS)))
+    assert len(label.splitlines()) == LABEL_LINES and label.endswith("…")
+    assert _wrapped(("", "envsuite/Bandit-v0", "{}")) == "Bandit-v0"
