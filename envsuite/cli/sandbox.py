@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import time
 from typing import Annotated
 
@@ -105,25 +104,12 @@ def prune_command(
     ] = False,
 ) -> None:
     """Remove sandbox containers left by processes that are gone (or all, with --all)."""
-    from envsuite.families.swe.docker_client import CONTAINER_LABEL, docker_client
+    from envsuite.families.swe.container_owners import DEAD, owner_state, sandbox_containers
     from envsuite.families.swe.docker_containers import remove_container
 
     removed = 0
-    for container in docker_client().containers.list(all=True, filters={"label": CONTAINER_LABEL}):
-        owner = int(container.labels.get(f"{CONTAINER_LABEL}.pid", "0") or 0)
-        if everything or not _alive(owner):
+    for container in sandbox_containers():
+        if everything or owner_state(container.labels or {}) == DEAD:
             remove_container(container)
             removed += 1
     line(stderr(), f"removed {removed} sandbox container(s)")
-
-
-def _alive(pid: int) -> bool:
-    if pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True

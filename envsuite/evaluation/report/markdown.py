@@ -293,6 +293,34 @@ def _regret(tables: ReportTables, figures: Figures) -> list[str]:
     return lines
 
 
+def _items(tables: ReportTables) -> list[str]:
+    if not tables.items:
+        return []
+    lines = [
+        "## Per item",
+        "",
+        "Episodes that succeeded of those that ran, per item (the problem each seed's episode "
+        "works on, as its env names it: an SWE task's instance id, ...).",
+        "",
+    ]
+    for task in tables.tasks:
+        rows = [row for row in tables.items if row.task == task]
+        if not rows:
+            continue
+        runs = [result.run for result in rows[0].results]
+        solved = [sum(row.results[i].successes > 0 for row in rows) for i in range(len(runs))]
+        summary = ", ".join(
+            f"{run}: {n} of {len(rows)}" for run, n in zip(runs, solved, strict=True)
+        )
+        lines += [f"### {short_task(task)}", "", f"Items solved at least once: {summary}.", ""]
+        table = [
+            [f"`{row.item}`", ", ".join(map(str, row.seeds)), *(r.cell() for r in row.results)]
+            for row in rows
+        ]
+        lines += _table(["item", "seeds", *runs], table)
+    return lines
+
+
 def _infra(tables: ReportTables) -> list[str]:
     if not tables.infra:
         return []
@@ -337,6 +365,7 @@ def render_markdown(runs: Sequence[Run], tables: ReportTables, figures: Figures)
         *_outcomes(tables, figures),
         *_pass_at_k(tables, figures),
         *_regret(tables, figures),
+        *_items(tables),
         *_infra(tables),
     ]
     while lines and not lines[-1]:

@@ -45,6 +45,7 @@ from envsuite.evaluation.metrics.seed_means import (
     metric_value,
     seed_mean_interval,
 )
+from envsuite.evaluation.report.items import ItemRow, item_rows
 from envsuite.evaluation.report.load import Run, task_keys
 from envsuite.records import EpisodeRecord
 from envsuite.registry import registry
@@ -188,6 +189,8 @@ class ReportTables:
         max_attempts: Attempts per problem the runs ask for (k goes up to it).
         regret: One row per (task, run, regret curve).
         infra: Infrastructure errors per (task, run).
+        items: Per-item rows, for envs that name the item each seed picks (see
+            :mod:`~envsuite.evaluation.report.items`).
         notes: Remarks on partial runs, skipped numbers and their reasons.
         warnings: Remarks that call the results themselves into question.
 
@@ -201,6 +204,7 @@ class ReportTables:
     max_attempts: int = 1
     regret: list[RegretRow] = field(default_factory=list)
     infra: list[InfraRow] = field(default_factory=list)
+    items: list[ItemRow] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
@@ -426,4 +430,10 @@ def build_tables(runs: Sequence[Run], settings: Settings) -> ReportTables:
             infra = _infra(task, run, records)
             if infra is not None:
                 tables.infra.append(infra)
+        items, note = item_rows(
+            task, [(run.label, groups.get(task, [])) for run, groups in grouped]
+        )
+        tables.items.extend(items)
+        if note is not None:
+            tables.notes.append(note)
     return tables

@@ -7,7 +7,7 @@ from rich.text import Text
 
 from envsuite.evaluation.metrics.record_groups import TaskKey
 from envsuite.evaluation.metrics.sublinearity import LINEAR_EXPONENT
-from envsuite.evaluation.report.formatting import interval, number, percent, seed_mean
+from envsuite.evaluation.report.formatting import interval, number, percent, seed_mean, short_task
 from envsuite.evaluation.report.labels import one_line_labels
 from envsuite.evaluation.report.tables import ReportTables
 
@@ -122,7 +122,26 @@ def regret_table(tables: ReportTables) -> Table | None:
     return table
 
 
+def item_tables(tables: ReportTables) -> list[Table]:
+    """Episodes that succeeded per item, one table per env configuration that names items."""
+    found = []
+    for task in tables.tasks:
+        rows = [row for row in tables.items if row.task == task]
+        if not rows:
+            continue
+        runs = [result.run for result in rows[0].results]
+        table = _table(f"per item (succeeded/ran): {short_task(task)}", ["item", *runs])
+        for row in rows:
+            _row(table, row.item, *(result.cell() for result in row.results))
+        found.append(table)
+    return found
+
+
 def main_tables(tables: ReportTables) -> list[Table]:
     """The tables printed after a report is written, in order."""
     found = [player_table(tables), pass_at_k_table(tables), regret_table(tables)]
-    return [outcome_table(tables), *[table for table in found if table is not None]]
+    return [
+        outcome_table(tables),
+        *[table for table in found if table is not None],
+        *item_tables(tables),
+    ]

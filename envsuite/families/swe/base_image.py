@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -21,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from envsuite.data_paths import REPO_ROOT
-from envsuite.families.swe import pytest_runner
+from envsuite.families.swe import pytest_runner, result_collector
 from envsuite.families.swe.apt_sources import debian_archive
 from envsuite.families.swe.docker_client import docker_client, docker_module
 
@@ -33,6 +34,15 @@ BASE_REPOSITORY = "envsuite-swe/base"
 CURRENT_BASE = f"{BASE_REPOSITORY}:latest"
 
 Log = Callable[[str], None]
+#: debootstrap's lines that name a stage (the rest name single packages).
+DEBOOTSTRAP_STAGE = re.compile(
+    r"^I: (Retrieving (Release|Packages)|Resolving|Checking|Installing core|"
+    r"Unpacking the base|Configuring the base|Base system installed)"
+)
+#: A ``docker build`` step line: ``Step 3/7 : RUN ...``.
+BUILD_STEP = re.compile(r"^Step \d+/\d+ : ")
+#: envsuite's own scripts baked into the base image's ``/opt/envsuite`` (root-owned).
+HARNESS_SCRIPTS = (Path(pytest_runner.__file__), Path(result_collector.__file__))
 
 
 class ImageBuildError(RuntimeError):
@@ -96,15 +106,13 @@ def build_rootfs(archive: str | None = None, suite: str | None = None, log: Log 
     script = containers_root() / "base" / "build-rootfs.sh"
     with tempfile.TemporaryDirectory(prefix="envsuite-rootfs-") as scratch:
         target = Path(scratch) / "rootfs"
-        log(f"rootfs: debootstrap {suite} from the configured archive into {target}")
-        result = subprocess.run(
+        log(f"rootfs: debootstrap {suite} from the configured archive (a few minutes)")
+        code, output = _run_logged(
             ["sh", str(script), str(target), archive, suite, ",".join(ROOTFS_PACKAGES)],
-            capture_output=True,
-            text=True,
-            check=False,
+            lambda text: log(f"rootfs: {text[3:]}") if DEBOOTSTRAP_STAGE.match(text) else None,
         )
-        if result.returncode != 0:
-            raise ImageBuildError(f"debootstrap failed:\n{result.stdout[-2000:]}{result.stderr}")
+        if code != 0:
+            raise ImageBuildError(f"debootstrap failed:\n{output[-3000:]}")
         tarball = Path(scratch) / "rootfs.tar"
         subprocess.run(
             ["tar", "--numeric-owner", "-C", str(target), "-cf", str(tarball), "."], check=True
@@ -115,13 +123,31 @@ def build_rootfs(archive: str | None = None, suite: str | None = None, log: Log 
     return tag
 
 
+def _run_logged(argv: list[str], on_line: Callable[[str], None]) -> tuple[int, str]:
+    """Run ``argv`` (stderr into stdout), handing each line to ``on_line``.
+
+    Returns:
+        The exit code and the last lines of output.
+    """
+    process = subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace"
+    )
+    assert process.stdout is not None
+    tail: list[str] = []
+    for line in process.stdout:
+        text = line.rstrip()
+        on_line(text)
+        tail = [*tail[-40:], line]
+    return process.wait(), "".join(tail)
+
+
 def base_tag(parent: str) -> str:
     """The tag of the base image built on ``parent`` (hash of its inputs)."""
     folder = containers_root() / "base"
     return f"{BASE_REPOSITORY}:" + content_hash(
         (folder / "Dockerfile").read_bytes(),
         (folder / "prepare.sh").read_bytes(),
-        Path(pytest_runner.__file__).read_bytes(),
+        *(script.read_bytes() for script in HARNESS_SCRIPTS),
         parent,
     )
 
@@ -153,6 +179,8 @@ def build_image(
         text = str(line.get("stream", "")).rstrip()
         if text:
             tail = [*tail[-30:], text + "\n"]
+            if BUILD_STEP.match(text):
+                log(f"{tag}: {text[:120]}")
     if not image_exists(tag):
         raise ImageBuildError(f"building {tag} produced no image\n{''.join(tail)}")
 
@@ -182,7 +210,8 @@ def build_base(
             context = Path(scratch)
             for name in ("Dockerfile", "prepare.sh"):
                 shutil.copy(containers_root() / "base" / name, context / name)
-            shutil.copy(pytest_runner.__file__, context / "pytest_runner.py")
+            for script in HARNESS_SCRIPTS:
+                shutil.copy(script, context / script.name)
             build_image(
                 context, tag, {"BASE_IMAGE": parent}, network=from_image is not None, log=log
             )

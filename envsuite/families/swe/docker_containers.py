@@ -3,21 +3,28 @@
 Every container starts with: no network (``network_mode="none"``), a pids limit, a memory
 limit equal to its memory+swap limit, a CPU quota, every capability dropped,
 ``no-new-privileges``, an unprivileged user (uid 1000), and tmpfs mounts for the writable
-places (``/repo``, ``/tmp``), so nothing an agent writes reaches the host's disk and the
-amount it can write is bounded. Docker's init (tini) is PID 1, reaping orphans.
+places (``/repo``, ``/tmp``, and the grader's root-owned ``/var/envsuite/grade``), so
+nothing an agent writes reaches the host's disk and the amount it can write is bounded.
+Docker's init (tini) is PID 1, reaping orphans. Labels name the owning process
+(:mod:`.container_owners`), so the containers of a process that was killed are removed by
+the next one.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import os
 from typing import Any
 
-from envsuite.families.swe.docker_client import CONTAINER_LABEL, docker_client, docker_module
+from envsuite.families.swe.container_owners import owner_labels, reap_orphans_once
+from envsuite.families.swe.docker_client import docker_client, docker_module
 from envsuite.families.swe.sandbox import REPO_DIR, SandboxError
 
 #: The unprivileged user every command runs as.
 AGENT_USER = "1000:1000"
+#: The user of the grader's own helpers (root, with every capability dropped).
+ROOT_USER = "0:0"
+#: Root-owned tmpfs where the grader seals the repository and its result channels.
+GRADE_DIR = "/var/envsuite/grade"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -40,8 +47,12 @@ class ContainerLimits:
 
 
 def start_container(image: str, limits: ContainerLimits | None = None) -> Any:
-    """Start a hardened, idle container from ``image`` and return the SDK's Container."""
+    """Start a hardened, idle container from ``image`` and return the SDK's Container.
+
+    The first call in a process first removes the containers of dead owners.
+    """
     limits = limits or ContainerLimits()
+    reap_orphans_once()
     try:
         return docker_client().containers.run(
             image,
@@ -59,10 +70,11 @@ def start_container(image: str, limits: ContainerLimits | None = None) -> Any:
             tmpfs={
                 "/tmp": f"size={limits.tmp_size},mode=1777,nosuid,nodev,exec",
                 REPO_DIR: f"size={limits.repo_size},uid=1000,gid=1000,mode=0755,nosuid,nodev,exec",
+                GRADE_DIR: f"size={limits.repo_size},mode=0755,nosuid,nodev,exec",
             },
             working_dir=REPO_DIR,
             hostname="sandbox",
-            labels={CONTAINER_LABEL: "1", f"{CONTAINER_LABEL}.pid": str(os.getpid())},
+            labels=owner_labels(),
         )
     except Exception as exc:
         raise SandboxError(f"could not start a container from {image}: {exc}") from exc

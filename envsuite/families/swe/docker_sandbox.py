@@ -20,16 +20,27 @@ import tarfile
 import threading
 import time
 import weakref
+from collections.abc import Mapping
 from typing import Any
 
 from envsuite.families.swe.docker_client import docker_client, docker_module
 from envsuite.families.swe.docker_containers import (
     AGENT_USER,
+    GRADE_DIR,
+    ROOT_USER,
     ContainerLimits,
     remove_container,
     start_container,
 )
 from envsuite.families.swe.output_limits import HeadTailBuffer, OutputLimits
+from envsuite.families.swe.result_channels import (
+    CHANNELS_FOLDER,
+    READY_TIMEOUT_S,
+    SETTLE_S,
+    Collected,
+    ResultCollector,
+    parse_collector_output,
+)
 from envsuite.families.swe.sandbox import (
     DEFAULT_COMMAND_TIMEOUT,
     MAX_FILE_BYTES,
@@ -49,6 +60,10 @@ INBOX_DIR = "/var/envsuite/inbox"
 PRIVATE_DIR = "/tmp/.envsuite"
 #: The runner script baked into every task image.
 RUNNER_PATH = "/opt/envsuite/pytest_runner.py"
+#: The result collector baked into every task image (run as root, see ``start_collector``).
+COLLECTOR_PATH = "/opt/envsuite/result_collector.py"
+#: What the collector's output may hold (its channels, JSON-escaped).
+COLLECTOR_LIMITS = OutputLimits(keep_bytes=160 * 1024 * 1024, stream_bytes=160 * 1024 * 1024)
 #: The interpreter of the task image's virtual environment.
 IMAGE_PYTHON = "/opt/envsuite/venv/bin/python"
 #: Seconds ``timeout`` waits after SIGTERM before SIGKILL.
@@ -175,6 +190,49 @@ class DockerSandbox(Sandbox):
         """The image's venv Python, isolated, running the baked-in runner script."""
         return [IMAGE_PYTHON, "-I", RUNNER_PATH]
 
+    # -- grading ---------------------------------------------------------------------
+    def seal_repo(self, extra_files: Mapping[str, bytes]) -> str:
+        """Copy ``/repo`` as root onto the root-owned grading tmpfs; return the copy.
+
+        The copy (and every file in it) belongs to root, so the tests, which run as the
+        unprivileged user, can read the repository but change nothing in it. Extra files
+        must be top-level names (the canary tests); none may exist already.
+        """
+        target = f"{GRADE_DIR}/repo"
+        arguments = []
+        for name, data in extra_files.items():
+            if "/" in name or name in (".", "..") or not name:
+                raise SandboxError(f"an extra file must be a top-level name, got {name!r}")
+            arguments += [self._put(self._next_name(name), data), name]
+        script = (
+            'set -e; target=$1; shift; mkdir -m 0755 "$target"; '
+            'tar -C /repo -cf - . | tar -C "$target" -xf - --no-same-owner --no-same-permissions; '
+            "while [ $# -gt 0 ]; do "
+            'if [ -e "$target/$2" ] || [ -L "$target/$2" ]; then echo "$2 exists" >&2; exit 3; fi; '
+            'cp -- "$1" "$target/$2"; chmod 0644 "$target/$2"; shift 2; done'
+        )
+        code, output = self._exec_simple(
+            ["bash", "-c", script, "seal", target, *arguments], ROOT_USER
+        )
+        if code != 0:
+            text = output.decode("utf-8", errors="replace").strip()[-500:]
+            raise SandboxError(f"sealing the repository failed: {text}")
+        return target
+
+    def start_collector(self) -> ResultCollector:
+        """Start the collector as root (no capabilities) in a background exec."""
+        folder = f"{GRADE_DIR}/{CHANNELS_FOLDER}"
+        argv = [IMAGE_PYTHON, "-I", "-S", COLLECTOR_PATH, folder]
+        execution = _Execution(self, argv, ROOT_USER, "/", COLLECTOR_LIMITS)
+        deadline = time.monotonic() + READY_TIMEOUT_S
+        while "ready\n" not in execution.buffer.text()[:64]:
+            if execution.done.is_set() or time.monotonic() > deadline:
+                execution.close()
+                text = execution.buffer.text().strip()[-500:]
+                raise SandboxError(f"the result collector did not start: {text}")
+            time.sleep(0.02)
+        return _DockerCollector(self, folder, execution)
+
     # -- commands --------------------------------------------------------------------
     def run(
         self,
@@ -208,7 +266,6 @@ class DockerSandbox(Sandbox):
         self, argv: list[str], limits: OutputLimits, timeout_s: float
     ) -> tuple[HeadTailBuffer, int, bool]:
         """Run ``argv`` as a timeout-wrapped process group; return (buffer, exit code, killed)."""
-        api = docker_client().api
         pid_file = f"/tmp/.envsuite-cmd-{self._next_name('pid')}"
         # timeout makes its own process group; whatever the command left running in it
         # (background jobs, a fork bomb) is killed when the command returns.
@@ -217,61 +274,26 @@ class DockerSandbox(Sandbox):
             'echo "$tpid" 2>/dev/null > "$0"; wait "$tpid"; rc=$?; '
             'kill -KILL -- "-$tpid" 2>/dev/null; kill -KILL -- "-$tpid" 2>/dev/null; exit "$rc"'
         )
-        try:
-            exec_id = api.exec_create(
-                self.container.id,
-                ["bash", "-c", wrapper, pid_file, *argv],
-                user=AGENT_USER,
-                workdir=REPO_DIR,
-                stdout=True,
-                stderr=True,
-                tty=False,
-            )["Id"]
-            connection = api.exec_start(exec_id, socket=True)
-        except Exception as exc:
-            raise self._failure("starting a command", exc) from exc
-        buffer = HeadTailBuffer(limits)
-        done = threading.Event()
-        frames_iter = docker_module().utils.socket.frames_iter
-
-        def pump() -> None:
-            try:
-                for _, chunk in frames_iter(connection, False):
-                    buffer.feed(chunk)
-                    if buffer.full:
-                        break
-            except Exception:  # the stream breaks when the container dies; health says why
-                pass
-            finally:
-                done.set()
-
-        threading.Thread(target=pump, name="envsuite-swe-exec", daemon=True).start()
-        in_time = done.wait(timeout_s + KILL_AFTER_S + WATCHDOG_GRACE_S)
+        execution = _Execution(
+            self, ["bash", "-c", wrapper, pid_file, *argv], AGENT_USER, REPO_DIR, limits
+        )
+        in_time = execution.done.wait(timeout_s + KILL_AFTER_S + WATCHDOG_GRACE_S)
         killed = False
-        if not in_time or buffer.full:
+        if not in_time or execution.buffer.full:
             killed = not in_time
             self._kill_group(pid_file)
-            if not done.wait(10.0):
+            if not execution.done.wait(10.0):
                 # Something outside the group holds the output open: end every user process.
                 self._exec_simple(["kill", "-KILL", "-1"])
-                done.wait(10.0)
+                execution.done.wait(10.0)
         # Closing our end also tells the engine to stop sending what nobody will read.
-        _close_connection(connection)
-        try:
-            info = api.exec_inspect(exec_id)
-            for _ in range(50):
-                if not info.get("Running"):
-                    break
-                time.sleep(0.1)
-                info = api.exec_inspect(exec_id)
-        except Exception as exc:
-            raise self._failure("reading a command's exit status", exc) from exc
-        code = info.get("ExitCode")
-        if code is None or info.get("Running"):
+        execution.close()
+        code = execution.exit_code()
+        if code is None:
             code = 124 if killed else 137
         if code >= 128:
             self._settle()
-        return buffer, int(code), killed
+        return execution.buffer, int(code), killed
 
     def _settle(self) -> None:
         """After a command died by a signal, let a dying container finish stopping.
@@ -331,6 +353,93 @@ class DockerSandbox(Sandbox):
             _removals[:] = [t for t in _removals if t.is_alive()]
             _removals.append(thread)
         thread.start()
+
+
+class _Execution:
+    """One exec on the engine, its output pumped into a head/tail buffer by a thread.
+
+    Args:
+        sandbox: The sandbox whose container runs it (for its failure messages).
+        argv: The command.
+        user: ``uid:gid`` (or ``0``) to run it as.
+        workdir: Its working directory.
+        limits: How much of its output is kept and read.
+    """
+
+    def __init__(
+        self, sandbox: DockerSandbox, argv: list[str], user: str, workdir: str, limits: OutputLimits
+    ) -> None:
+        self.sandbox = sandbox
+        self.api = docker_client().api
+        try:
+            self.exec_id = self.api.exec_create(
+                sandbox.container.id,
+                argv,
+                user=user,
+                workdir=workdir,
+                stdout=True,
+                stderr=True,
+                tty=False,
+            )["Id"]
+            self.connection = self.api.exec_start(self.exec_id, socket=True)
+        except Exception as exc:
+            raise sandbox._failure("starting a command", exc) from exc
+        self.buffer = HeadTailBuffer(limits)
+        self.done = threading.Event()
+        threading.Thread(target=self._pump, name="envsuite-swe-exec", daemon=True).start()
+
+    def _pump(self) -> None:
+        frames_iter = docker_module().utils.socket.frames_iter
+        try:
+            for _, chunk in frames_iter(self.connection, False):
+                self.buffer.feed(chunk)
+                if self.buffer.full:
+                    break
+        except Exception:  # the stream breaks when the container dies; health says why
+            pass
+        finally:
+            self.done.set()
+
+    def close(self) -> None:
+        """Close the attach socket."""
+        _close_connection(self.connection)
+
+    def exit_code(self) -> int | None:
+        """The exec's exit code once it has ended (waiting up to 5 s); None if it has not."""
+        try:
+            info = self.api.exec_inspect(self.exec_id)
+            for _ in range(50):
+                if not info.get("Running"):
+                    break
+                time.sleep(0.1)
+                info = self.api.exec_inspect(self.exec_id)
+        except Exception as exc:
+            raise self.sandbox._failure("reading a command's exit status", exc) from exc
+        code = info.get("ExitCode")
+        return None if code is None or info.get("Running") else int(code)
+
+
+class _DockerCollector(ResultCollector):
+    """The collector running as root in a background exec of the sandbox's container."""
+
+    def __init__(self, sandbox: DockerSandbox, folder: str, execution: _Execution) -> None:
+        super().__init__(folder)
+        self.sandbox = sandbox
+        self.execution = execution
+
+    def finish(self) -> Collected:
+        """Wait for the collector; if its channels are still open, stop it (SIGTERM)."""
+        done = self.execution.done
+        for signal_name, wait_s in (("TERM", 10.0), ("KILL", 5.0)):
+            if done.wait(SETTLE_S if signal_name == "TERM" else 0.0):
+                break
+            script = f'kill -{signal_name} "$(cat "$1")" 2>/dev/null; exit 0'
+            self.sandbox._exec_simple(
+                ["bash", "-c", script, "stop", f"{self.folder}/collector.pid"], ROOT_USER
+            )
+            done.wait(wait_s)
+        self.execution.close()
+        return parse_collector_output(self.execution.buffer.text())
 
 
 def _close_connection(connection: Any) -> None:

@@ -7,10 +7,12 @@ import hashlib
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
 from gymnasium import spaces
+from gymnasium.utils.seeding import np_random
 
 from envsuite.env_base import EnvsuiteEnv
 from envsuite.families.swe.dataset import dataset_files, library_names, load_tasks
@@ -192,21 +194,25 @@ class SWEEnv(EnvsuiteEnv[str, str, ToolCall]):
         return dataset_files(library_names() if libraries is None else libraries)
 
     def _load_tasks(self) -> list[SWETask]:
-        if self.config["tasks_file"] is not None:
-            if self.config["repos_root"] is None:
-                raise ValueError("tasks_file needs repos_root (where the repositories are)")
-            tasks = load_swebench_jsonl(self.config["tasks_file"], self.config["repos_root"])
-        else:
-            tasks = load_tasks(self.config["libraries"])
-        wanted = self.config["task_ids"]
-        if wanted is not None:
-            unknown = sorted(set(wanted) - {t.instance_id for t in tasks})
-            if unknown:
-                raise ValueError(f"unknown task ids: {', '.join(unknown[:5])}")
-            tasks = [t for t in tasks if t.instance_id in set(wanted)]
-        if not tasks:
-            raise ValueError("no SWE tasks selected (is datasets/swe populated?)")
-        return tasks
+        return select_tasks(self.config)
+
+    @classmethod
+    def item_labels(cls, kwargs: Mapping[str, Any], seeds: Iterable[int]) -> dict[int, str]:
+        """The instance id of the task each seed's episode works on (for per-task reports).
+
+        ``kwargs`` are the env's constructor arguments with defaults filled in. With
+        ``task_selection="random"`` the pick is the first draw of the generator that
+        ``reset(seed=...)`` seeds, as :meth:`_pick` makes it.
+        """
+        tasks = select_tasks(kwargs)
+        labels = {}
+        for seed in seeds:
+            if kwargs.get("task_selection") == "seed_index":
+                index = seed % len(tasks)
+            else:
+                index = int(np_random(seed)[0].integers(len(tasks)))
+            labels[seed] = tasks[index].instance_id
+        return labels
 
     # -- episode -----------------------------------------------------------------------
     def reset(
@@ -369,6 +375,30 @@ class SWEEnv(EnvsuiteEnv[str, str, ToolCall]):
                 self.step(None)
             else:
                 self.step(_call_json(call))
+
+
+def select_tasks(config: Mapping[str, Any]) -> list[SWETask]:
+    """The tasks an env with ``config`` (its constructor arguments) draws from, in order.
+
+    Raises:
+        ValueError: no task selected, an unknown task id, or ``tasks_file`` without
+            ``repos_root``.
+    """
+    if config.get("tasks_file") is not None:
+        if config.get("repos_root") is None:
+            raise ValueError("tasks_file needs repos_root (where the repositories are)")
+        tasks = load_swebench_jsonl(config["tasks_file"], config["repos_root"])
+    else:
+        tasks = load_tasks(config.get("libraries"))
+    wanted = config.get("task_ids")
+    if wanted is not None:
+        unknown = sorted(set(wanted) - {t.instance_id for t in tasks})
+        if unknown:
+            raise ValueError(f"unknown task ids: {', '.join(unknown[:5])}")
+        tasks = [t for t in tasks if t.instance_id in set(wanted)]
+    if not tasks:
+        raise ValueError("no SWE tasks selected (is datasets/swe populated?)")
+    return tasks
 
 
 _grades: OrderedDict[str, Outcome] = OrderedDict()

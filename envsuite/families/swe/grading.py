@@ -1,18 +1,28 @@
 """Grading a patch as SWE-bench does, in a fresh sandbox, hard to game.
 
-1. A fresh sandbox gets the task's base repository.
-2. The agent's diff is applied minus its changes to tests and test-runner configuration
-   (:mod:`.patch_filter`); ``pyproject.toml``'s pytest tables are put back.
-3. The hidden test patch is applied.
-4. pytest runs the task's test files with JUnit XML written outside the repository, through
-   envsuite's runner (:mod:`.pytest_runner`: the repository cannot replace pytest).
-5. Results come from the XML and the exit code together; printed output counts for nothing.
-   A test missing from the XML counts as failed. An exit code that contradicts the XML
-   (0 with failures, 1 without), or one other than 0/1, leaves the task unresolved.
+1. The agent's diff loses its changes to tests, test-runner configuration, start-up
+   hooks, packaging metadata, compiled files and files outside the import roots
+   (:mod:`.patch_filter`); the rest is screened line by line (:mod:`.diff_screen`): a
+   blocking flag (a library edit naming the test harness, ``os._exit``, frame or memory
+   tricks) leaves the task unresolved without running anything; other flags are recorded.
+2. A fresh sandbox gets the task's base repository; the filtered diff is applied
+   (``pyproject.toml``'s pytest tables are put back), then the hidden test patch.
+3. The repository is *sealed*: copied, with a file of canary tests (:mod:`.canary`), to a
+   place the tests' user can read but not change (root-owned in Docker).
+4. The result collector starts as a user the tests cannot signal, trace or write to; the
+   tests run from the sealed copy through envsuite's runner (:mod:`.pytest_runner`: the
+   repository cannot replace pytest), which streams every report to the collector as it
+   happens and has pytest write its JUnit XML into a second channel.
+5. :mod:`.verdict` trusts the results only if the event stream, the JUnit XML, the three
+   exit codes and the canaries all agree; printed output counts for nothing. A test
+   missing from the results counts as failed.
 
 FAIL_TO_PASS / PASS_TO_PASS and the resolution follow SWE-bench: *resolved* when every
 FAIL_TO_PASS and PASS_TO_PASS test passes, *partial* when some but not all FAIL_TO_PASS
 tests pass and every PASS_TO_PASS test does, *unresolved* otherwise.
+
+What this defends against and what remains possible is written down in the SWE threat
+model (``envsuite/families/swe/THREAT_MODEL.md``).
 """
 
 from __future__ import annotations
@@ -22,19 +32,21 @@ import shlex
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from envsuite.families.swe.junit import PASSED, JUnitError, TestOutcome, parse_junit
+from envsuite.families.swe.canary import make_canary
+from envsuite.families.swe.diff_screen import Flag, blocking, screen_diff
+from envsuite.families.swe.junit import PASSED, TestOutcome
 from envsuite.families.swe.output_limits import OutputLimits
 from envsuite.families.swe.patch_filter import filter_patch, restore_pytest_tables
 from envsuite.families.swe.repo_snapshot import repo_archive
-from envsuite.families.swe.sandbox import FileAccessError, Sandbox
+from envsuite.families.swe.result_channels import ResultCollector
+from envsuite.families.swe.sandbox import FileAccessError, Sandbox, SandboxError
 from envsuite.families.swe.task import SWETask, TaskEnvironment
 from envsuite.families.swe.unified_diff import DiffError
+from envsuite.families.swe.verdict import judge
 
 RESOLVED, PARTIAL, UNRESOLVED = "resolved", "partial", "unresolved"
 #: Seconds the hidden tests may run.
 DEFAULT_TEST_TIMEOUT = 600.0
-#: Largest JUnit XML read.
-MAX_JUNIT_BYTES = 32 * 1024 * 1024
 _INTERNAL = OutputLimits(keep_bytes=64 * 1024, stream_bytes=64 * 1024 * 1024)
 
 
@@ -55,6 +67,8 @@ class GradeReport:
         dropped: Files of the agent's diff that were not applied, with the reason.
         exit_code: pytest's exit code (None when it did not run).
         error: Why the tests could not be trusted or run, if so.
+        screen: The diff screen's flags (:class:`~.diff_screen.Flag` as dicts).
+        tamper: What the test runner reported as tampering with the harness.
     """
 
     instance_id: str
@@ -65,6 +79,8 @@ class GradeReport:
     dropped: list[tuple[str, str]]
     exit_code: int | None
     error: str | None = None
+    screen: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    tamper: list[str] = dataclasses.field(default_factory=list)
 
     @property
     def resolved(self) -> bool:
@@ -98,6 +114,8 @@ class GradeReport:
             "dropped": [list(item) for item in self.dropped],
             "exit_code": self.exit_code,
             "error": self.error,
+            "screen": self.screen[:20],
+            "tamper": self.tamper[:20],
         }
 
 
@@ -124,24 +142,55 @@ def split_outcomes(
     return split(task.FAIL_TO_PASS), split(task.PASS_TO_PASS)
 
 
-def pytest_command(sandbox: Sandbox, task: SWETask, junit_path: str) -> str:
-    """The shell command that runs the task's tests into ``junit_path``."""
-    return runner_command(sandbox, task.environment, junit_path, task.test_files)
-
-
 def runner_command(
-    sandbox: Sandbox, environment: TaskEnvironment, junit_path: str, test_files: Sequence[str]
+    sandbox: Sandbox,
+    environment: TaskEnvironment,
+    junit_path: str,
+    test_files: Sequence[str],
 ) -> str:
-    """The shell command that runs ``test_files`` with envsuite's runner into ``junit_path``."""
-    argv = list(sandbox.test_runner)
-    for root in environment.python_path:
-        argv += ["--path", sandbox.repo_dir if root in (".", "") else f"{sandbox.repo_dir}/{root}"]
-    argv += [
-        "--", "-p", "no:cacheprovider", "-o", "junit_family=xunit1",
-        f"--junitxml={junit_path}", "-q", "--no-header", "-rN",
-        *environment.pytest_args, *test_files,
-    ]  # fmt: skip
+    """The shell command that runs ``test_files`` with envsuite's runner into ``junit_path``.
+
+    Plain mode, for trusted code (dataset synthesis); grading uses :func:`graded_command`.
+    """
+    argv = [*sandbox.test_runner, *_path_options(sandbox.repo_dir, environment)]
+    argv += ["--", *_pytest_options(environment), f"--junitxml={junit_path}", *test_files]
     return " ".join(shlex.quote(a) for a in argv)
+
+
+def graded_command(
+    sandbox: Sandbox,
+    environment: TaskEnvironment,
+    sealed: str,
+    collector: ResultCollector,
+    test_files: Sequence[str],
+) -> str:
+    """The shell command that runs ``test_files`` from the sealed copy in grading mode."""
+    roots = _import_roots(sealed, environment)
+    argv = [*sandbox.test_runner, "--events", collector.events_path]
+    argv += ["--junit", collector.junit_path, "--repo", sealed]
+    argv += [*_path_options(sealed, environment), "--", *_pytest_options(environment)]
+    argv += list(test_files)
+    command = " ".join(shlex.quote(a) for a in argv)
+    # Processes the tests start import the sealed copy too, not the agent's /repo.
+    return f"cd {shlex.quote(sealed)} && PYTHONPATH={shlex.quote(':'.join(roots))} {command}"
+
+
+def _import_roots(repo_dir: str, environment: TaskEnvironment) -> list[str]:
+    return [
+        repo_dir if root in (".", "") else f"{repo_dir}/{root.strip('/')}"
+        for root in environment.python_path
+    ]
+
+
+def _path_options(repo_dir: str, environment: TaskEnvironment) -> list[str]:
+    return [item for root in _import_roots(repo_dir, environment) for item in ("--path", root)]
+
+
+def _pytest_options(environment: TaskEnvironment) -> list[str]:
+    return [
+        "-p", "no:cacheprovider", "-o", "junit_family=xunit1", "-q", "--no-header", "-rN",
+        *environment.pytest_args,
+    ]  # fmt: skip
 
 
 def _apply(sandbox: Sandbox, name: str, diff: str) -> str | None:
@@ -182,55 +231,52 @@ def grade_patch(
 
     Raises:
         GradingError: the hidden test patch does not apply (a broken task).
+        SandboxError: the sandbox itself failed.
     """
     try:
         filtered = filter_patch(diff, task.environment.python_path)
+        flags = screen_diff(filtered.diff)
     except DiffError as exc:
         return _unresolved(task, f"the submission is not a readable diff: {exc}", applied=False)
+    screen = [flag.to_json() for flag in flags]
+    stopped = blocking(flags)
+    if stopped:
+        return _unresolved(task, _blocked(stopped), False, filtered.dropped, screen)
     archive, _ = repo_archive(task)
+    canary = make_canary()
     with new_sandbox() as sandbox:
         sandbox.load_repo(archive)
         if filtered.diff:
             failure = _apply(sandbox, "agent.diff", filtered.diff)
             if failure is not None:
-                return _unresolved(
-                    task, f"the patch does not apply: {failure}", False, filtered.dropped
-                )
+                message = f"the patch does not apply: {failure}"
+                return _unresolved(task, message, False, filtered.dropped, screen)
             if "pyproject.toml" in filtered.kept_paths:
                 _guard_pyproject(sandbox)
         if task.test_patch:
             failure = _apply(sandbox, "tests.diff", task.test_patch)
             if failure is not None:
                 raise GradingError(f"{task.instance_id}: the test patch does not apply: {failure}")
-        junit_path = f"{sandbox.private_dir}/junit.xml"
-        sandbox.run(
-            f"mkdir -p {shlex.quote(sandbox.private_dir)} && rm -f {shlex.quote(junit_path)}",
-            timeout_s=30,
-        )
-        run = sandbox.run(
-            pytest_command(sandbox, task, junit_path), timeout_s=test_timeout_s, limits=_INTERNAL
-        )
-        xml = sandbox.read_private_file(junit_path, MAX_JUNIT_BYTES)
-    error: str | None = None
-    outcomes: dict[str, TestOutcome] = {}
-    if run.timed_out:
-        error = f"the tests timed out after {test_timeout_s:.0f} s"
-    if xml is None:
-        error = error or f"pytest wrote no JUnit XML (exit code {run.exit_code})"
-    else:
         try:
-            outcomes = parse_junit(xml, task.test_files)
-        except JUnitError as exc:
-            error = error or str(exc)
-    bad = [o for o in outcomes.values() if o.status in ("failed", "error")]
-    if error is None and run.exit_code not in (0, 1):
-        error = f"pytest exited with {run.exit_code} (interrupted, internal or usage error)"
-    elif error is None and (run.exit_code == 0) == bool(bad):
-        error = f"pytest's exit code {run.exit_code} contradicts its JUnit XML"
-    f2p, p2p = split_outcomes(task, outcomes, trusted=error is None)
+            sealed = sandbox.seal_repo({canary.path: canary.source.encode("utf-8")})
+        except SandboxError as exc:
+            if sandbox.health() is not None:
+                raise
+            message = f"the repository could not be copied for grading: {exc}"
+            return _unresolved(task, message, True, filtered.dropped, screen)
+        collector = sandbox.start_collector()
+        command = graded_command(
+            sandbox, task.environment, sealed, collector, [*task.test_files, canary.path]
+        )
+        run = sandbox.run(command, timeout_s=test_timeout_s, limits=_INTERNAL)
+        collected = collector.finish()
+    tracked = [*task.FAIL_TO_PASS, *task.PASS_TO_PASS]
+    verdict = judge(collected, run, task.test_files, tracked, canary, test_timeout_s)
+    outcomes = {k: v for k, v in verdict.outcomes.items() if k not in canary.expected}
+    f2p, p2p = split_outcomes(task, outcomes, trusted=verdict.error is None)
     resolution = (
         UNRESOLVED
-        if error is not None
+        if verdict.error is not None
         else resolution_status(
             len(f2p["success"]), len(f2p["failure"]), len(p2p["success"]), len(p2p["failure"])
         )
@@ -243,8 +289,16 @@ def grade_patch(
         patch_applied=True,
         dropped=list(filtered.dropped),
         exit_code=run.exit_code,
-        error=error,
+        error=verdict.error,
+        screen=screen,
+        tamper=list(verdict.tamper),
     )
+
+
+def _blocked(flags: list[Flag]) -> str:
+    first = flags[0]
+    more = f" (and {len(flags) - 1} more)" if len(flags) > 1 else ""
+    return f"the patch reaches for the test harness: {first.describe()}{more}"
 
 
 def _unresolved(
@@ -252,6 +306,9 @@ def _unresolved(
     error: str,
     applied: bool,
     dropped: tuple[tuple[str, str], ...] = (),
+    screen: list[dict[str, Any]] | None = None,
 ) -> GradeReport:
     f2p, p2p = split_outcomes(task, {}, trusted=False)
-    return GradeReport(task.instance_id, UNRESOLVED, f2p, p2p, applied, list(dropped), None, error)
+    return GradeReport(
+        task.instance_id, UNRESOLVED, f2p, p2p, applied, list(dropped), None, error, screen or []
+    )

@@ -9,10 +9,13 @@ image is rebuilt only when one of them changes. Wheels are downloaded on the hos
 from __future__ import annotations
 
 import shutil
+import sys
 import tempfile
 import threading
+import time
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TextIO
 
 from envsuite.families.swe.base_image import (
     Log,
@@ -30,6 +33,41 @@ from envsuite.families.swe.wheels import fetch_wheel
 
 TASK_REPOSITORY = "envsuite-swe/task-"
 _build_lock = threading.RLock()
+
+
+class BuildProgress:
+    """Progress lines of image builds on a stream (stderr): elapsed time, then the stage.
+
+    Builds happen on first use (the first SWE episode of a machine); nothing is printed
+    while every image is cached. The first line of a process says how to build ahead of
+    time; the clock starts at an instance's first line.
+
+    Args:
+        stream: Where the lines go (default: ``sys.stderr`` at the time of writing).
+    """
+
+    #: Whether this process has printed the how-to-build-ahead line.
+    announced = False
+
+    def __init__(self, stream: TextIO | None = None) -> None:
+        self.stream = stream
+        self.started: float | None = None
+
+    def __call__(self, text: str) -> None:
+        """Print ``text`` after the seconds since this instance's first line."""
+        stream = self.stream or sys.stderr
+        if self.started is None:
+            self.started = time.monotonic()
+        if not BuildProgress.announced:
+            BuildProgress.announced = True
+            print(
+                "envsuite swe: building sandbox images (once per machine; "
+                "`envsuite sandbox build` builds them ahead of time)",
+                file=stream,
+                flush=True,
+            )
+        elapsed = time.monotonic() - self.started
+        print(f"envsuite swe [{elapsed:7.1f} s] {text}", file=stream, flush=True)
 
 
 def python_path_value(environment: TaskEnvironment) -> str:
@@ -78,6 +116,7 @@ def build_task_image(environment: TaskEnvironment, log: Log = print) -> str:
                 network=False,
                 log=log,
             )
+        log(f"task image: {tag} ready")
         return tag
 
 

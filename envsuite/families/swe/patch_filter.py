@@ -7,8 +7,17 @@ Dropped, whole file sections at a time:
 - test-runner configuration: ``pytest.ini``, ``.pytest.ini``, ``tox.ini``, ``setup.cfg``;
 - start-up hooks that run before any test: ``sitecustomize.py``, ``usercustomize.py``,
   ``*.pth``;
+- packaging metadata, where entry points (pytest plugins among them) are declared:
+  anything in a ``*.dist-info`` or ``*.egg-info`` folder, ``*.egg-link``,
+  ``entry_points.txt``;
+- compiled code the diff screen cannot read: ``*.pyc``, ``*.pyo``, ``__pycache__/``,
+  ``*.so``, ``*.pyd``, ``*.dylib``, ``*.dll``;
+- files outside every import root (with a ``src`` layout: ``setup.py``, ``docs/``...):
+  the grader runs the library, not its packaging;
 - a new module at an import root that would shadow a standard-library module or the test
   runner (``json.py``, ``pytest.py``, ``_pytest/...``).
+
+What is kept is then screened line by line (:mod:`.diff_screen`).
 
 ``pyproject.toml`` changes are applied, but its ``[tool.pytest...]`` tables are put back as
 they were at the base commit (:func:`restore_pytest_tables`).
@@ -28,6 +37,9 @@ TEST_FOLDERS = frozenset({"tests", "test", "testing"})
 RUNNER_CONFIG = frozenset({"pytest.ini", ".pytest.ini", "tox.ini", "setup.cfg", "conftest.py"})
 STARTUP_HOOKS = frozenset({"sitecustomize.py", "usercustomize.py"})
 RUNNER_MODULES = frozenset({"pytest", "_pytest", "py", "pluggy", "iniconfig", "packaging"})
+METADATA_FOLDERS = (".dist-info", ".egg-info")
+METADATA_FILES = frozenset({"entry_points.txt"})
+COMPILED_SUFFIXES = (".pyc", ".pyo", ".so", ".pyd", ".dylib", ".dll")
 PYTEST_TABLE = re.compile(r"^\s*\[+\s*tool\.pytest\b")
 TABLE_HEADER = re.compile(r"^\s*\[")
 
@@ -60,11 +72,30 @@ def drop_reason(section: FileDiff, import_roots: Iterable[str] = (".",)) -> str 
             return "changes the test runner's configuration"
         if name in STARTUP_HOOKS or name.endswith(".pth"):
             return "adds a Python start-up hook"
+        folders = path.split("/")[:-1]
+        if (
+            name in METADATA_FILES
+            or name.endswith(".egg-link")
+            or any(f.endswith(METADATA_FOLDERS) for f in folders)
+        ):
+            return "changes packaging metadata (entry points)"
+        if name.endswith(COMPILED_SUFFIXES) or "__pycache__" in folders:
+            return "adds compiled code"
+        if not _under_import_root(path, import_roots):
+            return "lies outside the library's import roots"
     if section.old_path is None and section.new_path:
         for module in _top_level_modules(section.new_path, import_roots):
             if module in sys.stdlib_module_names or module in RUNNER_MODULES:
                 return f"adds a module that shadows {module!r}"
     return None
+
+
+def _under_import_root(path: str, import_roots: Iterable[str]) -> bool:
+    for root in import_roots:
+        prefix = root.strip("/")
+        if prefix in ("", ".") or path.startswith(prefix + "/"):
+            return True
+    return False
 
 
 def _top_level_modules(path: str, import_roots: Iterable[str]) -> list[str]:

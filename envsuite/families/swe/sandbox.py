@@ -11,8 +11,10 @@ from __future__ import annotations
 import abc
 import dataclasses
 import posixpath
+from collections.abc import Mapping
 
 from envsuite.families.swe.output_limits import OutputLimits
+from envsuite.families.swe.result_channels import ResultCollector
 
 #: Seconds a command may run when the action gives no timeout.
 DEFAULT_COMMAND_TIMEOUT = 60.0
@@ -165,6 +167,29 @@ class Sandbox(abc.ABC):
         """Argv prefix that runs pytest through envsuite's runner script.
 
         See :mod:`envsuite.families.swe.pytest_runner`.
+        """
+
+    @abc.abstractmethod
+    def seal_repo(self, extra_files: Mapping[str, bytes]) -> str:
+        """Copy the repository and ``extra_files`` where the tests' user cannot change them.
+
+        The grader runs the tests in the copy; returns its directory. In the Docker
+        sandbox the copy belongs to root on its own tmpfs; the local sandbox only removes
+        write permission (the same user can restore it).
+
+        Raises:
+            SandboxError: the copy failed, or an extra file would overwrite one.
+        """
+
+    @abc.abstractmethod
+    def start_collector(self) -> ResultCollector:
+        """Start envsuite's result collector (:mod:`.result_collector`) beside the copy.
+
+        It runs as a user the unprivileged user cannot signal, trace or write to (root
+        without capabilities in Docker; the calling user in the local sandbox).
+
+        Raises:
+            SandboxError: the collector did not start.
         """
 
     @abc.abstractmethod

@@ -18,17 +18,16 @@ _images: dict[TaskEnvironment, str] = {}
 
 
 def task_image(environment: TaskEnvironment) -> str:
-    """The task image of ``environment`` (built on first use, then remembered)."""
+    """The task image of ``environment`` (built on first use, then remembered).
+
+    A build (minutes for the first one: debootstrap) shows its progress on stderr.
+    """
     with _image_lock:
         if environment not in _images:
-            from envsuite.families.swe.images import build_task_image
+            from envsuite.families.swe.images import BuildProgress, build_task_image
 
-            _images[environment] = build_task_image(environment, log=_quiet)
+            _images[environment] = build_task_image(environment, log=BuildProgress())
         return _images[environment]
-
-
-def _quiet(line: str) -> None:
-    del line
 
 
 class SandboxProvider:

@@ -1,6 +1,9 @@
 """Attacks on the Docker path, each handled as documented, with the host untouched.
 
-Each test drives ``envsuite/SWE-v0`` with the Docker backend on a shipped inflection task.
+The first tests drive ``envsuite/SWE-v0`` with the Docker backend on a shipped inflection
+task; the grader attacks at the end (:mod:`.attack_payloads`) submit diffs straight to the
+grader, in Docker and with the local backend, and must all grade unresolved while the gold
+patch resolves.
 """
 
 from __future__ import annotations
@@ -12,9 +15,12 @@ import subprocess
 import pytest
 
 import envsuite
+from envsuite.families.swe.grading import RESOLVED, UNRESOLVED, grade_patch
 from envsuite.families.swe.repo_snapshot import base_tree
-from envsuite.families.swe.unified_diff import apply_diff
+from envsuite.families.swe.sandbox_provider import SandboxProvider
+from envsuite.families.swe.unified_diff import apply_diff, make_file_diff
 
+from . import attack_payloads
 from .conftest import first_task
 
 
@@ -197,3 +203,81 @@ def test_no_container_outlives_its_env(task, inflection_image):
     )
     leftover = listed.stdout.split() if listed.returncode == 0 else []
     assert leftover == []
+
+
+# -- attacks on the grader ------------------------------------------------------------------
+#: Obfuscated payload -> what the grade's error must say (None: no error, the tests simply
+#: failed because the bug is still there and the attack changed nothing).
+EXPECTED = {
+    "atexit_rewrite": None,  # the runner ends with os._exit: atexit hooks never run
+    "exit_at_import": "pytest did not finish its session",
+    "patch_report_class": "TestReport.__init__ was replaced",
+    "patch_runner_module": "_pytest.runner.call_and_report was replaced",
+    "register_plugin": "plugin 'fix' was registered by the code under test",
+    "forge_channels": "tampered with the test harness: os.write",
+    "replace_open": "builtins.open was replaced",
+    "open_channel_by_proc": "tampered with the test harness: /proc/self/fd/",
+    "rewrite_tests_on_disk": None,  # the sealed copy cannot be written
+}
+LIBRARY = "inflection/__init__.py"
+
+
+@pytest.fixture(scope="module", params=["docker", "local"])
+def grader(request, task):
+    """grade(diff) -> GradeReport, with the Docker backend (a warm pool) or the local one."""
+    if request.param == "docker":
+        request.getfixturevalue("inflection_image")
+    provider = SandboxProvider(request.param, pool_size=1 if request.param == "docker" else 0)
+    factory = provider.factory(task.environment)
+    yield lambda diff: grade_patch(task, diff, factory, test_timeout_s=300)
+    provider.close()
+
+
+def appended(task, payload: str) -> str:
+    source = base_tree(task)[LIBRARY].data.decode()
+    return make_file_diff(LIBRARY, source, source + payload)
+
+
+def gold_with(task, payload: str) -> str:
+    source = base_tree(task)[LIBRARY].data.decode()
+    fixed = apply_diff({LIBRARY: source}, task.patch)[LIBRARY]
+    return make_file_diff(LIBRARY, source, fixed + payload)
+
+
+def test_the_gold_patch_resolves(grader, task):
+    report = grader(task.patch)
+    assert report.resolution == RESOLVED and report.error is None and report.tamper == []
+
+
+def test_the_issues_attack_is_stopped_by_the_screen(grader, task):
+    report = grader(appended(task, attack_payloads.ISSUE_ATTACK))
+    assert report.resolution == UNRESOLVED and report.exit_code is None  # nothing ran
+    assert report.error is not None and "reaches for the test harness" in report.error
+    assert {"test-harness", "hard-exit"} <= {flag["rule"] for flag in report.screen}
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_an_obfuscated_attack_grades_unresolved(grader, task, name):
+    report = grader(appended(task, attack_payloads.OBFUSCATED[name]))
+    assert report.resolution == UNRESOLVED
+    # The screen blocked nothing: the grader's dynamic defences caught the attack.
+    assert not any(flag["blocking"] for flag in report.screen)
+    assert task.FAIL_TO_PASS[0] in report.fail_to_pass["failure"]
+    expected = EXPECTED[name]
+    if expected is None:
+        assert report.error is None
+    else:
+        assert report.error is not None and expected in report.error
+
+
+def test_start_up_hooks_and_entry_points_are_dropped(grader, task):
+    diff = "".join(make_file_diff(p, None, t) for p, t in attack_payloads.SITE_FILES.items())
+    report = grader(diff)
+    assert report.resolution == UNRESOLVED
+    assert {path for path, _ in report.dropped} == set(attack_payloads.SITE_FILES)
+
+
+def test_tampering_beside_the_gold_fix_makes_it_unresolved(grader, task):
+    report = grader(gold_with(task, attack_payloads.PATCH_RUNNER_MODULE))
+    assert report.resolution == UNRESOLVED
+    assert report.error is not None and "tampered with the test harness" in report.error

@@ -76,3 +76,33 @@ def test_health_reports_a_dead_container(sandbox):
     sandbox.run("kill 1", timeout_s=5)
     sandbox.container.wait(timeout=30)
     assert "stopped" in (sandbox.health() or "")
+
+
+def test_the_sealed_copy_belongs_to_root_and_the_user_cannot_change_it(sandbox):
+    sealed = sandbox.seal_repo({"test_extra.py": b"X = 1\n"})
+    result = sandbox.run(
+        f"cd {sealed}; cat pkg/mod.py test_extra.py; stat -c %U pkg/mod.py; "
+        "touch new; echo 1 > pkg/mod.py; rm test_extra.py; chmod u+w pkg/mod.py"
+    )
+    assert result.output.startswith("VALUE = 41\nX = 1\nroot\n")
+    assert result.output.count("Permission denied") + result.output.count("not permitted") == 4
+    assert sandbox.run(f"cat {sealed}/pkg/mod.py").output == "VALUE = 41\n"
+
+
+def test_the_collector_keeps_what_the_channels_carry_and_the_user_cannot_stop_it(sandbox):
+    collector = sandbox.start_collector()
+    pid = f"$(cat {collector.folder}/collector.pid)"
+    result = sandbox.run(
+        f"exec 3>{collector.events_path} 4>{collector.junit_path}; echo hello >&3; "
+        f"echo '<x/>' >&4; kill -TERM {pid} 2>&1; cat {collector.events_path} 2>&1; "
+        f"test -e {collector.events_path} || echo names-gone"
+    )
+    assert "not permitted" in result.output and "names-gone" in result.output
+    collected = collector.finish()
+    assert collected.connected and collected.ended == (True, True)
+    assert (collected.events, collected.junit) == ("hello\n", "<x/>\n")
+
+
+def test_a_collector_nobody_connects_to_is_stopped_and_says_so(sandbox):
+    collected = sandbox.start_collector().finish()
+    assert collected.error is None and not collected.connected and collected.events == ""

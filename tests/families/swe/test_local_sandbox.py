@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from pathlib import Path
+
 import pytest
 
 from envsuite.families.swe.dataset import tar_bytes
@@ -53,3 +56,43 @@ def test_close_removes_everything(sandbox):
     import os
 
     assert not os.path.exists(root)
+
+
+def test_a_program_that_closes_its_output_before_exiting_keeps_its_exit_code(sandbox):
+    # The output reaches end-of-file while the program still runs: it is waited for.
+    script = "import os, time; os.close(1); os.close(2); time.sleep(0.3); raise SystemExit(3)"
+    result = sandbox.run(f'exec python -c "{script}"')
+    assert result.exit_code == 3 and not result.timed_out
+
+
+def test_wc_exits_0_in_every_one_of_200_calls(sandbox):
+    # wc closes stdout just before it exits; the sandbox once killed it in that window.
+    sandbox.write_file("setup.py", b"a\nb\nc\n")
+    results = [sandbox.run("wc -l setup.py") for _ in range(200)]
+    assert Counter(r.exit_code for r in results) == {0: 200}
+    assert {r.output for r in results} == {"3 setup.py\n"}
+
+
+def test_a_background_job_holding_the_output_ends_with_its_command(sandbox):
+    result = sandbox.run("sleep 60 & echo started", timeout_s=30)
+    assert result.exit_code == 0 and not result.timed_out and result.output == "started\n"
+    assert sandbox.run("pgrep -c -f 'sleep [6]0' || true").output.strip() == "0"
+
+
+def test_the_sealed_copy_is_read_only_and_close_still_removes_it(sandbox):
+    sealed = sandbox.seal_repo({"test_extra.py": b"X = 1\n"})
+    assert (Path(sealed) / "src/pkg/__init__.py").read_text() == "VALUE = 1\n"
+    assert (Path(sealed) / "test_extra.py").read_text() == "X = 1\n"
+    # Modes, not a write attempt: root (CI) writes through any mode.
+    modes = [p.stat().st_mode & 0o222 for p in [Path(sealed), *Path(sealed).rglob("*")]]
+    assert len(modes) > 3 and not any(modes)
+    sandbox.close()
+    assert not Path(sealed).exists()
+
+
+def test_the_local_collector_reads_both_channels(sandbox):
+    collector = sandbox.start_collector()
+    sandbox.run(f"exec 3>{collector.events_path} 4>{collector.junit_path}; echo e >&3; echo j >&4")
+    collected = collector.finish()
+    assert (collected.connected, collected.events, collected.junit) == (True, "e\n", "j\n")
+    assert not sandbox.start_collector().finish().connected

@@ -67,3 +67,26 @@ def test_pyproject_pytest_tables_are_restored_and_the_rest_kept():
     added = old.replace('addopts = "-q"\n', "")
     assert "addopts" not in restore_pytest_tables(added, new)
     assert restore_pytest_tables(old, old.replace('"x"', '"z"')) == old.replace('"x"', '"z"')
+
+
+def test_metadata_compiled_files_and_files_outside_the_import_roots_are_dropped():
+    diff = (
+        make_file_diff("src/pkg/core.py", "x = 1\n", "x = 2\n")
+        + make_file_diff("src/pkg-1.0.dist-info/entry_points.txt", None, "[pytest11]\nx = pkg\n")
+        + make_file_diff("src/pkg.egg-info/PKG-INFO", "Name: pkg\n", "Name: pkg2\n")
+        + make_file_diff("src/pkg/__pycache__/core.cpython-311.pyc", None, "x\n")
+        + make_file_diff("src/pkg/_speed.so", None, "x\n")
+        + make_file_diff("setup.py", "a = 1\n", "a = 2\n")
+        + make_file_diff("docs/index.md", "# x\n", "# y\n")
+    )
+    filtered = filter_patch(diff, import_roots=("src",))
+    assert filtered.kept_paths == ("src/pkg/core.py",)
+    reasons = dict(filtered.dropped)
+    assert reasons["src/pkg-1.0.dist-info/entry_points.txt"].startswith("changes packaging")
+    assert reasons["src/pkg.egg-info/PKG-INFO"].startswith("changes packaging")
+    assert reasons["src/pkg/__pycache__/core.cpython-311.pyc"] == "adds compiled code"
+    assert reasons["src/pkg/_speed.so"] == "adds compiled code"
+    assert reasons["setup.py"] == "lies outside the library's import roots"
+    assert reasons["docs/index.md"] == "lies outside the library's import roots"
+    flat = filter_patch(make_file_diff("setup.py", "a = 1\n", "a = 2\n"), import_roots=(".",))
+    assert flat.kept_paths == ("setup.py",)

@@ -115,11 +115,16 @@ def test_a_patch_that_does_not_apply_is_unresolved(task):
     assert report.resolution == UNRESOLVED and not report.patch_applied
 
 
-def test_exiting_before_pytest_writes_its_xml_is_unresolved(task):
-    # Library code that ends the test process with status 0 at import: no XML, no credit.
-    sneaky = FIXED + "\nimport os\nos._exit(0)\n"
-    report = grade_patch(task, make_file_diff("calc.py", BUGGY, sneaky), local(task))
-    assert report.resolution == UNRESOLVED and "no JUnit XML" in report.error
+def test_exiting_before_pytest_finishes_is_unresolved(task):
+    # Library code that ends the test process with status 0 at import: no credit. Written
+    # plainly, the diff screen stops it; hidden from the screen, the runner's missing
+    # end-of-session record does.
+    plain = FIXED + "\nimport os\nos._exit(0)\n"
+    report = grade_patch(task, make_file_diff("calc.py", BUGGY, plain), local(task))
+    assert report.resolution == UNRESOLVED and "[hard-exit] os._exit(0)" in report.error
+    hidden = FIXED + "\nimport os\ngetattr(os, '_ex' + 'it')(0)\n"
+    report = grade_patch(task, make_file_diff("calc.py", BUGGY, hidden), local(task))
+    assert report.resolution == UNRESOLVED and "did not finish its session" in report.error
 
 
 def test_a_planted_pytest_module_cannot_replace_the_runner(task):
