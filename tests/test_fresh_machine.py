@@ -97,8 +97,14 @@ def fresh_image():
 
 
 def _inner_environment() -> dict[str, str]:
-    # Unbuffered output: after a kill, the log still shows where the command was.
-    return {INNER_VARIABLE: "1", "ENVSUITE_REQUIRE_DOCKER": "0", "PYTHONUNBUFFERED": "1"}
+    # Unbuffered output: after a kill, the log still shows where the command was; the
+    # slowest tests are listed in it (neither changes what runs).
+    return {
+        INNER_VARIABLE: "1",
+        "ENVSUITE_REQUIRE_DOCKER": "0",
+        "PYTHONUNBUFFERED": "1",
+        "PYTEST_ADDOPTS": "--durations=15",
+    }
 
 
 @skip_inside_fresh_machine

@@ -43,11 +43,15 @@ exec "$@"
 
 
 def _run(folder: Path, installed: tuple[str, ...], *as_user: str, **variables: str):
-    """Run the script with the stubs; ``as_user`` prefixes the command (setpriv ...)."""
+    """Run a copy of the script with the stubs; ``as_user`` prefixes the command (setpriv ...).
+
+    The copy (in ``folder``) runs as another user wherever the repository lies.
+    """
     state, bin_dir = folder / "state", folder / "bin"
     for path in (state, bin_dir):
         path.mkdir()
         path.chmod(0o777)  # the stubs write here as whichever user runs the script
+    script = shutil.copy(SCRIPT, folder / SCRIPT.name)
     for name, text in (("dpkg-query", DPKG_QUERY), ("apt-get", APT_GET), ("sudo", SUDO)):
         (bin_dir / name).write_text(text)
         (bin_dir / name).chmod(0o755)
@@ -60,7 +64,7 @@ def _run(folder: Path, installed: tuple[str, ...], *as_user: str, **variables: s
         **variables,
     }
     result = subprocess.run(
-        [*as_user, str(SCRIPT)], env=environment, capture_output=True, text=True, timeout=60
+        [*as_user, str(script)], env=environment, capture_output=True, text=True, timeout=60
     )
     log = state / "apt-get.log"
     calls = log.read_text().splitlines() if log.exists() else []
