@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -61,6 +62,38 @@ def test_ci_runs_exactly_the_readme_test_command():
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == setup_commands()[1]
+
+
+def _checkout_with_setup(tmp_path: Path, *blocks: str) -> Path:
+    """A folder with .ci/run and a README whose "Set up" holds ``blocks``; the script's path."""
+    (tmp_path / ".ci").mkdir()
+    shutil.copy(CI_RUN, tmp_path / ".ci" / "run")
+    fenced = "".join(f"```bash\n{block}\n```\n\n" for block in blocks)
+    (tmp_path / "README.md").write_text(
+        f"# x\n\n## Set up\n\n{fenced}## Next\n\n```bash\nno\n```\n"
+    )
+    return tmp_path / ".ci" / "run"
+
+
+@pytest.mark.parametrize(
+    ("command", "status", "message"),
+    [
+        ("touch ran && echo ok", 0, "ci: passed"),
+        ("touch ran && exit 5", 1, "pytest collected no tests"),
+        ("touch ran && exit 3", 3, "exited with 3"),
+    ],
+)
+def test_ci_runs_the_readme_test_command_and_judges_its_status(tmp_path, command, status, message):
+    ci_run = _checkout_with_setup(tmp_path, "echo main job", command)
+    result = subprocess.run([str(ci_run)], capture_output=True, text=True, check=False)
+    assert result.returncode == status and message in result.stdout + result.stderr
+    assert (tmp_path / "ran").exists()  # in the checkout's root
+
+
+def test_ci_refuses_a_set_up_section_without_exactly_two_commands(tmp_path):
+    ci_run = _checkout_with_setup(tmp_path, "echo one", "echo two", "echo three")
+    result = subprocess.run([str(ci_run)], capture_output=True, text=True, check=False)
+    assert result.returncode == 1 and "must hold two one-line bash blocks" in result.stderr
 
 
 # The fresh machine: Docker (and root, for debootstrap) on this machine.
