@@ -29,6 +29,19 @@ from pathlib import Path
 import pytest
 
 from envsuite.errors import MissingExtraError
+from envsuite.families.swe.docker_client import (
+    REQUIRE_DOCKER_VARIABLE,
+    docker_required,
+    docker_unavailable_reason,
+)
+from tests.fresh_machine import (
+    build_fresh_machine_image,
+    container_settings,
+    fresh_container,
+    list_files,
+    remove_image,
+    run_to_end,
+)
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 CI_RUN = README.parent / ".ci" / "run"
@@ -106,12 +119,6 @@ skip_inside_fresh_machine = pytest.mark.skipif(
 
 @pytest.fixture(scope="module")
 def fresh_image():
-    from envsuite.families.swe.docker_client import (
-        REQUIRE_DOCKER_VARIABLE,
-        docker_required,
-        docker_unavailable_reason,
-    )
-
     try:
         problem = docker_unavailable_reason()
     except MissingExtraError as exc:
@@ -122,8 +129,6 @@ def fresh_image():
                 f"Docker is required ({REQUIRE_DOCKER_VARIABLE}=1) but unavailable: {problem}"
             )
         pytest.skip(f"Docker is not available: {problem}")
-    from tests.fresh_machine import build_fresh_machine_image, remove_image
-
     tag = build_fresh_machine_image()
     yield tag
     remove_image(tag)
@@ -142,8 +147,6 @@ def _inner_environment() -> dict[str, str]:
 
 @skip_inside_fresh_machine
 def test_readme_main_job_runs_on_a_fresh_machine(fresh_image: str, tmp_path: Path):
-    from tests.fresh_machine import container_settings, fresh_container, list_files, run_to_end
-
     command = setup_commands()[0]
     with fresh_container(fresh_image, command, container_settings(), _inner_environment()) as box:
         run = run_to_end(box, tmp_path / "main-job.log", MAIN_JOB_TIMEOUT_S)
@@ -155,8 +158,6 @@ def test_readme_main_job_runs_on_a_fresh_machine(fresh_image: str, tmp_path: Pat
 
 @skip_inside_fresh_machine
 def test_readme_test_command_passes_on_a_fresh_machine(fresh_image: str, tmp_path: Path):
-    from tests.fresh_machine import container_settings, fresh_container, run_to_end
-
     command = setup_commands()[1]
     with fresh_container(fresh_image, command, container_settings(), _inner_environment()) as box:
         run = run_to_end(box, tmp_path / "test-command.log", TEST_COMMAND_TIMEOUT_S)
