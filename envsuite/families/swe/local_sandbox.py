@@ -49,6 +49,7 @@ from envsuite.families.swe.sandbox import (
     SandboxError,
     repo_relative,
 )
+from envsuite.families.swe.tar_extraction import extract_data
 
 #: Seconds between SIGTERM to a timed-out process group and SIGKILL.
 KILL_GRACE_S = 2.0
@@ -82,7 +83,7 @@ class LocalSandbox(Sandbox):
     def load_repo(self, archive: bytes) -> None:
         """Unpack the repository tar into the temporary repository directory."""
         with tarfile.open(fileobj=io.BytesIO(archive), mode="r:") as tar:
-            tar.extractall(self._repo, filter="data")
+            extract_data(tar, self._repo)
 
     def _resolve(self, path: str) -> Path:
         relative = repo_relative(path)
