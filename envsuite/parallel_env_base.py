@@ -120,6 +120,16 @@ class EnvsuiteParallelEnv(ParallelEnv[str, ObsType, ActType], Generic[ObsType, A
         """
         raise NotImplementedError
 
+    def episode_success(self, final_infos: Mapping[str, Mapping[str, Any]]) -> bool | None:
+        """The env-level success of the episode that just ended, as this env defines it.
+
+        The runner records it as the episode's ``success``. ``final_infos`` holds each
+        agent's last info. The default is None (no env-level success: a game with winners
+        reports each agent's own outcome instead, see :mod:`envsuite.outcomes`); an env
+        that defines one overrides this and documents the rule in its docstring.
+        """
+        return None
+
     def render_text(self) -> str:
         """The env's ``ansi`` frame: the state as a person watching the game sees it now."""
         raise NotImplementedError(f"{type(self).__name__} does not render as text")

@@ -23,6 +23,27 @@ SCHEMA_VERSION = 1
 #: A reward: a float for single-agent envs, agent name -> float for multi-agent envs.
 Reward = float | dict[str, float]
 
+#: One agent's own outcome: of a game (win, loss, draw) or of a goal (success, failure).
+Outcome = Literal["win", "loss", "draw", "success", "failure"]
+
+
+class AgentOutcome(BaseModel):
+    """What one agent of a multi-agent episode got (see :mod:`envsuite.outcomes`).
+
+    Attributes:
+        episode_return: The agent's sum of rewards.
+        outcome: Its own outcome, where the env reports one.
+        role: Its role (e.g. ``"werewolf"``, ``"first"``), where the game has roles.
+        team: Its team, where the game has teams.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    episode_return: float
+    outcome: Outcome | None = None
+    role: str | None = None
+    team: str | None = None
+
 
 class Step(BaseModel):
     """One step of an action trace.
@@ -59,7 +80,9 @@ class EpisodeRecord(BaseModel):
         seed: The seed passed to ``reset``.
         attempt: Attempt index for pass@k-style repeated attempts (0-based).
         episode_return: Sum of rewards; per agent for multi-agent envs.
-        success: ``info["success"]`` at the end of the episode (None where undefined).
+        success: Env-level success (None where undefined): ``info["success"]`` at the end
+            for single-agent envs; for multi-agent envs, what the env's ``episode_success``
+            hook says (each env documents its rule).
         score: ``info["score"]`` at the end, in [0, 1] where the env defines one.
         length: Number of steps taken.
         terminated: Whether the episode ended in a terminal state.
@@ -73,6 +96,8 @@ class EpisodeRecord(BaseModel):
         curves: Per-step series envs report in ``info`` (e.g. ``regret`` for regret curves).
         agent_info: What the agent reported (token usage, latency, ...).
         trace: The action trace, one :class:`Step` per step.
+        agents: Per agent of a multi-agent episode: return, own outcome, role and team
+            (empty for single-agent envs and for records written before this field).
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -102,6 +127,7 @@ class EpisodeRecord(BaseModel):
     curves: dict[str, list[float]] = Field(default_factory=dict)
     agent_info: dict[str, Any] = Field(default_factory=dict)
     trace: list[Step] = Field(default_factory=list)
+    agents: dict[str, AgentOutcome] = Field(default_factory=dict)
 
     @field_validator("env_kwargs", "agent_info", mode="before")
     @classmethod

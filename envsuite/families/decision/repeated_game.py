@@ -289,6 +289,13 @@ class RepeatedGameEnv(EnvsuiteParallelEnv[Any, Any, int]):
         done = dict.fromkeys(AGENTS, terminated)
         return observations, payoff, done, dict.fromkeys(AGENTS, False), infos
 
+    def episode_success(self, final_infos: Mapping[str, Mapping[str, Any]]) -> bool | None:
+        """Env-level success: every agent ended with ``info["success"]`` True (None if unset)."""
+        reported = [final_infos.get(agent, {}).get("success") for agent in self.possible_agents]
+        if any(value is None for value in reported):
+            return None
+        return all(bool(value) for value in reported)
+
     # -- observations ------------------------------------------------------------------
     def _round_text(
         self, agent: str, played: Mapping[str, int], payoff: Mapping[str, float], penalised: bool

@@ -371,6 +371,13 @@ class DroneSwarmEnv(EnvsuiteParallelEnv[Any, Any, list[float]]):
         observations = self._observe_all(live, slot_state if same_slots else None, distance)
         return observations, rewards, terminations, truncations, infos
 
+    def episode_success(self, final_infos: Mapping[str, Mapping[str, Any]]) -> bool | None:
+        """Env-level success: every agent ended with ``info["success"]`` True (None if unset)."""
+        reported = [final_infos.get(agent, {}).get("success") for agent in self.possible_agents]
+        if any(value is None for value in reported):
+            return None
+        return all(bool(value) for value in reported)
+
     def _final(self, index: int, success: bool) -> dict[str, Any]:
         score = min(max(float(self.reward_sums[index]) / self.episode_steps, 0.0), 1.0)
         return {"success": success, "score": score, "crash": self.crashes[index]}
