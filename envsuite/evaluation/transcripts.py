@@ -15,7 +15,9 @@ A transcript is one agent's view of an episode as OpenAI chat messages:
 
 Per-turn rewards are kept beside the messages, never inside them (an OpenAI message has no
 reward field): ``rewards[i]`` is the reward that followed the ``i``-th assistant message
-(for AEC games, everything the agent received between that action and its next turn).
+(for AEC games, everything the agent received between that action and its next turn). A
+reward an agent receives before its first action belongs to no turn of its own and is left
+out, so ``sum(rewards)`` can differ from the agent's return by exactly that.
 
 Messages are only ever appended: the transcript after turn ``t`` is a prefix of the one
 after turn ``t + 1``, which multi-turn trainers rely on. Nothing is truncated or rewritten
