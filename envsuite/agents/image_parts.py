@@ -5,8 +5,9 @@ An observation is text, an image, or a dict of named parts (text, images, small 
 
 - a string is sent as it is (the message's content stays a plain string when no image
   takes part, exactly as before images were supported);
-- an image is a ``uint8`` array of shape ``(H, W)``, ``(H, W, 1)``, ``(H, W, 3)`` or
-  ``(H, W, 4)`` (what a Gymnasium ``Box`` image space holds). It becomes an
+- an image is a ``uint8`` array of shape ``(H, W, 1)``, ``(H, W, 3)`` or ``(H, W, 4)``
+  (what a Gymnasium ``Box`` image space holds; as Stable-Baselines3 decides, a 2-D array
+  is not taken for an image, since boards and grids are often 2-D ``uint8``). It becomes an
   ``{"type": "image_url", "image_url": {"url": "data:image/png;base64,..."}}`` part, PNG
   encoded with Pillow within the caps of :class:`ImageLimits`: first scaled down so that
   its longer side is at most ``max_side``, then halved in area until its PNG is at most
@@ -80,28 +81,30 @@ class ImageLimits:
 
 
 def is_image(value: Any) -> bool:
-    """Whether ``value`` is an image: a non-empty ``uint8`` array of an image's shape."""
+    """Whether ``value`` is an image: a non-empty ``uint8`` ``(H, W, 1 | 3 | 4)`` array."""
     if not isinstance(value, np.ndarray) or value.dtype != np.uint8 or value.size == 0:
         return False
-    return value.ndim == 2 or (value.ndim == 3 and value.shape[2] in (1, 3, 4))
+    return value.ndim == 3 and value.shape[2] in (1, 3, 4)
 
 
 def png_bytes(image: np.ndarray, limits: ImageLimits) -> bytes | None:
     """The PNG of ``image`` within ``limits``, scaled down as needed; None when it cannot fit."""
     from PIL import Image
 
-    pixels = image[:, :, 0] if image.ndim == 3 and image.shape[2] == 1 else image
+    pixels = image[:, :, 0] if image.shape[2] == 1 else image
     picture = Image.fromarray(np.ascontiguousarray(pixels))
     height, width = pixels.shape[:2]
     scale = min(1.0, limits.max_side / max(width, height))
     while True:
         size = (max(1, round(width * scale)), max(1, round(height * scale)))
         # LANCZOS is deterministic for a given Pillow; shrinking only, never enlarging.
+        # zlib level 6 (the default): level 9 is several times slower on noisy screens
+        # for a few percent fewer bytes.
         shown = (
             picture if size == (width, height) else picture.resize(size, Image.Resampling.LANCZOS)
         )
         buffer = io.BytesIO()
-        shown.save(buffer, format="PNG", optimize=False, compress_level=9)
+        shown.save(buffer, format="PNG", optimize=False, compress_level=6)
         data = buffer.getvalue()
         if len(data) <= limits.max_bytes:
             return data

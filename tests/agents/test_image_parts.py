@@ -33,7 +33,8 @@ def _noise(height: int, width: int, seed: int = 0) -> np.ndarray:
     ("value", "expected"),
     [
         (np.zeros((4, 5, 3), np.uint8), True),
-        (np.zeros((4, 5), np.uint8), True),
+        (np.zeros((4, 5), np.uint8), False),  # a board, not a picture
+        (np.zeros((4, 5, 1), np.uint8), True),
         (np.zeros((4, 5, 4), np.uint8), True),
         (np.zeros((4, 5, 2), np.uint8), False),
         (np.zeros((4, 5, 3), np.float32), False),
@@ -54,6 +55,12 @@ def test_an_image_is_sent_as_a_lossless_png_part():
     assert first["type"] == "image_url"
     assert np.array_equal(_pixels(first), image)
     assert second == {"type": "text", "text": "Valid actions: up, down"}
+
+
+def test_a_grey_image_is_sent_grey():
+    image = _noise(6, 7)[:, :, :1]
+    (part,) = observation_content(image, {}).content
+    assert np.array_equal(_pixels(part), image[:, :, 0])
 
 
 def test_text_observations_stay_plain_strings():
