@@ -130,3 +130,17 @@ def test_a_run_on_an_image_env_sends_pngs_never_pixel_json(tmp_path):
     assert [part["type"] for part in content] == ["text", "image_url"]
     assert content[0]["text"].startswith("kin: [") and content[0]["text"].endswith("rgb:")
     assert len(json.dumps(requests[0])) < 8000  # 32*24*3 pixel numbers would not fit
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [
+        ("max_image_bytes", 0),
+        ("max_image_side", "big"),
+        ("max_history_images", -1),
+        ("max_history_images", True),
+    ],
+)
+def test_image_options_out_of_range_are_refused(option, value):
+    with pytest.raises(ValueError, match=option):
+        ChatAgent("m", **{option: value})

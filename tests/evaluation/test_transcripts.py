@@ -190,3 +190,21 @@ def test_turn_based_games_replay_per_agent(turn_echo_spec):
         trace=trace,
     )
     assert transcripts_from_record(record) == list(live.values())
+
+
+def test_the_transcript_is_what_the_chat_agent_was_shown(tmp_path):
+    """Trainer data and inference prompts agree: same system, user and assistant messages."""
+    from envsuite.agents.scripted_endpoint import ScriptedEndpoint
+
+    with ScriptedEndpoint() as endpoint:
+        (record,) = evaluate(
+            adhoc_protocol("envsuite/Bandit-v0", {"horizon": 4}, 1, 1),
+            "openai:scripted",
+            tmp_path,
+            agent_options={"base_url": endpoint.base_url},
+            progress=False,
+        ).records
+        last_request = endpoint.requests[-1]["messages"]
+    (transcript,) = transcripts_from_record(record)
+    assert transcript.messages[: len(last_request)] == last_request
+    assert len(transcript.messages) == len(last_request) + 2  # the last reply, the last words
