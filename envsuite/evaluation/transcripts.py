@@ -356,7 +356,8 @@ def transcripts_from_record(
         limits: Image caps for observations holding images.
 
     Raises:
-        TranscriptError: the record has no full trace, failed, or does not replay.
+        TranscriptError: the record has no full trace, failed, or does not replay (an
+            exception of the env while replaying is chained to it).
         UnknownEnvError: its env id is not registered.
     """
     spec = registry[record.env_id]
@@ -370,6 +371,13 @@ def transcripts_from_record(
             found = _replay_parallel(record, env, limits)
         else:
             found = _replay_aec(record, env, limits)
+    except (TranscriptError, KeyboardInterrupt):
+        raise
+    except Exception as exc:  # the env failed while replaying: say so, keep the cause
+        raise TranscriptError(
+            f"{record.env_id} seed {record.seed}: the env raised {type(exc).__name__} while "
+            f"replaying the record: {exc}"
+        ) from exc
     finally:
         if own:
             env.close()

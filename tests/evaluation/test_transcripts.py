@@ -208,3 +208,16 @@ def test_the_transcript_is_what_the_chat_agent_was_shown(tmp_path):
     (transcript,) = transcripts_from_record(record)
     assert transcript.messages[: len(last_request)] == last_request
     assert len(transcript.messages) == len(last_request) + 2  # the last reply, the last words
+
+
+def test_an_env_failing_during_the_replay_is_a_transcript_error(bandit_records):
+    record = bandit_records[0]
+    env = envsuite.make(record.env_id, **record.env_kwargs)
+
+    def broken_step(action):
+        raise RuntimeError("the sandbox went away")
+
+    env.step = broken_step
+    with pytest.raises(TranscriptError, match="raised RuntimeError while replaying") as caught:
+        transcripts_from_record(record, env=env)
+    assert isinstance(caught.value.__cause__, RuntimeError)
