@@ -50,7 +50,7 @@ PNG_DATA_URL_PREFIX = "data:image/png;base64,"
 #: Text sent instead of an image that does not fit the caps.
 IMAGE_TOO_BIG = (
     "[image of {width}x{height} pixels not sent: its PNG does not fit "
-    "max_image_bytes={max_bytes} even at {min_side} pixels wide]"
+    "max_image_bytes={max_bytes} even scaled down to {min_side} pixels]"
 )
 #: Text sent instead of a value too big for JSON.
 VALUE_TOO_BIG = "[{kind} not sent: too big to send as text]"
