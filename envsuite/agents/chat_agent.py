@@ -3,11 +3,20 @@
 Prompt template (one conversation per episode):
 
 - system: :data:`SYSTEM_PROMPT` (or the ``system_prompt`` given);
-- user, each step: the text observation as it is; a non-text observation as
-  ``Observation: <JSON>``; when the env lists legal actions, a last line
-  ``Valid actions: a, b, c``;
+- user, each step: the observation as :mod:`envsuite.agents.image_parts` builds it: a text
+  observation as it is; an image (a ``uint8`` ``H x W x 3`` array, or a dict holding images
+  and text) as a list of ``text`` and ``image_url`` parts, each image a base64 PNG within
+  ``max_image_bytes`` and ``max_image_side`` (scaled down to fit; one that cannot fit is
+  replaced by a text saying so and counted in ``images_too_big``); any other value as
+  ``Observation: <JSON>`` when that is short, else a one-line summary (never pixels as JSON
+  numbers); when the env lists legal actions, a last line ``Valid actions: a, b, c``;
 - assistant: the model's reply, which is sent to the env unchanged. Parsing it is the env's
   job: a reply the env cannot parse costs the env's documented penalty, never a crash.
+
+Images in the history: only the last ``max_history_images`` images of the conversation are
+sent; each earlier one is replaced by the text ``[earlier image omitted]`` (and its data is
+freed), so requests do not grow without bound on long visual episodes. ``history_turns``
+bounds the number of turns as before.
 
 Transient failures (connection errors, timeouts, HTTP 408, 409, 429 and 5xx) are retried
 with exponential backoff; anything else, or running out of retries, raises
@@ -45,8 +54,16 @@ from envsuite.agents.bounded_http import (
     read_capped_body,
     retry_after_seconds,
 )
+from envsuite.agents.image_parts import (
+    MAX_IMAGE_BYTES,
+    MAX_IMAGE_SIDE,
+    Content,
+    ImageLimits,
+    count_images,
+    drop_images,
+    observation_content,
+)
 from envsuite.errors import EnvsuiteError
-from envsuite.jsonable import canonical_json
 from envsuite.seeding import derive_seed, make_generator
 
 SYSTEM_PROMPT = (
@@ -62,6 +79,8 @@ MAX_RETRY_AFTER_S = 60.0
 ERROR_QUOTE_CHARS = 300
 #: Largest error response read (to quote its start).
 ERROR_BODY_BYTES = 64 << 10
+#: Default number of most recent images kept in the conversation sent.
+MAX_HISTORY_IMAGES = 3
 
 
 class ChatAgentError(EnvsuiteError, RuntimeError):
@@ -77,19 +96,19 @@ def _fresh_usage() -> dict[str, float]:
         "total_tokens": 0,
         "latency_s": 0.0,
         "retry_wait_s": 0.0,
+        "images_sent": 0,
+        "images_too_big": 0,
     }
 
 
-def user_message(observation: Any, info: Mapping[str, Any]) -> str:
-    """The user message for one step, per the module's template."""
-    if isinstance(observation, str):
-        text = observation
-    else:
-        text = f"Observation: {canonical_json(observation)}"
-    legal = info.get("legal_actions") if isinstance(info, Mapping) else None
-    if legal:
-        text += "\nValid actions: " + ", ".join(str(action) for action in legal)
-    return text
+def user_message(
+    observation: Any, info: Mapping[str, Any], limits: ImageLimits | None = None
+) -> Content:
+    """The user message's content for one step, per the module's template.
+
+    A string when no image is sent, else a list of ``text`` and ``image_url`` parts.
+    """
+    return observation_content(observation, info, limits).content
 
 
 class ChatAgent:
@@ -110,6 +129,12 @@ class ChatAgent:
         max_retry_after_s: Longest wait before a retry: a ``Retry-After`` asking for more is
             ignored, and the backoff never grows past it.
         max_response_bytes: Largest response body accepted, after decoding.
+        max_image_bytes: Largest PNG (before base64) sent for one image; a bigger image
+            is scaled down until it fits.
+        max_image_side: Longest side, in pixels, of an image sent (bigger ones are scaled
+            down, keeping their aspect ratio).
+        max_history_images: Most images sent in one request: the latest ones are kept,
+            earlier ones become ``[earlier image omitted]`` (None: keep every image).
 
     Raises:
         ValueError: an argument out of range (a non-positive timeout, negative retries, ...).
@@ -129,6 +154,9 @@ class ChatAgent:
         history_turns: int | None = None,
         max_retry_after_s: float = MAX_RETRY_AFTER_S,
         max_response_bytes: int = MAX_RESPONSE_BYTES,
+        max_image_bytes: int = MAX_IMAGE_BYTES,
+        max_image_side: int = MAX_IMAGE_SIDE,
+        max_history_images: int | None = MAX_HISTORY_IMAGES,
     ) -> None:
         if not model:
             raise ValueError("model must be a non-empty string")
@@ -141,6 +169,16 @@ class ChatAgent:
         ):
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ValueError(f"{name} must be an int >= 0, got {value!r}")
+        if max_history_images is not None and (
+            isinstance(max_history_images, bool)
+            or not isinstance(max_history_images, int)
+            or max_history_images < 0
+        ):
+            raise ValueError(
+                f"max_history_images must be an int >= 0 or None, got {max_history_images!r}"
+            )
+        self.image_limits = ImageLimits(max_bytes=max_image_bytes, max_side=max_image_side)
+        self.max_history_images = max_history_images
         self.model = model
         self.url = base_url.rstrip("/") + "/chat/completions"
         key = api_key if api_key is not None else os.environ.get("OPENAI_API_KEY")
@@ -163,7 +201,7 @@ class ChatAgent:
         self.history_turns = history_turns
         self.seed = 0
         self.rng = make_generator(0, "chat-backoff")
-        self.messages: list[dict[str, str]] = []
+        self.messages: list[dict[str, Any]] = []
         self.usage = _fresh_usage()
         #: How the agent waits between retries (replaceable in tests).
         self.sleep = time.sleep
@@ -177,7 +215,11 @@ class ChatAgent:
 
     def act(self, observation: Any, info: Mapping[str, Any]) -> str:
         """Send the observation, return the model's reply."""
-        self.messages.append({"role": "user", "content": user_message(observation, info)})
+        built = observation_content(observation, info, self.image_limits)
+        self.usage["images_sent"] += built.images_sent
+        self.usage["images_too_big"] += built.images_too_big
+        self.messages.append({"role": "user", "content": built.content})
+        self._forget_old_images()
         reply = self._complete(self._prompt())
         self.messages.append({"role": "assistant", "content": reply})
         return reply
@@ -190,13 +232,32 @@ class ChatAgent:
         """Close the HTTP connection pool."""
         self.client.close()
 
-    def _prompt(self) -> list[dict[str, str]]:
+    def _forget_old_images(self) -> None:
+        """Replace every image but the latest ``max_history_images`` by a short text.
+
+        The window only moves forward, so a dropped image is never needed again and its
+        data is freed at once.
+        """
+        if self.max_history_images is None:
+            return
+        keep = self.max_history_images
+        for message in reversed(self.messages):
+            images = count_images(message["content"])
+            if not images:
+                continue
+            if keep >= images:
+                keep -= images
+                continue
+            message["content"] = drop_images(message["content"], keep)
+            keep = 0
+
+    def _prompt(self) -> list[dict[str, Any]]:
         history = self.messages
         if self.history_turns is not None:
             history = history[-(2 * self.history_turns + 1) :]
         return [{"role": "system", "content": self.system_prompt}, *history]
 
-    def _complete(self, messages: list[dict[str, str]]) -> str:
+    def _complete(self, messages: list[dict[str, Any]]) -> str:
         body: dict[str, Any] = {
             "model": self.model,
             "messages": messages,

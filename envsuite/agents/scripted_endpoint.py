@@ -4,6 +4,13 @@ It lets you check a chat-agent setup end to end without a model: every request i
 answered by a deterministic policy that cycles through the ``Valid actions`` listed in the
 last user message (or echoes a fixed reply). Failures can be injected to exercise retries.
 
+Messages may carry content parts as vision models take them: a list of
+``{"type": "text", "text": ...}`` and ``{"type": "image_url", "image_url": {"url":
+"data:image/png;base64,..."}}`` parts. Every image part is checked (a ``data:image/png``
+URL, strict base64, the PNG signature and a readable header) and a request with a bad one
+is refused with HTTP 400 naming the problem; each image seen is kept in
+:attr:`ScriptedEndpoint.images` (its width, height and PNG bytes) for tests to inspect.
+
 Run it: ``python -m envsuite.agents.scripted_endpoint --port 8000``, then
 ``envsuite eval ... --agent openai:scripted --base-url http://127.0.0.1:8000/v1``.
 """
@@ -11,8 +18,12 @@ Run it: ``python -m envsuite.agents.scripted_endpoint --port 8000``, then
 from __future__ import annotations
 
 import argparse
+import base64
+import binascii
 import contextlib
+import dataclasses
 import json
+import struct
 import sys
 import threading
 import time
@@ -20,12 +31,88 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-Policy = Callable[[list[dict[str, str]]], str]
+Policy = Callable[[list[dict[str, Any]]], str]
+
+#: The first bytes of every PNG file.
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+#: The data URL prefix an image part must have.
+PNG_DATA_URL = "data:image/png;base64,"
+#: Prompt tokens counted per image part (a flat, made-up price; real models vary).
+IMAGE_TOKENS = 85
 
 
-def cycle_valid_actions(messages: list[dict[str, str]]) -> str:
+class BadContent(ValueError):
+    """A message whose content or image part is malformed."""
+
+
+@dataclasses.dataclass(frozen=True)
+class SeenImage:
+    """An image part the endpoint received: its PNG header's size and its bytes."""
+
+    width: int
+    height: int
+    png: bytes
+
+
+def message_text(message: dict[str, Any]) -> str:
+    """The text of a message: its content string, or its text parts joined by newlines."""
+    content = message.get("content", "")
+    if isinstance(content, str):
+        return content
+    return "\n".join(part["text"] for part in content if part.get("type") == "text")
+
+
+def read_png_part(part: dict[str, Any]) -> SeenImage:
+    """Check one ``image_url`` part and return the image it carries.
+
+    Raises:
+        BadContent: not a base64 PNG data URL, or not a PNG.
+    """
+    image_url = part.get("image_url")
+    url = image_url.get("url") if isinstance(image_url, dict) else None
+    if not isinstance(url, str) or not url.startswith(PNG_DATA_URL):
+        raise BadContent(f"an image_url part needs a url starting with {PNG_DATA_URL!r}")
+    try:
+        data = base64.b64decode(url.removeprefix(PNG_DATA_URL), validate=True)
+    except (binascii.Error, ValueError) as exc:
+        raise BadContent(f"an image part's base64 does not decode ({exc})") from exc
+    # Signature, then the IHDR chunk: length 13, type, width and height (big-endian).
+    if not data.startswith(PNG_SIGNATURE) or data[12:16] != b"IHDR" or len(data) < 33:
+        raise BadContent("an image part is not a PNG (no PNG signature and IHDR header)")
+    width, height = struct.unpack(">II", data[16:24])
+    if width == 0 or height == 0:
+        raise BadContent(f"an image part's PNG is {width}x{height} pixels")
+    return SeenImage(width, height, data)
+
+
+def read_content(message: Any) -> list[SeenImage]:
+    """Check a message's content (a string or a list of parts); return its images.
+
+    Raises:
+        BadContent: a malformed message, part or image.
+    """
+    if not isinstance(message, dict) or not isinstance(message.get("role"), str):
+        raise BadContent("every message needs a role")
+    content = message.get("content")
+    if isinstance(content, str):
+        return []
+    if not isinstance(content, list):
+        raise BadContent("a message's content must be a string or a list of parts")
+    images = []
+    for part in content:
+        kind = part.get("type") if isinstance(part, dict) else None
+        if kind == "text" and isinstance(part.get("text"), str):
+            continue
+        if kind == "image_url":
+            images.append(read_png_part(part))
+            continue
+        raise BadContent(f"unknown content part {str(part)[:80]}")
+    return images
+
+
+def cycle_valid_actions(messages: list[dict[str, Any]]) -> str:
     """Answer with valid action number (turn index mod count), or "pass" when none is listed."""
-    last = next((m["content"] for m in reversed(messages) if m.get("role") == "user"), "")
+    last = next((message_text(m) for m in reversed(messages) if m.get("role") == "user"), "")
     for line in reversed(last.splitlines()):
         if line.startswith("Valid actions: "):
             actions = [a.strip() for a in line.removeprefix("Valid actions: ").split(",")]
@@ -61,6 +148,8 @@ class ScriptedEndpoint:
     def __init__(self, policy: Policy = cycle_valid_actions, port: int = 0) -> None:
         self.policy = policy
         self.requests: list[dict[str, Any]] = []
+        #: The images of each request, in order (one list per request answered).
+        self.images: list[list[SeenImage]] = []
         self._failures: list[tuple[int, float]] = []
         self._lock = threading.Lock()
         self.server = _QuietServer(("127.0.0.1", port), self._handler())
@@ -112,18 +201,23 @@ class ScriptedEndpoint:
                 try:
                     body = json.loads(self.rfile.read(length))
                     messages = body["messages"]
-                except (ValueError, KeyError) as exc:
+                    if not isinstance(messages, list):
+                        raise BadContent("messages must be a list")
+                    images = [image for m in messages for image in read_content(m)]
+                except (ValueError, KeyError, TypeError) as exc:
                     self._send(400, {"error": {"message": f"bad request: {exc}"}})
                     return
                 with endpoint._lock:
                     endpoint.requests.append(body)
+                    endpoint.images.append(images)
                 failure = endpoint._next_failure()
                 if failure is not None:
                     time.sleep(failure[1])
                     self._send(failure[0], {"error": {"message": "injected failure"}})
                     return
                 reply = endpoint.policy(messages)
-                prompt_tokens = sum(len(m.get("content", "").split()) for m in messages)
+                prompt_tokens = sum(len(message_text(m).split()) for m in messages)
+                prompt_tokens += IMAGE_TOKENS * len(images)
                 completion_tokens = len(reply.split())
                 self._send(
                     200,

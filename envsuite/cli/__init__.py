@@ -24,6 +24,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "play",
     "evaluate",
     "report",
+    "transcript",
     "select_policy",
     "leaderboard",
     "curriculum",

@@ -1,0 +1,494 @@
+"""Chat transcripts of episodes: the messages a multi-turn trainer consumes.
+
+A transcript is one agent's view of an episode as OpenAI chat messages:
+
+- ``system``: the env's own prompt text where it declares one (a non-empty string
+  attribute ``system_prompt``, or ``guidance``, on the unwrapped env), else the chat
+  agent's :data:`~envsuite.agents.chat_agent.SYSTEM_PROMPT`;
+- ``user``: one per observation the agent receives, built exactly as the chat agent builds
+  its prompts (:func:`~envsuite.agents.image_parts.observation_content`: the text, and a
+  last ``Valid actions: ...`` line when the env lists legal actions). The observation after
+  the last action is included, so a finished episode's transcript ends with a user message
+  holding the env's last words;
+- ``assistant``: one per action the agent took, its text as sent (a non-string action as
+  compact JSON).
+
+Per-turn rewards are kept beside the messages, never inside them (an OpenAI message has no
+reward field): ``rewards[i]`` is the reward that followed the ``i``-th assistant message
+(for AEC games, everything the agent received between that action and its next turn). A
+reward an agent receives before its first action belongs to no turn of its own and is left
+out, so ``sum(rewards)`` can differ from the agent's return by exactly that.
+
+Messages are only ever appended: the transcript after turn ``t`` is a prefix of the one
+after turn ``t + 1``, which multi-turn trainers rely on. Nothing is truncated or rewritten
+(a chat agent may trim the history it *sends*; the transcript keeps all of it).
+
+Two ways in:
+
+- **live**: feed a :class:`GymnasiumTranscriber`, :class:`ParallelTranscriber` or
+  :class:`AECTranscriber` what ``reset`` and ``step`` return (or wrap a Gymnasium env in
+  :class:`TranscriptWrapper`);
+- **from a record**: :func:`transcripts_from_record` makes the env from the record's
+  ``env_id`` and ``env_kwargs``, resets it with the record's seed and steps the recorded
+  actions, so the observations come back exactly (envs are deterministic given the seed
+  and the actions). Every replayed reward must equal the recorded one. Multi-agent
+  episodes give one transcript per agent.
+
+The replay loops below are the smallest that serve this module; they are meant to move
+onto the shared episode loops (``envsuite.episodes``) once those exist.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any, SupportsFloat
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from envsuite.agents.chat_agent import SYSTEM_PROMPT
+from envsuite.agents.image_parts import Content, ImageLimits, observation_content
+from envsuite.errors import EnvsuiteError
+from envsuite.jsonable import canonical_json, to_jsonable
+from envsuite.records import EpisodeRecord
+from envsuite.registry import EnvSpec, registry
+
+#: Env attributes read, in order, for the system prompt (the first non-empty string wins).
+SYSTEM_PROMPT_ATTRIBUTES = ("system_prompt", "guidance")
+
+
+class TranscriptError(EnvsuiteError, ValueError):
+    """A record that cannot be turned into a transcript (no trace, a cut action, ...)."""
+
+
+@dataclasses.dataclass
+class Transcript:
+    """One agent's chat transcript of one episode.
+
+    Attributes:
+        messages: OpenAI chat messages: system, then user / assistant turns.
+        rewards: ``rewards[i]`` follows the ``i``-th assistant message.
+        agent: The agent's name (None for single-agent envs).
+    """
+
+    messages: list[dict[str, Any]]
+    rewards: list[float]
+    agent: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict: ``agent``, ``messages`` and ``rewards``."""
+        return {"agent": self.agent, "messages": self.messages, "rewards": self.rewards}
+
+
+def system_prompt_of(env: Any) -> str:
+    """The env's own prompt text (see the module docstring), else the chat agent's default."""
+    raw = getattr(env, "unwrapped", env)
+    for name in SYSTEM_PROMPT_ATTRIBUTES:
+        value = getattr(raw, name, None)
+        if isinstance(value, str) and value:
+            return value
+    return SYSTEM_PROMPT
+
+
+def action_text(action: Any) -> str:
+    """An action as an assistant message's text: a string as it is, anything else as JSON."""
+    if isinstance(action, str):
+        return action
+    try:
+        return canonical_json(action)
+    except (TypeError, ValueError):
+        return repr(action)
+
+
+class TranscriptRecorder:
+    """Builds one agent's :class:`Transcript`, one message at a time (append only).
+
+    Args:
+        system_prompt: The system message's text.
+        agent: The agent's name (None for single-agent envs).
+        limits: Image caps for observations holding images (the chat agent's defaults).
+    """
+
+    def __init__(
+        self, system_prompt: str, agent: str | None = None, limits: ImageLimits | None = None
+    ) -> None:
+        self.limits = limits or ImageLimits()
+        self._transcript = Transcript([{"role": "system", "content": system_prompt}], [], agent)
+
+    def observe(self, observation: Any, info: Mapping[str, Any]) -> None:
+        """Add the user message of an observation."""
+        content: Content = observation_content(observation, info, self.limits).content
+        self._transcript.messages.append({"role": "user", "content": content})
+
+    def act(self, action: Any) -> None:
+        """Add the assistant message of an action (its reward starts at 0)."""
+        self._transcript.messages.append({"role": "assistant", "content": action_text(action)})
+        self._transcript.rewards.append(0.0)
+
+    def reward(self, value: SupportsFloat) -> None:
+        """Add ``value`` to the reward of the latest action (ignored before the first)."""
+        if self._transcript.rewards:
+            self._transcript.rewards[-1] += float(value)
+
+    @property
+    def transcript(self) -> Transcript:
+        """A copy of the transcript so far (later turns do not change it)."""
+        return copy.deepcopy(self._transcript)
+
+
+class GymnasiumTranscriber:
+    """Live transcripts of a Gymnasium env: call :meth:`reset` and :meth:`step` as you go."""
+
+    def __init__(self, env: Any, limits: ImageLimits | None = None) -> None:
+        self.system_prompt = system_prompt_of(env)
+        self.limits = limits
+        self.recorder = TranscriptRecorder(self.system_prompt, None, limits)
+
+    def reset(self, observation: Any, info: Mapping[str, Any]) -> None:
+        """Start a new transcript with what ``env.reset`` returned."""
+        self.recorder = TranscriptRecorder(self.system_prompt, None, self.limits)
+        self.recorder.observe(observation, info)
+
+    def step(
+        self,
+        action: Any,
+        observation: Any,
+        reward: SupportsFloat,
+        terminated: bool,
+        truncated: bool,
+        info: Mapping[str, Any],
+    ) -> None:
+        """Add the action sent and what ``env.step`` returned."""
+        self.recorder.act(action)
+        self.recorder.reward(reward)
+        self.recorder.observe(observation, info)
+
+    @property
+    def transcripts(self) -> dict[str | None, Transcript]:
+        """``{None: transcript}`` (the same shape as the multi-agent transcribers')."""
+        return {None: self.recorder.transcript}
+
+
+class ParallelTranscriber:
+    """Live transcripts of a PettingZoo Parallel env, one per agent."""
+
+    def __init__(self, env: Any, limits: ImageLimits | None = None) -> None:
+        self.system_prompt = system_prompt_of(env)
+        self.limits = limits
+        self.agents = list(env.possible_agents)
+        self.recorders: dict[str, TranscriptRecorder] = {}
+
+    def reset(self, observations: Mapping[str, Any], infos: Mapping[str, Any]) -> None:
+        """Start new transcripts with what ``env.reset`` returned."""
+        self.recorders = {
+            agent: TranscriptRecorder(self.system_prompt, agent, self.limits)
+            for agent in self.agents
+        }
+        self._observe(observations, infos)
+
+    def step(
+        self,
+        actions: Mapping[str, Any],
+        observations: Mapping[str, Any],
+        rewards: Mapping[str, SupportsFloat],
+        terminations: Mapping[str, bool],
+        truncations: Mapping[str, bool],
+        infos: Mapping[str, Any],
+    ) -> None:
+        """Add the joint action sent and what ``env.step`` returned."""
+        for agent, action in actions.items():
+            self.recorders[agent].act(action)
+        for agent, reward in rewards.items():
+            self.recorders[agent].reward(reward)
+        self._observe(observations, infos)
+
+    def _observe(self, observations: Mapping[str, Any], infos: Mapping[str, Any]) -> None:
+        for agent, observation in observations.items():
+            self.recorders[agent].observe(observation, infos.get(agent, {}))
+
+    @property
+    def transcripts(self) -> dict[str | None, Transcript]:
+        """Each agent's transcript so far, in ``possible_agents`` order."""
+        return {agent: self.recorders[agent].transcript for agent in self.recorders}
+
+
+class AECTranscriber:
+    """Live transcripts of a PettingZoo AEC env, one per agent.
+
+    In the ``agent_iter`` loop, call :meth:`observe` with what ``env.last()`` returned for
+    each agent's turn (its dead step included, which shows its final observation), and
+    :meth:`act` after stepping an action with ``env.rewards`` (every agent's reward for it).
+    """
+
+    def __init__(self, env: Any, limits: ImageLimits | None = None) -> None:
+        self.system_prompt = system_prompt_of(env)
+        self.limits = limits
+        self.agents = list(env.possible_agents)
+        self.recorders: dict[str, TranscriptRecorder] = {}
+
+    def reset(self) -> None:
+        """Start new transcripts (after ``env.reset``)."""
+        self.recorders = {
+            agent: TranscriptRecorder(self.system_prompt, agent, self.limits)
+            for agent in self.agents
+        }
+
+    def observe(self, agent: str, observation: Any, info: Mapping[str, Any]) -> None:
+        """Add the observation ``agent`` sees at its turn."""
+        self.recorders[agent].observe(observation, info)
+
+    def act(self, agent: str, action: Any, rewards: Mapping[str, SupportsFloat]) -> None:
+        """Add ``agent``'s action and every agent's reward for it."""
+        self.recorders[agent].act(action)
+        for name, reward in rewards.items():
+            if name in self.recorders:
+                self.recorders[name].reward(reward)
+
+    @property
+    def transcripts(self) -> dict[str | None, Transcript]:
+        """Each agent's transcript so far, in ``possible_agents`` order."""
+        return {agent: self.recorders[agent].transcript for agent in self.recorders}
+
+
+class TranscriptWrapper(gymnasium.Wrapper[Any, Any, Any, Any]):
+    """A Gymnasium wrapper keeping the chat transcript of the current episode.
+
+    Example:
+        >>> env = TranscriptWrapper(envsuite.make("envsuite/Bandit-v0"))  # doctest: +SKIP
+        >>> env.reset(seed=0); env.step("red"); env.transcript.messages  # doctest: +SKIP
+    """
+
+    def __init__(self, env: gymnasium.Env[Any, Any], limits: ImageLimits | None = None) -> None:
+        super().__init__(env)
+        self.transcriber = GymnasiumTranscriber(env, limits)
+
+    def reset(self, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
+        """Reset the env and start a new transcript."""
+        observation, info = self.env.reset(**kwargs)
+        self.transcriber.reset(observation, info)
+        return observation, info
+
+    def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
+        """Step the env and add the turn to the transcript."""
+        observation, reward, terminated, truncated, info = self.env.step(action)
+        self.transcriber.step(action, observation, reward, terminated, truncated, info)
+        return observation, reward, terminated, truncated, info
+
+    @property
+    def transcript(self) -> Transcript:
+        """The transcript of the current episode so far."""
+        return self.transcriber.transcripts[None]
+
+
+# --- From a record -------------------------------------------------------------------------
+
+
+def _json_action(value: Any, space: Any) -> Any:
+    """A recorded JSON action in the type ``space`` expects (unchanged when unsure)."""
+    if (
+        isinstance(space, spaces.Discrete)
+        and isinstance(value, int)
+        and not isinstance(value, bool)
+    ):
+        return np.int64(value)
+    if isinstance(space, spaces.Box | spaces.MultiDiscrete | spaces.MultiBinary):
+        try:
+            return np.asarray(value, dtype=space.dtype).reshape(space.shape)
+        except (TypeError, ValueError):
+            return value
+    return value
+
+
+def _check_replayable(record: EpisodeRecord, api: str) -> None:
+    """Refuse a record whose episode cannot be replayed, saying why."""
+    where = f"{record.env_id} seed {record.seed}"
+    if record.infra_error is not None:
+        raise TranscriptError(
+            f"{where}: the episode failed ({record.infra_error}); nothing to show"
+        )
+    if len(record.trace) != record.length:
+        raise TranscriptError(
+            f"{where}: the record holds {len(record.trace)} trace steps for {record.length} "
+            "steps (was the run made without traces?)"
+        )
+    for number, step in enumerate(record.trace, start=1):
+        if api != "gymnasium" and not isinstance(step.action, dict):
+            raise TranscriptError(f"{where}: step {number} holds no per-agent actions")
+        actions: list[Any] = [step.action]
+        if api != "gymnasium" and isinstance(step.action, dict):
+            actions = list(step.action.values())
+        for action in actions:
+            if isinstance(action, dict) and "trace_cut" in action:
+                raise TranscriptError(
+                    f"{where}: step {number}'s action was cut from the trace (too big to "
+                    "store), so the episode cannot be replayed"
+                )
+            if isinstance(action, dict) and "unserialisable" in action:
+                raise TranscriptError(
+                    f"{where}: step {number}'s action had no JSON form, so it cannot be replayed"
+                )
+
+
+def _rewards_differ(where: str, number: int, recorded: Any, replayed: Any) -> TranscriptError:
+    return TranscriptError(
+        f"{where}: step {number} replays with reward {replayed!r}, recorded {recorded!r} "
+        "(a nondeterministic env or an altered record)"
+    )
+
+
+def make_env(spec: EnvSpec, env_kwargs: Mapping[str, Any]) -> Any:
+    """The env a record was run in (multi-agent envs in their native form)."""
+    options: dict[str, Any] = {"parallel": True} if spec.api == "parallel" else {}
+    return spec.make(**env_kwargs, **options)
+
+
+def transcripts_from_record(
+    record: EpisodeRecord, env: Any = None, limits: ImageLimits | None = None
+) -> list[Transcript]:
+    """The chat transcripts of a recorded episode (one per agent for multi-agent envs).
+
+    Args:
+        record: The episode's record (it needs its action trace).
+        env: The env to replay in (made from the record when None; reused envs save time).
+        limits: Image caps for observations holding images.
+
+    Raises:
+        TranscriptError: the record has no full trace, failed, or does not replay (an
+            exception of the env while replaying is chained to it).
+        UnknownEnvError: its env id is not registered.
+    """
+    spec = registry[record.env_id]
+    _check_replayable(record, spec.api)
+    own = env is None
+    env = make_env(spec, record.env_kwargs) if own else env
+    try:
+        if spec.api == "gymnasium":
+            found = _replay_gymnasium(record, env, limits)
+        elif spec.api == "parallel":
+            found = _replay_parallel(record, env, limits)
+        else:
+            found = _replay_aec(record, env, limits)
+    except (TranscriptError, KeyboardInterrupt):
+        raise
+    except Exception as exc:  # the env failed while replaying: say so, keep the cause
+        raise TranscriptError(
+            f"{record.env_id} seed {record.seed}: the env raised {type(exc).__name__} while "
+            f"replaying the record: {exc}"
+        ) from exc
+    finally:
+        if own:
+            env.close()
+    return list(found.values())
+
+
+def _replay_gymnasium(
+    record: EpisodeRecord, env: Any, limits: ImageLimits | None
+) -> dict[str | None, Transcript]:
+    where = f"{record.env_id} seed {record.seed}"
+    transcriber = GymnasiumTranscriber(env, limits)
+    observation, info = env.reset(seed=record.seed)
+    transcriber.reset(observation, info)
+    for number, step in enumerate(record.trace, start=1):
+        action = _json_action(step.action, env.action_space)
+        observation, reward, terminated, truncated, info = env.step(action)
+        if float(reward) != step.reward:
+            raise _rewards_differ(where, number, step.reward, float(reward))
+        transcriber.step(action, observation, reward, terminated, truncated, info)
+        if (terminated or truncated) and number < len(record.trace):
+            raise TranscriptError(f"{where}: the env ends at step {number}, before the trace")
+    return transcriber.transcripts
+
+
+def _replay_parallel(
+    record: EpisodeRecord, env: Any, limits: ImageLimits | None
+) -> dict[str | None, Transcript]:
+    where = f"{record.env_id} seed {record.seed}"
+    transcriber = ParallelTranscriber(env, limits)
+    observations, infos = env.reset(seed=record.seed)
+    transcriber.reset(observations, infos)
+    for number, step in enumerate(record.trace, start=1):
+        if not env.agents:
+            raise TranscriptError(f"{where}: the env ends at step {number - 1}, before the trace")
+        assert isinstance(step.action, dict)  # _check_replayable
+        actions = {
+            agent: _json_action(step.action[agent], env.action_space(agent))
+            for agent in env.agents
+            if agent in step.action
+        }
+        observations, rewards, terminations, truncations, infos = env.step(actions)
+        replayed = {agent: float(reward) for agent, reward in rewards.items()}
+        if isinstance(step.reward, dict) and replayed != step.reward:
+            raise _rewards_differ(where, number, step.reward, replayed)
+        transcriber.step(actions, observations, rewards, terminations, truncations, infos)
+    return transcriber.transcripts
+
+
+def _replay_aec(
+    record: EpisodeRecord, env: Any, limits: ImageLimits | None
+) -> dict[str | None, Transcript]:
+    """Replay an AEC trace: one step per action, ``{agent: action}`` for the agent to move."""
+    where = f"{record.env_id} seed {record.seed}"
+    transcriber = AECTranscriber(env, limits)
+    env.reset(seed=record.seed)
+    transcriber.reset()
+    steps: Iterator[tuple[int, Any]] = iter(enumerate(record.trace, start=1))
+    for agent in env.agent_iter():
+        observation, _, terminated, truncated, info = env.last()
+        transcriber.observe(agent, observation, info)
+        if terminated or truncated:
+            env.step(None)
+            continue
+        number, step = next(steps, (0, None))
+        if step is None:
+            break
+        if not isinstance(step.action, dict) or agent not in step.action:
+            raise TranscriptError(f"{where}: step {number} holds no action for {agent}")
+        action = _json_action(step.action[agent], env.action_space(agent))
+        env.step(action)
+        transcriber.act(agent, action, env.rewards)
+    if next(steps, None) is not None:
+        raise TranscriptError(f"{where}: the env ends before the trace does")
+    return transcriber.transcripts
+
+
+def transcript_rows(
+    records: Sequence[EpisodeRecord],
+    limits: ImageLimits | None = None,
+    on_error: Callable[[EpisodeRecord, TranscriptError], None] | None = None,
+) -> Iterator[dict[str, Any]]:
+    """One JSON-ready row per transcript of ``records``, with the episode's identity.
+
+    Each row holds ``run_id``, ``task_id``, ``env_id``, ``env_kwargs``, ``seed``,
+    ``attempt``, ``agent_id``, then the transcript's ``agent``, ``messages`` and
+    ``rewards``. A record that cannot be replayed raises, or goes to ``on_error`` when given.
+    """
+    envs: dict[str, Any] = {}
+    try:
+        for record in records:
+            key = record.env_id + canonical_json(record.env_kwargs)
+            try:
+                if key not in envs:
+                    envs[key] = make_env(registry[record.env_id], record.env_kwargs)
+                found = transcripts_from_record(record, envs[key], limits)
+            except TranscriptError as exc:
+                if on_error is None:
+                    raise
+                on_error(record, exc)
+                continue
+            identity = {
+                "run_id": record.run_id,
+                "task_id": record.task_id,
+                "env_id": record.env_id,
+                "env_kwargs": to_jsonable(record.env_kwargs),
+                "seed": record.seed,
+                "attempt": record.attempt,
+                "agent_id": record.agent_id,
+            }
+            for transcript in found:
+                yield {**identity, **transcript.to_json()}
+    finally:
+        for env in envs.values():
+            env.close()
