@@ -2,6 +2,17 @@
 
 Every check builds its own envs from the spec (with the spec's ``test_kwargs``), so a spec
 that is not registered, such as a deliberately broken one in a test, is checked the same way.
+The env's kind comes from ``spec.api``: single-agent envs are checked as Gymnasium envs,
+``parallel`` specs in their Parallel form (and the AEC form PettingZoo converts them to),
+``aec`` (turn-based) specs in their AEC form only.
+
+Nondeterministic backends: a spec declared ``nondeterministic=True`` is held to every rule
+(API, spaces, malformed actions, the oracle, the global RNG, render shapes) except
+bit-identical observations. Its env must provide ``state_digest() -> str``, a hash of its
+logical state; the determinism and pickle checks compare digests, rewards and
+terminations along replayed actions instead of observations and infos (see
+:mod:`envsuite.testing.logical_state`), PettingZoo's ``seed_test`` is left out and
+``rgb_array`` frames need not match between two envs.
 """
 
 from __future__ import annotations
@@ -33,11 +44,20 @@ from envsuite.testing.hostile_actions import (
     HOSTILE_JOINT_ACCEPTED,
     HOSTILE_JOINT_ACTIONS,
 )
+from envsuite.testing.logical_state import (
+    DigestingPolicy,
+    LogicalTrace,
+    NoStateDigest,
+    replay,
+    state_digest,
+)
 from envsuite.testing.rollout import (
+    MAX_ROLLOUT_STEPS,
     ActionChooser,
     Episode,
     MixedPolicy,
     episode_success,
+    form_of,
     iter_step_values,
     make_for_test,
     random_policy,
@@ -153,7 +173,12 @@ def _text_aware_dtype_check(original: Any) -> Any:
 
 
 def check_pettingzoo_api(spec: EnvSpec) -> None:
-    """PettingZoo's api_test, parallel_api_test, seed_test and parallel_seed_test pass."""
+    """PettingZoo's own tests pass on each form the spec has.
+
+    ``parallel`` specs: ``api_test``, ``parallel_api_test``, ``seed_test`` and
+    ``parallel_seed_test``. ``aec`` (turn-based) specs: ``api_test`` and ``seed_test`` on
+    the AEC form. ``seed_test`` compares observations, so nondeterministic specs skip it.
+    """
     from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
 
     # ``pettingzoo.test.api_test`` is also the name of the function the package exports.
@@ -169,19 +194,65 @@ def check_pettingzoo_api(spec: EnvSpec) -> None:
     ):
         warnings.simplefilter("ignore")
         api_test(make_for_test(spec, parallel=False), num_cycles=200)
-        parallel_api_test(make_for_test(spec, parallel=True), num_cycles=200)
+        if spec.api == "parallel":
+            parallel_api_test(make_for_test(spec, parallel=True), num_cycles=200)
+        if spec.nondeterministic:
+            return
         seed_test(lambda: make_for_test(spec, parallel=False), num_cycles=100)
-        parallel_seed_test(lambda: make_for_test(spec, parallel=True), num_cycles=100)
+        if spec.api == "parallel":
+            parallel_seed_test(lambda: make_for_test(spec, parallel=True), num_cycles=100)
 
 
 # -- behaviour checks ----------------------------------------------------------------------
 def _episodes(spec: EnvSpec, env: Any, seeds: tuple[int | None, ...], steps: int) -> list[Episode]:
+    """Episodes of ``env`` (made by :func:`make_for_test`, native form) by the mixed policy."""
     policy = MixedPolicy(spec, env, ActionChooser(0))
     episodes = []
     for seed in seeds:
         policy.reset(seed)
-        episodes.append(run_episode(env, seed, policy, steps))
+        episodes.append(run_episode(form_of(spec), env, seed, policy, steps))
     return episodes
+
+
+def _logical_trace(
+    spec: EnvSpec,
+    env: Any,
+    seeds: tuple[int | None, ...],
+    steps: int,
+    actions: list[Any] | None = None,
+) -> LogicalTrace:
+    """Digests and outcomes along episodes of the mixed policy, or a replay of ``actions``."""
+    trace = LogicalTrace()
+    mixed = MixedPolicy(spec, env, ActionChooser(0)) if actions is None else None
+    policy = DigestingPolicy(env, mixed if mixed is not None else replay(actions or []), trace)
+    try:
+        for seed in seeds:
+            if mixed is not None:
+                mixed.reset(seed)
+            episode = run_episode(form_of(spec), env, seed, policy, steps)
+            trace.digests.append(state_digest(env))
+            trace.outcomes += [(t.reward, t.terminated, t.truncated) for t in episode.transitions]
+            trace.outcomes.append("end of episode")
+    except NoStateDigest as exc:
+        raise _fail(spec, f"is declared nondeterministic, but {exc}") from exc
+    return trace
+
+
+def _compare_traces(spec: EnvSpec, first: LogicalTrace, second: LogicalTrace, what: str) -> None:
+    if len(set(first.digests)) < 2:
+        raise _fail(
+            spec,
+            f"state_digest() stayed {first.digests[0]!r:.20} over {len(first.actions)} actions; "
+            "it must change with the logical state",
+        )
+    for index, (a, b) in enumerate(zip(first.digests, second.digests, strict=False)):
+        if a != b:
+            raise _fail(spec, f"{what}: state_digest() differs at point {index} of the replay")
+    if len(first.digests) != len(second.digests):
+        raise _fail(spec, f"{what}: the replay took a different number of steps")
+    for index, (a, b) in enumerate(zip(first.outcomes, second.outcomes, strict=True)):
+        if not _same(a, b):
+            raise _fail(spec, f"{what}: rewards or terminations differ at step {index}")
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -209,23 +280,44 @@ def check_determinism(spec: EnvSpec) -> None:
     """Two envs, same seeds, same actions: identical observations, rewards and infos.
 
     Covers seeded resets and an unseeded reset that continues the env's generator.
+    Nondeterministic specs: identical state digests, rewards and terminations instead.
     """
     seeds: tuple[int | None, ...] = (7, None, 11)
+    if spec.nondeterministic:
+        trace = _logical_trace(spec, make_for_test(spec), seeds, SHORT_EPISODE)
+        again = _logical_trace(spec, make_for_test(spec), seeds, SHORT_EPISODE, trace.actions)
+        _compare_traces(spec, trace, again, "same seed and actions")
+        return
     first = _episodes(spec, make_for_test(spec), seeds, SHORT_EPISODE)
     second = _episodes(spec, make_for_test(spec), seeds, SHORT_EPISODE)
     _compare_episodes(spec, first, second, "same seed and actions")
 
 
 def check_pickle(spec: EnvSpec) -> None:
-    """A pickled copy of a running env continues exactly like the original."""
+    """A pickled copy of a running env continues exactly like the original.
+
+    Nondeterministic specs: the copy has the original's state digest, and continues with
+    the same digests, rewards and terminations.
+    """
     env = make_for_test(spec)
     chooser = ActionChooser(3)
-    policy = random_policy(env, chooser)
-    run_episode(env, 5, policy, max_steps=3)
+    policy = random_policy(spec, env, chooser)
+    run_episode(form_of(spec), env, 5, policy, max_steps=3)
     try:
         twin = pickle.loads(pickle.dumps(env))
     except Exception as exc:
         raise _fail(spec, f"the env cannot be pickled ({type(exc).__name__}: {exc})") from exc
+    if spec.nondeterministic:
+        try:
+            same = state_digest(env) == state_digest(twin)
+        except NoStateDigest as exc:
+            raise _fail(spec, f"is declared nondeterministic, but {exc}") from exc
+        if not same:
+            raise _fail(spec, "pickled copy: state_digest() differs from the original's")
+        trace = _logical_trace(spec, env, (None, 9), SHORT_EPISODE)
+        again = _logical_trace(spec, twin, (None, 9), SHORT_EPISODE, trace.actions)
+        _compare_traces(spec, trace, again, "pickled copy")
+        return
     first = _episodes(spec, env, (None, 9), SHORT_EPISODE)
     second = _episodes(spec, twin, (None, 9), SHORT_EPISODE)
     _compare_episodes(spec, first, second, "pickled copy")
@@ -258,8 +350,15 @@ def check_rollout_values(spec: EnvSpec) -> None:
         _check_step_values(spec, env, episode)
 
 
-def _step_once(env: Any, action: Any) -> tuple[Any, Any, Any]:
-    if hasattr(env, "possible_agents"):
+def _step_once(spec: EnvSpec, env: Any, action: Any) -> tuple[Any, Any, Any]:
+    """One step with ``action`` (the first agent's, or the agent to move's, if multi-agent)."""
+    form = form_of(spec)
+    if form == "aec":
+        agent = env.agent_selection
+        env.step(action)
+        observation = env.observe(agent) if agent in env.agents else None
+        return observation, env.rewards.get(agent, 0.0), env.infos.get(agent, {})
+    if form == "parallel":
         agents = list(env.agents)
         actions = {agent: action for agent in agents[:1]}
         chooser = ActionChooser(1)
@@ -288,9 +387,7 @@ def _check_malformed_step(
     if not math.isfinite(float(reward)):
         raise _fail(spec, f"step({name}) gave a non-finite reward {reward!r}")
     space = (
-        env.observation_space(env.possible_agents[0])
-        if hasattr(env, "possible_agents")
-        else env.observation_space
+        env.observation_space(env.possible_agents[0]) if spec.multi_agent else env.observation_space
     )
     if observation is not None and not space.contains(observation):
         raise _fail(spec, f"step({name}) gave an observation outside observation_space")
@@ -305,8 +402,8 @@ def _step_joint(env: Any, build: Callable[[dict[str, Any]], Any]) -> tuple[Any, 
     return observations.get(agents[0]), rewards.get(agents[0]), infos.get(agents[0], {})
 
 
-def _step_once_made(env: Any, make: Callable[[], Any]) -> tuple[Any, Any, Any]:
-    return _step_once(env, make())
+def _step_once_made(spec: EnvSpec, env: Any, make: Callable[[], Any]) -> tuple[Any, Any, Any]:
+    return _step_once(spec, env, make())
 
 
 def _step_aec(env: Any, make: Callable[[], Any]) -> tuple[Any, Any, Any]:
@@ -330,7 +427,10 @@ def check_malformed_actions(spec: EnvSpec) -> None:
     :data:`~envsuite.testing.hostile_actions.HOSTILE_ACTIONS` is stepped (for multi-agent
     envs as one agent's action, in the Parallel and the AEC form), and every hostile joint
     action of :data:`~envsuite.testing.hostile_actions.HOSTILE_JOINT_ACTIONS` is passed to
-    a multi-agent env's Parallel ``step`` whole.
+    a ``parallel`` spec's Parallel ``step`` whole. Turn-based (``aec``) specs: the actions
+    are the agent to move's; an action sent for another agent (``step(action,
+    agent=name)``) and an action other than None for a finished agent must be refused
+    with that agent's ``parse_error``, never raise (see :mod:`envsuite.aec_env_base`).
     """
     env = make_for_test(spec)
     cases: list[tuple[str, Callable[[], Any], bool]] = [
@@ -340,9 +440,13 @@ def check_malformed_actions(spec: EnvSpec) -> None:
     cases += [(name, make, name in HOSTILE_ALWAYS_WRONG) for name, make in HOSTILE_ACTIONS]
     for name, make, wrong in cases:
         env.reset(seed=0)
-        step = functools.partial(_step_once_made, env, make)
+        step = functools.partial(_step_once_made, spec, env, make)
         _check_malformed_step(spec, env, name, step, wrong)
     env.close()
+    if spec.api == "aec":
+        _check_off_turn_action(spec)
+        _check_dead_steps(spec, cases)
+        return
     if not spec.multi_agent:
         return
     env = make_for_test(spec)
@@ -360,8 +464,99 @@ def check_malformed_actions(spec: EnvSpec) -> None:
     aec.close()
 
 
+def _legal_action(env: Any, agent: str, chooser: ActionChooser) -> Any:
+    """A legal action of ``agent`` (from its ``action_mask`` or ``legal_actions``), or a sample."""
+    info = env.infos.get(agent, {})
+    mask = info.get("action_mask")
+    if mask is not None and np.any(mask):
+        return int(np.flatnonzero(mask)[0])
+    return chooser.choose(env.action_space(agent), info)
+
+
+def _check_off_turn_action(spec: EnvSpec) -> None:
+    """An action sent for an agent whose turn it is not is refused, without raising.
+
+    The action is a legal one of the agent to move, sent in another agent's name, so
+    only whose turn it is makes it wrong.
+    """
+    env = make_for_test(spec)
+    env.reset(seed=0)
+    mover = env.agent_selection
+    others = [agent for agent in env.agents if agent != mover]
+    if not others:
+        env.close()
+        return  # a one-agent game: every action is the mover's
+    other = others[0]
+    action = _legal_action(env, mover, ActionChooser(2))
+    try:
+        env.step(action, agent=other)
+    except BaseException as exc:
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        raise _fail(
+            spec, f"step(action, agent={other!r}) off-turn raised {type(exc).__name__}: {exc}"
+        ) from exc
+    if other in env.infos and not env.infos[other].get("parse_error"):
+        raise _fail(
+            spec, f"an action sent for {other!r} while {mover!r} is to move was not refused"
+        )
+    still_live = mover in env.agents and not (env.terminations[mover] or env.truncations[mover])
+    if still_live and env.agent_selection != mover:
+        raise _fail(spec, f"a refused off-turn action passed the turn away from {mover!r}")
+    env.close()
+
+
+def _check_dead_steps(spec: EnvSpec, cases: list[tuple[str, Callable[[], Any], bool]]) -> None:
+    """PettingZoo's dead-step rule: a finished agent takes None; anything else is refused.
+
+    Plays random actions until the agent to move is terminated or truncated (a game that
+    does not finish an agent within ``MAX_ROLLOUT_STEPS`` steps is not checked here), then
+    steps it with each malformed action (each must set its ``parse_error`` and keep it
+    in ``env.agents``) and finally with None, which must remove it.
+    """
+    env = make_for_test(spec)
+    env.reset(seed=0)
+    chooser = ActionChooser(4)
+    for _ in range(MAX_ROLLOUT_STEPS):
+        if not env.agents or env.terminations[env.agent_selection]:
+            break
+        if env.truncations[env.agent_selection]:
+            break
+        agent = env.agent_selection
+        env.step(chooser.choose(env.action_space(agent), env.infos[agent]))
+    if not env.agents:
+        raise _fail(spec, "every agent left the game without a dead step (step(None))")
+    dead = env.agent_selection
+    if not (env.terminations[dead] or env.truncations[dead]):
+        env.close()
+        return
+    for name, make, _ in cases:
+        if name == "None":
+            continue  # None is the dead step itself, taken last
+        try:
+            env.step(make())
+        except BaseException as exc:
+            if isinstance(exc, KeyboardInterrupt):
+                raise
+            raise _fail(
+                spec, f"stepping finished agent {dead!r} with {name} raised {type(exc).__name__}"
+            ) from exc
+        if dead not in env.agents:
+            raise _fail(spec, f"stepping finished agent {dead!r} with {name} removed it")
+        if not env.infos[dead].get("parse_error"):
+            raise _fail(spec, f"stepping finished agent {dead!r} with {name} set no parse_error")
+    env.step(None)
+    if dead in env.agents:
+        raise _fail(spec, f"step(None) did not remove finished agent {dead!r}")
+    env.close()
+
+
 def check_oracle(spec: EnvSpec) -> None:
-    """The oracle reaches ``info["success"]`` on at least ``oracle_success`` of the seeds."""
+    """The oracle succeeds on at least ``oracle_success`` of the seeds.
+
+    Single-agent: the last ``info["success"]``; multi-agent: the env's
+    ``episode_success`` hook (the oracle plays every seat).
+    """
     if spec.oracle is None:
         raise _fail(spec, "has no oracle (every env needs one)")
     env = make_for_test(spec)
@@ -372,12 +567,16 @@ def check_oracle(spec: EnvSpec) -> None:
             for name, agent in oracle.items():
                 agent.reset(seed=derive_seed(seed, "oracle-agent", str(name)))
             episode = run_episode(
-                env, seed, lambda agent, obs, info: oracle[agent].act(obs, info), 10_000
+                form_of(spec),
+                env,
+                seed,
+                lambda agent, obs, info: oracle[agent].act(obs, info),
+                10_000,
             )
         else:
             oracle.reset(seed=seed)
-            episode = run_episode(env, seed, oracle.act, 10_000)
-        successes += episode_success(episode)
+            episode = run_episode(form_of(spec), env, seed, oracle.act, 10_000)
+        successes += episode_success(spec, env, episode)
     rate = successes / len(ORACLE_SEEDS)
     if rate < spec.oracle_success:
         raise _fail(
@@ -409,7 +608,7 @@ def _render_rollout(spec: EnvSpec, mode: str, steps: int = RENDER_STEPS) -> list
         env.reset(seed=0)
         frames = [env.render()]
         for _ in range(steps):
-            _step_once(env, chooser.choose(_action_space(env), {}))
+            _step_once(spec, env, chooser.choose(_action_space(spec, env), {}))
             frames.append(env.render())
     env.close()
     return frames
@@ -439,8 +638,8 @@ def check_render_modes(spec: EnvSpec) -> None:
 
     After a seeded reset and after each of a few steps: ``ansi`` gives a str, ``human``
     gives None, ``rgb_array`` gives ``(H, W, 3)`` uint8 frames of one shape, the same
-    bytes from two envs given the same seed and actions (so videos reproduce). Multi-agent
-    envs also pass PettingZoo's ``render_test``.
+    bytes from two envs given the same seed and actions (so videos reproduce; not asked of
+    nondeterministic specs). Multi-agent envs also pass PettingZoo's ``render_test``.
     """
     probe = make_for_test(spec)
     modes = list(probe.unwrapped.metadata.get("render_modes", []))
@@ -450,7 +649,7 @@ def check_render_modes(spec: EnvSpec) -> None:
     for mode in modes:
         frames = _render_rollout(spec, mode)
         _check_frames(spec, mode, frames)
-        if mode == "rgb_array":
+        if mode == "rgb_array" and not spec.nondeterministic:
             again = _render_rollout(spec, mode)
             for index, (a, b) in enumerate(zip(frames, again, strict=True)):
                 if a.tobytes() != b.tobytes():
@@ -468,7 +667,10 @@ def check_render_modes(spec: EnvSpec) -> None:
                 raise _fail(spec, f"PettingZoo's render_test failed: {exc}") from exc
 
 
-def _action_space(env: Any) -> Any:
-    if hasattr(env, "possible_agents"):
+def _action_space(spec: EnvSpec, env: Any) -> Any:
+    """The action space of the agent that acts next (single-agent: the env's)."""
+    if form_of(spec) == "aec":
+        return env.action_space(env.agent_selection)
+    if spec.multi_agent:
         return env.action_space(env.agents[0] if env.agents else env.possible_agents[0])
     return env.action_space
