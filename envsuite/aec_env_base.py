@@ -33,8 +33,9 @@ The rules of ``step(action)``, none of which raises within an episode:
   turn it is not, the action is refused: it is not parsed or applied, that agent's
   ``parse_error`` is :data:`OFF_TURN` and ``apply_invalid_action(name, OFF_TURN)`` applies
   the penalty to it; the agent to move stays the same unless the env's rule ends the game.
-  A ``name`` that is no live agent (unknown, or already removed) changes nothing, as the
-  Parallel base ignores actions for such names.
+  A ``name`` that is a finished agent is refused as a dead step (below); one that is no
+  agent in ``agents`` (unknown, or already removed) is ignored, as the Parallel base
+  ignores actions for such names.
 - **Dead steps** follow PettingZoo: when the agent to move is terminated or truncated,
   ``step(None)`` removes it (``_was_dead_step``). Any other action for a dead agent is
   refused: nothing changes except its ``parse_error`` (:data:`DEAD_AGENT_ACTION`) and the
@@ -46,6 +47,9 @@ The rules of ``step(action)``, none of which raises within an episode:
   the agent to move gets ``info["action_mask"]`` (int8, one entry per action of a
   ``Discrete`` action space) or ``info["legal_actions"]`` (a list, for any other action
   space, e.g. text); every other agent gets an all-zero mask or an empty list.
+- **Rewards.** A step that applies nothing (a dead step, a refused dead step, an ignored
+  name) has reward 0 for every agent, so summing ``env.rewards`` after every step gives
+  each agent's return.
 - A step before the first ``reset`` raises Gymnasium's ``ResetNeeded`` (there is no agent
   to answer); once every agent has been removed, ``step`` changes nothing.
 
@@ -55,6 +59,7 @@ gets ``"ansi"``, ``"rgb_array"`` and ``"human"`` (:mod:`envsuite.rendering`).
 
 from __future__ import annotations
 
+from abc import ABCMeta, abstractmethod
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
@@ -107,15 +112,18 @@ class Turn:
     next_agent: str | None = None
 
 
-class EnvsuiteAECEnv(AECEnv[str, ObsType, ActType], Generic[ObsType, ActType, ParsedT]):
+class EnvsuiteAECEnv(
+    AECEnv[str, ObsType, ActType], Generic[ObsType, ActType, ParsedT], metaclass=ABCMeta
+):
     """A PettingZoo ``AECEnv`` whose ``step`` tolerates any action (see the module docstring).
 
     Subclasses set ``possible_agents``, ``observation_spaces`` and ``action_spaces`` (one
     space object per agent, returned as is by :meth:`observation_space` and
     :meth:`action_space`) and implement :meth:`new_episode`, :meth:`observe`,
-    :meth:`parse_action`, :meth:`apply_action` and :meth:`apply_invalid_action`.
-    Randomness must come from ``self.np_random``, which :meth:`reset` seeds from ``seed``
-    and keeps running when ``seed`` is None.
+    :meth:`parse_action`, :meth:`apply_action` and :meth:`apply_invalid_action` (abstract:
+    a class that lacks one cannot be instantiated). Randomness must come from
+    ``self.np_random``, which :meth:`reset` seeds from ``seed`` and keeps running when
+    ``seed`` is None.
 
     A turn-based game has no Parallel form: ``metadata["is_parallelizable"]`` is False,
     and ``envsuite.make(id, parallel=True)`` refuses such a spec.
@@ -158,6 +166,7 @@ class EnvsuiteAECEnv(AECEnv[str, ObsType, ActType], Generic[ObsType, ActType, Pa
         self.np_random_seed: int | None = None
 
     # -- hooks -------------------------------------------------------------------------
+    @abstractmethod
     def new_episode(
         self, seed: int | None, options: dict[str, Any] | None
     ) -> tuple[str, dict[str, dict[str, Any]]]:
@@ -171,10 +180,12 @@ class EnvsuiteAECEnv(AECEnv[str, ObsType, ActType], Generic[ObsType, ActType, Pa
         """
         raise NotImplementedError
 
+    @abstractmethod
     def observe(self, agent: str) -> ObsType | None:
         """What ``agent`` observes now (PettingZoo's ``observe``, used by ``last()``)."""
         raise NotImplementedError
 
+    @abstractmethod
     def parse_action(self, agent: str, action: Any) -> ParsedT:
         """Convert ``agent``'s action to the env's action type, or raise InvalidAction.
 
@@ -183,10 +194,12 @@ class EnvsuiteAECEnv(AECEnv[str, ObsType, ActType], Generic[ObsType, ActType, Pa
         """
         raise NotImplementedError
 
+    @abstractmethod
     def apply_action(self, agent: str, parsed: ParsedT) -> Turn:
         """Play ``agent``'s well-formed, legal action."""
         raise NotImplementedError
 
+    @abstractmethod
     def apply_invalid_action(self, agent: str, message: str) -> Turn:
         """Apply the env's documented penalty to ``agent``, whose action was refused.
 

@@ -261,3 +261,21 @@ def test_render_modes_come_from_render_text() -> None:
 def test_state_digest_is_declared_and_says_so_when_missing() -> None:
     with pytest.raises(NotImplementedError, match="state_digest"):
         started().state_digest()
+
+
+def test_an_env_missing_a_hook_cannot_be_built() -> None:
+    class NoObserve(EnvsuiteAECEnv[Any, Any, Any]):
+        def new_episode(self, seed: Any, options: Any) -> Any:
+            return "a_0", {}
+
+        def parse_action(self, agent: str, action: Any) -> Any:
+            return action
+
+        def apply_action(self, agent: str, parsed: Any) -> Turn:
+            return Turn()
+
+        def apply_invalid_action(self, agent: str, message: str) -> Turn:
+            return Turn()
+
+    with pytest.raises(TypeError, match="observe"):
+        NoObserve()  # type: ignore[abstract]
