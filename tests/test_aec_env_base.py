@@ -197,6 +197,9 @@ def test_an_eliminated_agent_takes_its_dead_step_first_and_only_none() -> None:
     assert "a_0" in env.agents and env.counter == 5
     env.step(0, agent="a_0")
     assert "a_0" in env.agents
+    env.step(0, agent="a_2")  # off-turn while a_0 waits for its dead step
+    assert env.infos["a_2"]["parse_error"] == OFF_TURN and env.rewards["a_2"] == PENALTY
+    assert env.agent_selection == "a_0"
     env.step(None)
     assert env.agents == ["a_1", "a_2"]
     assert env.agent_selection == "a_1"  # the turn goes on where it was
