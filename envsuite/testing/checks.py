@@ -33,11 +33,13 @@ from unittest.mock import patch
 
 import numpy as np
 from gymnasium.spaces import Text
-from gymnasium.utils.env_checker import check_env, data_equivalence
+from gymnasium.utils.env_checker import check_env
 
 from envsuite.env_base import DOCSTRING_SECTIONS
 from envsuite.registry import EnvSpec
 from envsuite.seeding import derive_seed
+from envsuite.testing.failures import ConformanceError as ConformanceError
+from envsuite.testing.failures import fail as _fail
 from envsuite.testing.hostile_actions import (
     HOSTILE_ACTIONS,
     HOSTILE_ALWAYS_WRONG,
@@ -45,14 +47,13 @@ from envsuite.testing.hostile_actions import (
     HOSTILE_JOINT_ACTIONS,
 )
 from envsuite.testing.logical_state import (
-    DigestingPolicy,
-    LogicalTrace,
     NoStateDigest,
-    replay,
+    compare_traces,
+    logical_trace,
+    same,
     state_digest,
 )
 from envsuite.testing.rollout import (
-    MAX_ROLLOUT_STEPS,
     ActionChooser,
     Episode,
     MixedPolicy,
@@ -63,6 +64,7 @@ from envsuite.testing.rollout import (
     random_policy,
     run_episode,
 )
+from envsuite.testing.turn_rules import check_dead_steps, check_off_turn_action
 
 #: Seeds the checks use (fixed, so a failure reproduces).
 SEEDS = (0, 1, 2, 3, 4)
@@ -93,14 +95,6 @@ MALFORMED_ACTIONS: tuple[tuple[str, Any], ...] = (
 )
 #: Of those, the ones that are wrong for every env: they must set ``parse_error``.
 ALWAYS_WRONG = frozenset({"random bytes", "None", "dict", "object", "wrong-shape array"})
-
-
-class ConformanceError(AssertionError):
-    """An env does not keep one of envsuite's rules."""
-
-
-def _fail(spec: EnvSpec, message: str) -> ConformanceError:
-    return ConformanceError(f"{spec.id}: {message}")
 
 
 # -- spec-level checks ---------------------------------------------------------------------
@@ -214,65 +208,17 @@ def _episodes(spec: EnvSpec, env: Any, seeds: tuple[int | None, ...], steps: int
     return episodes
 
 
-def _logical_trace(
-    spec: EnvSpec,
-    env: Any,
-    seeds: tuple[int | None, ...],
-    steps: int,
-    actions: list[Any] | None = None,
-) -> LogicalTrace:
-    """Digests and outcomes along episodes of the mixed policy, or a replay of ``actions``."""
-    trace = LogicalTrace()
-    mixed = MixedPolicy(spec, env, ActionChooser(0)) if actions is None else None
-    policy = DigestingPolicy(env, mixed if mixed is not None else replay(actions or []), trace)
-    try:
-        for seed in seeds:
-            if mixed is not None:
-                mixed.reset(seed)
-            episode = run_episode(form_of(spec), env, seed, policy, steps)
-            trace.digests.append(state_digest(env))
-            trace.outcomes += [(t.reward, t.terminated, t.truncated) for t in episode.transitions]
-            trace.outcomes.append("end of episode")
-    except NoStateDigest as exc:
-        raise _fail(spec, f"is declared nondeterministic, but {exc}") from exc
-    return trace
-
-
-def _compare_traces(spec: EnvSpec, first: LogicalTrace, second: LogicalTrace, what: str) -> None:
-    if len(set(first.digests)) < 2:
-        raise _fail(
-            spec,
-            f"state_digest() stayed {first.digests[0]!r:.20} over {len(first.actions)} actions; "
-            "it must change with the logical state",
-        )
-    for index, (a, b) in enumerate(zip(first.digests, second.digests, strict=False)):
-        if a != b:
-            raise _fail(spec, f"{what}: state_digest() differs at point {index} of the replay")
-    if len(first.digests) != len(second.digests):
-        raise _fail(spec, f"{what}: the replay took a different number of steps")
-    for index, (a, b) in enumerate(zip(first.outcomes, second.outcomes, strict=True)):
-        if not _same(a, b):
-            raise _fail(spec, f"{what}: rewards or terminations differ at step {index}")
-
-
-def _same(a: Any, b: Any) -> bool:
-    try:
-        return bool(data_equivalence(a, b, exact=True))
-    except Exception:  # incomparable structures are not the same
-        return False
-
-
 def _compare_episodes(
     spec: EnvSpec, first: list[Episode], second: list[Episode], what: str
 ) -> None:
     for index, (a, b) in enumerate(zip(first, second, strict=True)):
-        if not _same(a.observation, b.observation) or not _same(a.info, b.info):
+        if not same(a.observation, b.observation) or not same(a.info, b.info):
             raise _fail(spec, f"{what}: episode {index} starts differently")
         if len(a.transitions) != len(b.transitions):
             raise _fail(spec, f"{what}: episode {index} lengths differ")
         for t, (x, y) in enumerate(zip(a.transitions, b.transitions, strict=True)):
             for name in ("observation", "reward", "terminated", "truncated", "info"):
-                if not _same(getattr(x, name), getattr(y, name)):
+                if not same(getattr(x, name), getattr(y, name)):
                     raise _fail(spec, f"{what}: episode {index}, step {t}: {name} differs")
 
 
@@ -284,9 +230,9 @@ def check_determinism(spec: EnvSpec) -> None:
     """
     seeds: tuple[int | None, ...] = (7, None, 11)
     if spec.nondeterministic:
-        trace = _logical_trace(spec, make_for_test(spec), seeds, SHORT_EPISODE)
-        again = _logical_trace(spec, make_for_test(spec), seeds, SHORT_EPISODE, trace.actions)
-        _compare_traces(spec, trace, again, "same seed and actions")
+        trace = logical_trace(spec, make_for_test(spec), seeds, SHORT_EPISODE)
+        again = logical_trace(spec, make_for_test(spec), seeds, SHORT_EPISODE, trace.actions)
+        compare_traces(spec, trace, again, "same seed and actions")
         return
     first = _episodes(spec, make_for_test(spec), seeds, SHORT_EPISODE)
     second = _episodes(spec, make_for_test(spec), seeds, SHORT_EPISODE)
@@ -314,9 +260,9 @@ def check_pickle(spec: EnvSpec) -> None:
             raise _fail(spec, f"is declared nondeterministic, but {exc}") from exc
         if not same:
             raise _fail(spec, "pickled copy: state_digest() differs from the original's")
-        trace = _logical_trace(spec, env, (None, 9), SHORT_EPISODE)
-        again = _logical_trace(spec, twin, (None, 9), SHORT_EPISODE, trace.actions)
-        _compare_traces(spec, trace, again, "pickled copy")
+        trace = logical_trace(spec, env, (None, 9), SHORT_EPISODE)
+        again = logical_trace(spec, twin, (None, 9), SHORT_EPISODE, trace.actions)
+        compare_traces(spec, trace, again, "pickled copy")
         return
     first = _episodes(spec, env, (None, 9), SHORT_EPISODE)
     second = _episodes(spec, twin, (None, 9), SHORT_EPISODE)
@@ -444,8 +390,8 @@ def check_malformed_actions(spec: EnvSpec) -> None:
         _check_malformed_step(spec, env, name, step, wrong)
     env.close()
     if spec.api == "aec":
-        _check_off_turn_action(spec)
-        _check_dead_steps(spec, cases)
+        check_off_turn_action(spec)
+        check_dead_steps(spec, cases)
         return
     if not spec.multi_agent:
         return
@@ -462,93 +408,6 @@ def check_malformed_actions(spec: EnvSpec) -> None:
         step = functools.partial(_step_aec, aec, make)
         _check_malformed_step(spec, aec, f"AEC: {name}", step, wrong)
     aec.close()
-
-
-def _legal_action(env: Any, agent: str, chooser: ActionChooser) -> Any:
-    """A legal action of ``agent`` (from its ``action_mask`` or ``legal_actions``), or a sample."""
-    info = env.infos.get(agent, {})
-    mask = info.get("action_mask")
-    if mask is not None and np.any(mask):
-        return int(np.flatnonzero(mask)[0])
-    return chooser.choose(env.action_space(agent), info)
-
-
-def _check_off_turn_action(spec: EnvSpec) -> None:
-    """An action sent for an agent whose turn it is not is refused, without raising.
-
-    The action is a legal one of the agent to move, sent in another agent's name, so
-    only whose turn it is makes it wrong.
-    """
-    env = make_for_test(spec)
-    env.reset(seed=0)
-    mover = env.agent_selection
-    others = [agent for agent in env.agents if agent != mover]
-    if not others:
-        env.close()
-        return  # a one-agent game: every action is the mover's
-    other = others[0]
-    action = _legal_action(env, mover, ActionChooser(2))
-    try:
-        env.step(action, agent=other)
-    except BaseException as exc:
-        if isinstance(exc, KeyboardInterrupt):
-            raise
-        raise _fail(
-            spec, f"step(action, agent={other!r}) off-turn raised {type(exc).__name__}: {exc}"
-        ) from exc
-    if other in env.infos and not env.infos[other].get("parse_error"):
-        raise _fail(
-            spec, f"an action sent for {other!r} while {mover!r} is to move was not refused"
-        )
-    still_live = mover in env.agents and not (env.terminations[mover] or env.truncations[mover])
-    if still_live and env.agent_selection != mover:
-        raise _fail(spec, f"a refused off-turn action passed the turn away from {mover!r}")
-    env.close()
-
-
-def _check_dead_steps(spec: EnvSpec, cases: list[tuple[str, Callable[[], Any], bool]]) -> None:
-    """PettingZoo's dead-step rule: a finished agent takes None; anything else is refused.
-
-    Plays random actions until the agent to move is terminated or truncated (a game that
-    does not finish an agent within ``MAX_ROLLOUT_STEPS`` steps is not checked here), then
-    steps it with each malformed action (each must set its ``parse_error`` and keep it
-    in ``env.agents``) and finally with None, which must remove it.
-    """
-    env = make_for_test(spec)
-    env.reset(seed=0)
-    chooser = ActionChooser(4)
-    for _ in range(MAX_ROLLOUT_STEPS):
-        if not env.agents or env.terminations[env.agent_selection]:
-            break
-        if env.truncations[env.agent_selection]:
-            break
-        agent = env.agent_selection
-        env.step(chooser.choose(env.action_space(agent), env.infos[agent]))
-    if not env.agents:
-        raise _fail(spec, "every agent left the game without a dead step (step(None))")
-    dead = env.agent_selection
-    if not (env.terminations[dead] or env.truncations[dead]):
-        env.close()
-        return
-    for name, make, _ in cases:
-        if name == "None":
-            continue  # None is the dead step itself, taken last
-        try:
-            env.step(make())
-        except BaseException as exc:
-            if isinstance(exc, KeyboardInterrupt):
-                raise
-            raise _fail(
-                spec, f"stepping finished agent {dead!r} with {name} raised {type(exc).__name__}"
-            ) from exc
-        if dead not in env.agents:
-            raise _fail(spec, f"stepping finished agent {dead!r} with {name} removed it")
-        if not env.infos[dead].get("parse_error"):
-            raise _fail(spec, f"stepping finished agent {dead!r} with {name} set no parse_error")
-    env.step(None)
-    if dead in env.agents:
-        raise _fail(spec, f"step(None) did not remove finished agent {dead!r}")
-    env.close()
 
 
 def check_oracle(spec: EnvSpec) -> None:
@@ -594,7 +453,7 @@ def check_global_rng_untouched(spec: EnvSpec) -> None:
     if random.getstate() != python_state:
         raise _fail(spec, "the global `random` state changed (use self.np_random)")
     after = np.random.get_state()
-    if not all(_same(a, b) for a, b in zip(numpy_state, after, strict=True)):
+    if not all(same(a, b) for a, b in zip(numpy_state, after, strict=True)):
         raise _fail(spec, "the global `numpy.random` state changed (use self.np_random)")
 
 

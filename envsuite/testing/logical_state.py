@@ -20,6 +20,12 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from gymnasium.utils.env_checker import data_equivalence
+
+from envsuite.registry import EnvSpec
+from envsuite.testing.failures import fail
+from envsuite.testing.rollout import ActionChooser, MixedPolicy, form_of, run_episode
+
 
 class NoStateDigest(Exception):
     """The env has no usable ``state_digest()``."""
@@ -80,3 +86,60 @@ def replay(actions: Sequence[Any]) -> Callable[..., Any]:
     """A policy giving ``actions`` in order (then None), whatever it is shown."""
     queue: Iterator[Any] = iter(list(actions))
     return lambda *args: next(queue, None)
+
+
+def same(a: Any, b: Any) -> bool:
+    """Exact equality of two values (arrays, dicts, lists of them); never raises."""
+    try:
+        return bool(data_equivalence(a, b, exact=True))
+    except Exception:  # incomparable structures are not the same
+        return False
+
+
+def logical_trace(
+    spec: EnvSpec,
+    env: Any,
+    seeds: tuple[int | None, ...],
+    steps: int,
+    actions: list[Any] | None = None,
+) -> LogicalTrace:
+    """Digests and outcomes along episodes of the kit's mixed policy, or a replay of ``actions``.
+
+    ``env`` is made by :func:`~envsuite.testing.rollout.make_for_test` (its native form).
+    """
+    trace = LogicalTrace()
+    mixed = MixedPolicy(spec, env, ActionChooser(0)) if actions is None else None
+    policy = DigestingPolicy(env, mixed if mixed is not None else replay(actions or []), trace)
+    try:
+        for seed in seeds:
+            if mixed is not None:
+                mixed.reset(seed)
+            episode = run_episode(form_of(spec), env, seed, policy, steps)
+            trace.digests.append(state_digest(env))
+            trace.outcomes += [(t.reward, t.terminated, t.truncated) for t in episode.transitions]
+            trace.outcomes.append("end of episode")
+    except NoStateDigest as exc:
+        raise fail(spec, f"is declared nondeterministic, but {exc}") from exc
+    return trace
+
+
+def compare_traces(spec: EnvSpec, first: LogicalTrace, second: LogicalTrace, what: str) -> None:
+    """Fail unless ``second`` (a replay of ``first``'s actions) matches it point by point.
+
+    ``first``'s digests must change at least once: a digest that ignores the state would
+    pass any comparison.
+    """
+    if len(set(first.digests)) < 2:
+        raise fail(
+            spec,
+            f"state_digest() stayed {first.digests[0]!r:.20} over {len(first.actions)} actions; "
+            "it must change with the logical state",
+        )
+    for index, (a, b) in enumerate(zip(first.digests, second.digests, strict=False)):
+        if a != b:
+            raise fail(spec, f"{what}: state_digest() differs at point {index} of the replay")
+    if len(first.digests) != len(second.digests):
+        raise fail(spec, f"{what}: the replay took a different number of steps")
+    for index, (a, b) in enumerate(zip(first.outcomes, second.outcomes, strict=True)):
+        if not same(a, b):
+            raise fail(spec, f"{what}: rewards or terminations differ at step {index}")
