@@ -13,6 +13,11 @@ MISSING_EXTRA = (
 )
 UNKNOWN_KWARG = "{id} does not accept the keyword argument(s) {names}. Accepted: {accepted}."
 WRONG_API = "{id} is a {api} environment; {what}"
+NOT_PARALLELIZABLE = (
+    "{id} is turn-based (api 'aec'): its env does not declare "
+    "metadata['is_parallelizable'], so it has no Parallel form. Make it without "
+    "parallel=True and step it with env.agent_iter()."
+)
 DUPLICATE_ID = "An environment with id {id!r} is already registered."
 
 

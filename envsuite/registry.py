@@ -108,6 +108,12 @@ class EnvSpec:
             ``gymnasium.vector.VectorEnv`` built as ``Class(num_envs=..., max_episode_steps=...,
             **env_kwargs, **vector_kwargs)``) that ``make_vec`` uses with
             ``vectorization_mode="vector_entry_point"``; None when the env has none.
+        nondeterministic: The env cannot promise bit-identical observations for the same
+            seed and actions (e.g. a real browser's pixels), as Gymnasium's flag of the
+            same name. Its logical state must still be deterministic: the env provides
+            ``state_digest() -> str`` (a hash of that state), and the conformance kit
+            compares digests instead of observations and pickled copies (see
+            :mod:`envsuite.testing.checks`). Not part of the spec hash.
     """
 
     id: str
@@ -123,6 +129,7 @@ class EnvSpec:
     test_kwargs: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     test_variants: tuple[Mapping[str, Any], ...] = ()
     vector_entry_point: str | None = None
+    nondeterministic: bool = False
 
     def __post_init__(self) -> None:
         parse_env_id(self.id)
@@ -136,6 +143,8 @@ class EnvSpec:
             raise ValueError(f"{self.id}: vector_entry_point applies to gymnasium specs only")
         if not 0.0 <= self.oracle_success <= 1.0:
             raise ValueError(f"{self.id}: oracle_success must lie in [0, 1]")
+        if not isinstance(self.nondeterministic, bool):
+            raise ValueError(f"{self.id}: nondeterministic must be True or False")
         if self.max_episode_steps is not None and self.api != "gymnasium":
             raise ValueError(f"{self.id}: max_episode_steps applies to gymnasium specs only")
         # Freeze the mappings too, so a spec cannot change after registration.
@@ -199,6 +208,7 @@ class EnvSpec:
             id=self.id,
             entry_point=self.entry_point,
             max_episode_steps=self.max_episode_steps,
+            nondeterministic=self.nondeterministic,
             kwargs=dict(self.kwargs),
         )
 
@@ -384,6 +394,7 @@ class Registry(Mapping[str, EnvSpec]):
                 id=spec.id,
                 entry_point=spec.entry_point,
                 max_episode_steps=spec.max_episode_steps,
+                nondeterministic=spec.nondeterministic,
                 kwargs=dict(spec.kwargs),
                 vector_entry_point=spec.vector_entry_point,
             )
@@ -428,6 +439,10 @@ def make(env_id: str, **kwargs: Any) -> Any:
         A Gymnasium env for ``gymnasium`` specs; a PettingZoo ``AECEnv`` (or ``ParallelEnv``
         with ``parallel=True``) for multi-agent specs. ``env.unwrapped.spec_hash`` holds
         the spec hash.
+
+    Raises:
+        WrongApiError: ``parallel=True`` for a single-agent spec, or for a turn-based
+            (``aec``) spec whose env does not declare ``metadata["is_parallelizable"]``.
     """
     return _build(registry[env_id], **kwargs)
 
@@ -472,6 +487,8 @@ def _build(
     from pettingzoo.utils.conversions import aec_to_parallel, parallel_to_aec
 
     factory = spec.load()
+    if parallel and spec.api == "aec" and not _parallelizable(factory):
+        raise errors.WrongApiError(errors.NOT_PARALLELIZABLE.format(id=spec.id))
     merged = {**spec.kwargs, **kwargs}
     if render_mode is not None:
         merged["render_mode"] = render_mode
@@ -482,6 +499,16 @@ def _build(
     if spec.api == "parallel":
         return env if parallel else parallel_to_aec(env)
     return aec_to_parallel(env) if parallel else env
+
+
+def _parallelizable(factory: Any) -> bool:
+    """Whether an AEC env class (or factory) declares that it has a Parallel form.
+
+    PettingZoo's ``aec_to_parallel`` reads the same flag from the made env; reading it
+    from the class refuses before anything is built.
+    """
+    metadata = getattr(factory, "metadata", None)
+    return isinstance(metadata, Mapping) and bool(metadata.get("is_parallelizable", False))
 
 
 def make_vec(

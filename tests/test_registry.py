@@ -4,12 +4,14 @@ import dataclasses
 import hashlib
 import sys
 from pathlib import Path
+from typing import Any, ClassVar
 
 import gymnasium
 import pytest
 
 import envsuite
 from envsuite import errors
+from envsuite.families.decision.nim import NimEnv
 from envsuite.registry import EnvSpec, parse_env_id
 
 
@@ -278,3 +280,49 @@ def test_a_step_limit_other_than_the_registered_one_changes_the_spec_hash():
     assert envsuite.make(spec.id, max_episode_steps=registered).unwrapped.spec_hash == default
     shorter = envsuite.make(spec.id, max_episode_steps=3).unwrapped.spec_hash
     assert shorter != default and shorter == spec.hash_for(max_episode_steps=3)
+
+
+def test_make_returns_the_aec_form_of_a_turn_based_spec_and_refuses_parallel():
+    from pettingzoo import AECEnv
+
+    env = envsuite.make("envsuite/Nim-v0")
+    assert isinstance(env, AECEnv) and env.spec.id == "envsuite/Nim-v0"
+    with pytest.raises(envsuite.WrongApiError) as caught:
+        envsuite.make("envsuite/Nim-v0", parallel=True)
+    assert str(caught.value) == errors.NOT_PARALLELIZABLE.format(id="envsuite/Nim-v0")
+    assert "turn-based" in str(caught.value)
+
+
+class ParallelizableNim(NimEnv):
+    """Nim claiming a Parallel form, to show the refusal reads the env's own flag."""
+
+    metadata: ClassVar[dict[str, Any]] = {**NimEnv.metadata, "is_parallelizable": True}
+
+
+def test_a_parallelizable_aec_spec_still_gets_its_parallel_form(temporary_spec):
+    from pettingzoo.utils.conversions import aec_to_parallel_wrapper
+
+    spec = temporary_spec(
+        EnvSpec(
+            id="envsuite/ParallelizableNim-v0",
+            entry_point="tests.test_registry:ParallelizableNim",
+            family="decision",
+            api="aec",
+            description="test",
+            oracle="envsuite.families.decision.nim_oracle:nim_oracle",
+        )
+    )
+    assert isinstance(envsuite.make(spec.id, parallel=True), aec_to_parallel_wrapper)
+
+
+def test_nondeterministic_is_a_documented_spec_flag_outside_the_hash():
+    spec = envsuite.spec("envsuite/Bandit-v0")
+    assert spec.nondeterministic is False
+    flagged = dataclasses.replace(spec, nondeterministic=True)
+    assert EnvSpec.from_json(flagged.to_json()) == flagged
+    assert '"nondeterministic": true' in flagged.to_json()
+    assert flagged.to_gymnasium().nondeterministic is True
+    # Frozen leaderboards pin spec hashes: the flag (and its default) must not move them.
+    assert flagged.hash_for({}) == spec.hash_for({})
+    with pytest.raises(ValueError, match="nondeterministic must be True or False"):
+        dataclasses.replace(spec, nondeterministic="yes")  # type: ignore[arg-type]

@@ -2,6 +2,17 @@
 
 Every check builds its own envs from the spec (with the spec's ``test_kwargs``), so a spec
 that is not registered, such as a deliberately broken one in a test, is checked the same way.
+The env's kind comes from ``spec.api``: single-agent envs are checked as Gymnasium envs,
+``parallel`` specs in their Parallel form (and the AEC form PettingZoo converts them to),
+``aec`` (turn-based) specs in their AEC form only.
+
+Nondeterministic backends: a spec declared ``nondeterministic=True`` is held to every rule
+(API, spaces, malformed actions, the oracle, the global RNG, render shapes) except
+bit-identical observations. Its env must provide ``state_digest() -> str``, a hash of its
+logical state; the determinism and pickle checks compare digests, rewards and
+terminations along replayed actions instead of observations and infos (see
+:mod:`envsuite.testing.logical_state`), PettingZoo's ``seed_test`` is left out and
+``rgb_array`` frames need not match between two envs.
 """
 
 from __future__ import annotations
@@ -22,27 +33,38 @@ from unittest.mock import patch
 
 import numpy as np
 from gymnasium.spaces import Text
-from gymnasium.utils.env_checker import check_env, data_equivalence
+from gymnasium.utils.env_checker import check_env
 
 from envsuite.env_base import DOCSTRING_SECTIONS
 from envsuite.registry import EnvSpec
 from envsuite.seeding import derive_seed
+from envsuite.testing.failures import ConformanceError as ConformanceError
+from envsuite.testing.failures import fail as _fail
 from envsuite.testing.hostile_actions import (
     HOSTILE_ACTIONS,
     HOSTILE_ALWAYS_WRONG,
     HOSTILE_JOINT_ACCEPTED,
     HOSTILE_JOINT_ACTIONS,
 )
+from envsuite.testing.logical_state import (
+    NoStateDigest,
+    compare_traces,
+    logical_trace,
+    same,
+    state_digest,
+)
 from envsuite.testing.rollout import (
     ActionChooser,
     Episode,
     MixedPolicy,
     episode_success,
+    form_of,
     iter_step_values,
     make_for_test,
     random_policy,
     run_episode,
 )
+from envsuite.testing.turn_rules import check_dead_steps, check_off_turn_action
 
 #: Seeds the checks use (fixed, so a failure reproduces).
 SEEDS = (0, 1, 2, 3, 4)
@@ -73,14 +95,6 @@ MALFORMED_ACTIONS: tuple[tuple[str, Any], ...] = (
 )
 #: Of those, the ones that are wrong for every env: they must set ``parse_error``.
 ALWAYS_WRONG = frozenset({"random bytes", "None", "dict", "object", "wrong-shape array"})
-
-
-class ConformanceError(AssertionError):
-    """An env does not keep one of envsuite's rules."""
-
-
-def _fail(spec: EnvSpec, message: str) -> ConformanceError:
-    return ConformanceError(f"{spec.id}: {message}")
 
 
 # -- spec-level checks ---------------------------------------------------------------------
@@ -153,7 +167,12 @@ def _text_aware_dtype_check(original: Any) -> Any:
 
 
 def check_pettingzoo_api(spec: EnvSpec) -> None:
-    """PettingZoo's api_test, parallel_api_test, seed_test and parallel_seed_test pass."""
+    """PettingZoo's own tests pass on each form the spec has.
+
+    ``parallel`` specs: ``api_test``, ``parallel_api_test``, ``seed_test`` and
+    ``parallel_seed_test``. ``aec`` (turn-based) specs: ``api_test`` and ``seed_test`` on
+    the AEC form. ``seed_test`` compares observations, so nondeterministic specs skip it.
+    """
     from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
 
     # ``pettingzoo.test.api_test`` is also the name of the function the package exports.
@@ -169,39 +188,37 @@ def check_pettingzoo_api(spec: EnvSpec) -> None:
     ):
         warnings.simplefilter("ignore")
         api_test(make_for_test(spec, parallel=False), num_cycles=200)
-        parallel_api_test(make_for_test(spec, parallel=True), num_cycles=200)
+        if spec.api == "parallel":
+            parallel_api_test(make_for_test(spec, parallel=True), num_cycles=200)
+        if spec.nondeterministic:
+            return
         seed_test(lambda: make_for_test(spec, parallel=False), num_cycles=100)
-        parallel_seed_test(lambda: make_for_test(spec, parallel=True), num_cycles=100)
+        if spec.api == "parallel":
+            parallel_seed_test(lambda: make_for_test(spec, parallel=True), num_cycles=100)
 
 
 # -- behaviour checks ----------------------------------------------------------------------
 def _episodes(spec: EnvSpec, env: Any, seeds: tuple[int | None, ...], steps: int) -> list[Episode]:
+    """Episodes of ``env`` (made by :func:`make_for_test`, native form) by the mixed policy."""
     policy = MixedPolicy(spec, env, ActionChooser(0))
     episodes = []
     for seed in seeds:
         policy.reset(seed)
-        episodes.append(run_episode(env, seed, policy, steps))
+        episodes.append(run_episode(form_of(spec), env, seed, policy, steps))
     return episodes
-
-
-def _same(a: Any, b: Any) -> bool:
-    try:
-        return bool(data_equivalence(a, b, exact=True))
-    except Exception:  # incomparable structures are not the same
-        return False
 
 
 def _compare_episodes(
     spec: EnvSpec, first: list[Episode], second: list[Episode], what: str
 ) -> None:
     for index, (a, b) in enumerate(zip(first, second, strict=True)):
-        if not _same(a.observation, b.observation) or not _same(a.info, b.info):
+        if not same(a.observation, b.observation) or not same(a.info, b.info):
             raise _fail(spec, f"{what}: episode {index} starts differently")
         if len(a.transitions) != len(b.transitions):
             raise _fail(spec, f"{what}: episode {index} lengths differ")
         for t, (x, y) in enumerate(zip(a.transitions, b.transitions, strict=True)):
             for name in ("observation", "reward", "terminated", "truncated", "info"):
-                if not _same(getattr(x, name), getattr(y, name)):
+                if not same(getattr(x, name), getattr(y, name)):
                     raise _fail(spec, f"{what}: episode {index}, step {t}: {name} differs")
 
 
@@ -209,23 +226,44 @@ def check_determinism(spec: EnvSpec) -> None:
     """Two envs, same seeds, same actions: identical observations, rewards and infos.
 
     Covers seeded resets and an unseeded reset that continues the env's generator.
+    Nondeterministic specs: identical state digests, rewards and terminations instead.
     """
     seeds: tuple[int | None, ...] = (7, None, 11)
+    if spec.nondeterministic:
+        trace = logical_trace(spec, make_for_test(spec), seeds, SHORT_EPISODE)
+        again = logical_trace(spec, make_for_test(spec), seeds, SHORT_EPISODE, trace.actions)
+        compare_traces(spec, trace, again, "same seed and actions")
+        return
     first = _episodes(spec, make_for_test(spec), seeds, SHORT_EPISODE)
     second = _episodes(spec, make_for_test(spec), seeds, SHORT_EPISODE)
     _compare_episodes(spec, first, second, "same seed and actions")
 
 
 def check_pickle(spec: EnvSpec) -> None:
-    """A pickled copy of a running env continues exactly like the original."""
+    """A pickled copy of a running env continues exactly like the original.
+
+    Nondeterministic specs: the copy has the original's state digest, and continues with
+    the same digests, rewards and terminations.
+    """
     env = make_for_test(spec)
     chooser = ActionChooser(3)
-    policy = random_policy(env, chooser)
-    run_episode(env, 5, policy, max_steps=3)
+    policy = random_policy(spec, env, chooser)
+    run_episode(form_of(spec), env, 5, policy, max_steps=3)
     try:
         twin = pickle.loads(pickle.dumps(env))
     except Exception as exc:
         raise _fail(spec, f"the env cannot be pickled ({type(exc).__name__}: {exc})") from exc
+    if spec.nondeterministic:
+        try:
+            same = state_digest(env) == state_digest(twin)
+        except NoStateDigest as exc:
+            raise _fail(spec, f"is declared nondeterministic, but {exc}") from exc
+        if not same:
+            raise _fail(spec, "pickled copy: state_digest() differs from the original's")
+        trace = logical_trace(spec, env, (None, 9), SHORT_EPISODE)
+        again = logical_trace(spec, twin, (None, 9), SHORT_EPISODE, trace.actions)
+        compare_traces(spec, trace, again, "pickled copy")
+        return
     first = _episodes(spec, env, (None, 9), SHORT_EPISODE)
     second = _episodes(spec, twin, (None, 9), SHORT_EPISODE)
     _compare_episodes(spec, first, second, "pickled copy")
@@ -258,8 +296,15 @@ def check_rollout_values(spec: EnvSpec) -> None:
         _check_step_values(spec, env, episode)
 
 
-def _step_once(env: Any, action: Any) -> tuple[Any, Any, Any]:
-    if hasattr(env, "possible_agents"):
+def _step_once(spec: EnvSpec, env: Any, action: Any) -> tuple[Any, Any, Any]:
+    """One step with ``action`` (the first agent's, or the agent to move's, if multi-agent)."""
+    form = form_of(spec)
+    if form == "aec":
+        agent = env.agent_selection
+        env.step(action)
+        observation = env.observe(agent) if agent in env.agents else None
+        return observation, env.rewards.get(agent, 0.0), env.infos.get(agent, {})
+    if form == "parallel":
         agents = list(env.agents)
         actions = {agent: action for agent in agents[:1]}
         chooser = ActionChooser(1)
@@ -288,9 +333,7 @@ def _check_malformed_step(
     if not math.isfinite(float(reward)):
         raise _fail(spec, f"step({name}) gave a non-finite reward {reward!r}")
     space = (
-        env.observation_space(env.possible_agents[0])
-        if hasattr(env, "possible_agents")
-        else env.observation_space
+        env.observation_space(env.possible_agents[0]) if spec.multi_agent else env.observation_space
     )
     if observation is not None and not space.contains(observation):
         raise _fail(spec, f"step({name}) gave an observation outside observation_space")
@@ -305,8 +348,8 @@ def _step_joint(env: Any, build: Callable[[dict[str, Any]], Any]) -> tuple[Any, 
     return observations.get(agents[0]), rewards.get(agents[0]), infos.get(agents[0], {})
 
 
-def _step_once_made(env: Any, make: Callable[[], Any]) -> tuple[Any, Any, Any]:
-    return _step_once(env, make())
+def _step_once_made(spec: EnvSpec, env: Any, make: Callable[[], Any]) -> tuple[Any, Any, Any]:
+    return _step_once(spec, env, make())
 
 
 def _step_aec(env: Any, make: Callable[[], Any]) -> tuple[Any, Any, Any]:
@@ -330,7 +373,10 @@ def check_malformed_actions(spec: EnvSpec) -> None:
     :data:`~envsuite.testing.hostile_actions.HOSTILE_ACTIONS` is stepped (for multi-agent
     envs as one agent's action, in the Parallel and the AEC form), and every hostile joint
     action of :data:`~envsuite.testing.hostile_actions.HOSTILE_JOINT_ACTIONS` is passed to
-    a multi-agent env's Parallel ``step`` whole.
+    a ``parallel`` spec's Parallel ``step`` whole. Turn-based (``aec``) specs: the actions
+    are the agent to move's; an action sent for another agent (``step(action,
+    agent=name)``) and an action other than None for a finished agent must be refused
+    with that agent's ``parse_error``, never raise (see :mod:`envsuite.aec_env_base`).
     """
     env = make_for_test(spec)
     cases: list[tuple[str, Callable[[], Any], bool]] = [
@@ -340,9 +386,13 @@ def check_malformed_actions(spec: EnvSpec) -> None:
     cases += [(name, make, name in HOSTILE_ALWAYS_WRONG) for name, make in HOSTILE_ACTIONS]
     for name, make, wrong in cases:
         env.reset(seed=0)
-        step = functools.partial(_step_once_made, env, make)
+        step = functools.partial(_step_once_made, spec, env, make)
         _check_malformed_step(spec, env, name, step, wrong)
     env.close()
+    if spec.api == "aec":
+        check_off_turn_action(spec)
+        check_dead_steps(spec, cases)
+        return
     if not spec.multi_agent:
         return
     env = make_for_test(spec)
@@ -361,7 +411,11 @@ def check_malformed_actions(spec: EnvSpec) -> None:
 
 
 def check_oracle(spec: EnvSpec) -> None:
-    """The oracle reaches ``info["success"]`` on at least ``oracle_success`` of the seeds."""
+    """The oracle succeeds on at least ``oracle_success`` of the seeds.
+
+    Single-agent: the last ``info["success"]``; multi-agent: the env's
+    ``episode_success`` hook (the oracle plays every seat).
+    """
     if spec.oracle is None:
         raise _fail(spec, "has no oracle (every env needs one)")
     env = make_for_test(spec)
@@ -372,12 +426,16 @@ def check_oracle(spec: EnvSpec) -> None:
             for name, agent in oracle.items():
                 agent.reset(seed=derive_seed(seed, "oracle-agent", str(name)))
             episode = run_episode(
-                env, seed, lambda agent, obs, info: oracle[agent].act(obs, info), 10_000
+                form_of(spec),
+                env,
+                seed,
+                lambda agent, obs, info: oracle[agent].act(obs, info),
+                10_000,
             )
         else:
             oracle.reset(seed=seed)
-            episode = run_episode(env, seed, oracle.act, 10_000)
-        successes += episode_success(episode)
+            episode = run_episode(form_of(spec), env, seed, oracle.act, 10_000)
+        successes += episode_success(spec, env, episode)
     rate = successes / len(ORACLE_SEEDS)
     if rate < spec.oracle_success:
         raise _fail(
@@ -395,7 +453,7 @@ def check_global_rng_untouched(spec: EnvSpec) -> None:
     if random.getstate() != python_state:
         raise _fail(spec, "the global `random` state changed (use self.np_random)")
     after = np.random.get_state()
-    if not all(_same(a, b) for a, b in zip(numpy_state, after, strict=True)):
+    if not all(same(a, b) for a, b in zip(numpy_state, after, strict=True)):
         raise _fail(spec, "the global `numpy.random` state changed (use self.np_random)")
 
 
@@ -409,7 +467,7 @@ def _render_rollout(spec: EnvSpec, mode: str, steps: int = RENDER_STEPS) -> list
         env.reset(seed=0)
         frames = [env.render()]
         for _ in range(steps):
-            _step_once(env, chooser.choose(_action_space(env), {}))
+            _step_once(spec, env, chooser.choose(_action_space(spec, env), {}))
             frames.append(env.render())
     env.close()
     return frames
@@ -439,8 +497,8 @@ def check_render_modes(spec: EnvSpec) -> None:
 
     After a seeded reset and after each of a few steps: ``ansi`` gives a str, ``human``
     gives None, ``rgb_array`` gives ``(H, W, 3)`` uint8 frames of one shape, the same
-    bytes from two envs given the same seed and actions (so videos reproduce). Multi-agent
-    envs also pass PettingZoo's ``render_test``.
+    bytes from two envs given the same seed and actions (so videos reproduce; not asked of
+    nondeterministic specs). Multi-agent envs also pass PettingZoo's ``render_test``.
     """
     probe = make_for_test(spec)
     modes = list(probe.unwrapped.metadata.get("render_modes", []))
@@ -450,7 +508,7 @@ def check_render_modes(spec: EnvSpec) -> None:
     for mode in modes:
         frames = _render_rollout(spec, mode)
         _check_frames(spec, mode, frames)
-        if mode == "rgb_array":
+        if mode == "rgb_array" and not spec.nondeterministic:
             again = _render_rollout(spec, mode)
             for index, (a, b) in enumerate(zip(frames, again, strict=True)):
                 if a.tobytes() != b.tobytes():
@@ -468,7 +526,10 @@ def check_render_modes(spec: EnvSpec) -> None:
                 raise _fail(spec, f"PettingZoo's render_test failed: {exc}") from exc
 
 
-def _action_space(env: Any) -> Any:
-    if hasattr(env, "possible_agents"):
+def _action_space(spec: EnvSpec, env: Any) -> Any:
+    """The action space of the agent that acts next (single-agent: the env's)."""
+    if form_of(spec) == "aec":
+        return env.action_space(env.agent_selection)
+    if spec.multi_agent:
         return env.action_space(env.agents[0] if env.agents else env.possible_agents[0])
     return env.action_space

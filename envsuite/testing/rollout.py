@@ -1,4 +1,8 @@
-"""Small episode loops the conformance checks share (single-agent and Parallel)."""
+"""Small episode loops the conformance checks share (single-agent, Parallel and AEC).
+
+Which loop drives an env comes from its spec (``spec.api``) and the form the kit made it
+in (:func:`form_of`), never from probing the env.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +11,8 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from envsuite.registry import EnvSpec
+from envsuite.outcomes import episode_success as env_episode_success
+from envsuite.registry import Api, EnvSpec
 from envsuite.seeding import derive_seed, make_generator
 
 #: Longest episode a conformance rollout runs before giving up on reaching the end.
@@ -16,7 +21,13 @@ MAX_ROLLOUT_STEPS = 500
 
 @dataclass
 class Transition:
-    """What one step returned (for Parallel envs, every field is a per-agent dict)."""
+    """What one step returned (for Parallel envs, every field is a per-agent dict).
+
+    For AEC envs, one transition per action of a live agent: every field is a per-agent
+    dict over the agents present after the step (``observe(agent)``, ``env.rewards``,
+    ``env.terminations``, ``env.truncations``, ``env.infos``); the dead steps PettingZoo
+    asks of finished agents (``step(None)``) make no transition.
+    """
 
     observation: Any
     reward: Any
@@ -40,11 +51,27 @@ class Episode:
 
 
 def make_for_test(spec: EnvSpec, **kwargs: Any) -> Any:
-    """Make ``spec``'s env with its ``test_kwargs`` (multi-agent: the Parallel form)."""
+    """Make ``spec``'s env with its ``test_kwargs``, in its native form (see :func:`form_of`).
+
+    ``parallel=True`` / ``parallel=False`` in ``kwargs`` asks for the other PettingZoo form.
+    """
     options = {**spec.test_kwargs, **kwargs}
-    if spec.multi_agent:
+    if spec.api == "parallel":
         options.setdefault("parallel", True)
     return spec.make(**options)
+
+
+def form_of(spec: EnvSpec, parallel: bool | None = None) -> Api:
+    """The API of the env :func:`make_for_test` builds for ``spec`` (with ``parallel``).
+
+    ``gymnasium`` for single-agent specs; for PettingZoo specs the native form
+    (``spec.api``) unless ``parallel`` asks for the other one.
+    """
+    if not spec.multi_agent:
+        return "gymnasium"
+    if parallel is None:
+        return spec.api
+    return "parallel" if parallel else "aec"
 
 
 class ActionChooser:
@@ -111,6 +138,44 @@ def parallel_episode(
     return episode
 
 
+def aec_episode(
+    env: Any,
+    seed: int | None,
+    policy: Callable[[str, Any, Mapping[str, Any]], Any],
+    max_steps: int = MAX_ROLLOUT_STEPS,
+) -> Episode:
+    """Run one episode of a PettingZoo AEC env with ``policy(agent, obs, info)``.
+
+    ``max_steps`` bounds the actions of live agents; finished agents are stepped with
+    None (PettingZoo's dead step) as they come up, until none is left.
+    """
+    env.reset(seed=seed)
+    episode = Episode(
+        {agent: env.observe(agent) for agent in env.agents},
+        {agent: dict(env.infos[agent]) for agent in env.agents},
+    )
+    steps = 0
+    for agent in env.agent_iter(max_steps + len(env.possible_agents) + 1):
+        observation, _, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        if steps >= max_steps:
+            break
+        env.step(policy(agent, observation, info))
+        steps += 1
+        episode.transitions.append(
+            Transition(
+                {name: env.observe(name) for name in env.agents},
+                dict(env.rewards),
+                dict(env.terminations),
+                dict(env.truncations),
+                {name: dict(env.infos[name]) for name in env.agents},
+            )
+        )
+    return episode
+
+
 class MixedPolicy:
     """Half oracle, half random: exercises both the valid and the malformed-action paths.
 
@@ -124,7 +189,7 @@ class MixedPolicy:
         self.env = env
         self.chooser = chooser
         self.oracle_share = oracle_share
-        self.multi = hasattr(env, "possible_agents")
+        self.multi = spec.multi_agent
         self.oracle = spec.load_oracle()(env) if spec.oracle is not None else None
 
     def reset(self, seed: int | None) -> None:
@@ -152,18 +217,26 @@ class MixedPolicy:
         return oracle_action if self.chooser.rng.random() < self.oracle_share else random_action
 
 
-def random_policy(env: Any, chooser: ActionChooser) -> Callable[..., Any]:
-    """A policy drawing from ``chooser`` for ``env`` (single-agent or Parallel)."""
-    if hasattr(env, "possible_agents"):
+def random_policy(spec: EnvSpec, env: Any, chooser: ActionChooser) -> Callable[..., Any]:
+    """A policy drawing from ``chooser`` for ``spec``'s env (any form)."""
+    if spec.multi_agent:
         return lambda agent, observation, info: chooser.choose(env.action_space(agent), info)
     return lambda observation, info: chooser.choose(env.action_space, info)
 
 
-def run_episode(env: Any, seed: int | None, policy: Callable[..., Any], max_steps: int) -> Episode:
-    """Run one episode of either kind of env."""
-    if hasattr(env, "possible_agents"):
-        return parallel_episode(env, seed, policy, max_steps)
-    return single_agent_episode(env, seed, policy, max_steps)
+#: The episode loop of each form.
+LOOPS: dict[str, Callable[..., Episode]] = {
+    "gymnasium": single_agent_episode,
+    "parallel": parallel_episode,
+    "aec": aec_episode,
+}
+
+
+def run_episode(
+    form: Api, env: Any, seed: int | None, policy: Callable[..., Any], max_steps: int
+) -> Episode:
+    """Run one episode of an env of ``form`` (see :func:`form_of`)."""
+    return LOOPS[form](env, seed, policy, max_steps)
 
 
 def iter_step_values(episode: Episode) -> Iterator[tuple[str | None, Any, Any, Any]]:
@@ -176,12 +249,19 @@ def iter_step_values(episode: Episode) -> Iterator[tuple[str | None, Any, Any, A
             yield None, step.observation, step.reward, step.info
 
 
-def episode_success(episode: Episode) -> bool:
-    """Whether the episode ended with ``info["success"]`` (every agent's, for Parallel envs)."""
+def episode_success(spec: EnvSpec, env: Any, episode: Episode) -> bool:
+    """Whether the episode succeeded, as ``spec``'s env defines success.
+
+    Single-agent: the last ``info["success"]``. Multi-agent: the env's
+    ``episode_success(final_infos)`` hook (see :mod:`envsuite.outcomes`) on each agent's
+    last info; an env without one, or one that answers None, has not succeeded.
+    """
     if not episode.transitions:
         return False
     last = episode.transitions[-1]
-    if isinstance(last.reward, dict):
-        infos = [last.info.get(agent, {}) for agent in last.reward]
-        return bool(infos) and all(bool(info.get("success")) for info in infos)
-    return bool(last.info.get("success"))
+    if not spec.multi_agent:
+        return bool(last.info.get("success"))
+    final_infos: dict[str, Any] = dict(episode.info)
+    for step in episode.transitions:
+        final_infos.update(step.info)
+    return bool(env_episode_success(env, final_infos))

@@ -85,3 +85,20 @@ register(
         ),
     )
 )
+
+register(
+    EnvSpec(
+        id="envsuite/Nim-v0",
+        entry_point=f"{_PACKAGE}.nim:NimEnv",
+        family="decision",
+        api="aec",
+        description="Nim, turn-based two-player (AEC): normal or misère play; text or vector.",
+        oracle=f"{_PACKAGE}.nim_oracle:nim_oracle",
+        oracle_success=1.0,
+        test_variants=(
+            {"observation_mode": "vector"},
+            {"observation_mode": "vector", "random_start": True, "heaps": [5, 6, 7, 8]},
+            {"misere": True, "random_start": True},
+        ),
+    )
+)
