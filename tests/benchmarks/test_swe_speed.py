@@ -16,9 +16,9 @@ import pytest
 import envsuite
 from envsuite.families.swe.dataset import load_tasks
 from envsuite.families.swe.grading import grade_patch
-from envsuite.families.swe.sandbox_provider import SandboxProvider
+from envsuite.sandbox.provider import SandboxProvider
 
-from ..families.swe.conftest import docker_ready, task_images  # noqa: F401  (fixtures)
+from ..sandbox.docker_fixtures import docker_ready, task_images  # noqa: F401  (fixtures)
 
 ROUNDS = 20
 

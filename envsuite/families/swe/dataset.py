@@ -9,17 +9,17 @@ from PyPI, sha256-pinned), ``tasks.jsonl`` (one :class:`SWETask` per line) and `
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import io
 import json
-import os
 import tarfile
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
 from envsuite.data_paths import datasets_root
-from envsuite.families.swe.task import SWETask, TaskEnvironment
+from envsuite.families.swe.task import SWETask
+from envsuite.sandbox.cache import sha256_file
+from envsuite.sandbox.environment import TaskEnvironment
 
 #: The dataset version folder every library has.
 DATASET_VERSION = "v1"
@@ -35,14 +35,6 @@ class DatasetError(RuntimeError):
 def swe_root() -> Path:
     """``datasets/swe`` (under ``$ENVSUITE_DATASETS`` when set)."""
     return datasets_root() / "swe"
-
-
-def cache_dir(*parts: str) -> Path:
-    """A folder under envsuite's cache (``$ENVSUITE_CACHE``, else ``~/.cache/envsuite``)."""
-    root = Path(os.environ.get("ENVSUITE_CACHE") or Path.home() / ".cache" / "envsuite")
-    folder = root.joinpath("swe", *parts)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 @dataclasses.dataclass(frozen=True)
@@ -134,15 +126,6 @@ def dataset_files(names: Iterable[str] | None = None, root: Path | None = None) 
         folder = library_folder(name, root)
         files += sorted(p for p in folder.iterdir() if p.is_file())
     return files
-
-
-def sha256_file(path: Path) -> str:
-    """sha256 hex digest of a file."""
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def write_manifest(folder: Path) -> Path:

@@ -7,8 +7,8 @@ import time
 from collections.abc import Callable, Iterable
 
 from envsuite.families.swe.grading import RESOLVED, grade_patch
-from envsuite.families.swe.sandbox_provider import Backend, SandboxProvider
 from envsuite.families.swe.task import SWETask
+from envsuite.sandbox.provider import Backend, SandboxProvider
 
 
 @dataclasses.dataclass(frozen=True)

@@ -17,10 +17,7 @@ from gymnasium.utils.seeding import np_random
 from envsuite.env_base import EnvsuiteEnv
 from envsuite.families.swe.dataset import dataset_files, library_names, load_tasks
 from envsuite.families.swe.grading import DEFAULT_TEST_TIMEOUT
-from envsuite.families.swe.output_limits import DEFAULT_OUTPUT_LIMIT, OutputLimits
 from envsuite.families.swe.repo_snapshot import repo_archive
-from envsuite.families.swe.sandbox import DEFAULT_COMMAND_TIMEOUT, Sandbox
-from envsuite.families.swe.sandbox_provider import BACKENDS, Backend, SandboxProvider
 from envsuite.families.swe.submission import (
     REWARD_MODES,
     Outcome,
@@ -34,6 +31,9 @@ from envsuite.families.swe.task import SWETask
 from envsuite.families.swe.tool_effects import apply_tool, format_result
 from envsuite.families.swe.tools import TOOLS_HELP, SubmitCall, ToolCall, parse_tool_call
 from envsuite.rendering import TEXT_RENDER_MODES, checked_render_mode
+from envsuite.sandbox.interface import DEFAULT_COMMAND_TIMEOUT, Sandbox
+from envsuite.sandbox.output_limits import DEFAULT_OUTPUT_LIMIT, OutputLimits
+from envsuite.sandbox.provider import BACKENDS, Backend, SandboxProvider
 from envsuite.spaces import UnicodeText
 
 TaskSelection = Literal["random", "seed_index"]

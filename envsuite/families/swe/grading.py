@@ -35,14 +35,15 @@ from typing import Any
 from envsuite.families.swe.canary import make_canary
 from envsuite.families.swe.diff_screen import Flag, blocking, screen_diff
 from envsuite.families.swe.junit import PASSED, TestOutcome
-from envsuite.families.swe.output_limits import OutputLimits
 from envsuite.families.swe.patch_filter import filter_patch, restore_pytest_tables
 from envsuite.families.swe.repo_snapshot import repo_archive
-from envsuite.families.swe.result_channels import ResultCollector
-from envsuite.families.swe.sandbox import FileAccessError, Sandbox, SandboxError
-from envsuite.families.swe.task import SWETask, TaskEnvironment
+from envsuite.families.swe.task import SWETask
 from envsuite.families.swe.unified_diff import DiffError
 from envsuite.families.swe.verdict import judge
+from envsuite.sandbox.environment import TaskEnvironment
+from envsuite.sandbox.interface import FileAccessError, Sandbox, SandboxError
+from envsuite.sandbox.output_limits import OutputLimits
+from envsuite.sandbox.result_channels import ResultCollector
 
 RESOLVED, PARTIAL, UNRESOLVED = "resolved", "partial", "unresolved"
 #: Seconds the hidden tests may run.

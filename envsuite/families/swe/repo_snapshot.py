@@ -18,9 +18,10 @@ import tarfile
 import tempfile
 from pathlib import Path
 
-from envsuite.families.swe.dataset import SourceFile, cache_dir, sdist_tree, swe_root
+from envsuite.families.swe.dataset import SourceFile, sdist_tree, swe_root
 from envsuite.families.swe.task import SWETask
 from envsuite.families.swe.unified_diff import apply_diff, split_file_diffs
+from envsuite.sandbox.cache import cache_dir
 
 #: Identity and date of every base commit envsuite makes.
 COMMIT_ENV = {

@@ -9,13 +9,13 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from envsuite.families.swe.grading import grade_patch
-from envsuite.families.swe.output_limits import OutputLimits
 from envsuite.families.swe.patch_filter import filter_patch
 from envsuite.families.swe.repo_snapshot import base_tree
-from envsuite.families.swe.sandbox import Sandbox
 from envsuite.families.swe.similarity_reward import MALFORMED, similarity_reward
 from envsuite.families.swe.task import SWETask
 from envsuite.families.swe.unified_diff import DiffError, split_file_diffs
+from envsuite.sandbox.interface import Sandbox
+from envsuite.sandbox.output_limits import OutputLimits
 
 RewardMode = Literal["binary", "dense", "similarity"]
 REWARD_MODES: tuple[RewardMode, ...] = ("binary", "dense", "similarity")

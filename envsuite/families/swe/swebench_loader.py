@@ -21,8 +21,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from envsuite.families.swe.task import SWETask, TaskEnvironment
+from envsuite.families.swe.task import SWETask
 from envsuite.families.swe.unified_diff import split_file_diffs
+from envsuite.sandbox.environment import TaskEnvironment
 
 REQUIRED = (
     "instance_id", "repo", "base_commit", "patch", "test_patch", "problem_statement",

@@ -7,68 +7,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from envsuite.families.swe.sandbox import SandboxEnvironment
-
-
-@dataclasses.dataclass(frozen=True)
-class Requirement:
-    """A pinned Python dependency installed into the task image from a wheel.
-
-    Attributes:
-        name: The distribution name on PyPI.
-        version: The exact version.
-        sha256: The wheel's sha256 (checked after download); "" to skip the check.
-    """
-
-    name: str
-    version: str
-    sha256: str = ""
-
-    @property
-    def pin(self) -> str:
-        """``name==version``."""
-        return f"{self.name}=={self.version}"
-
-
-@dataclasses.dataclass(frozen=True)
-class TaskEnvironment:
-    """The software a task's tests need: shared by all tasks of one repository.
-
-    Attributes:
-        name: Names the task image (``envsuite-swe/task-<name>``).
-        python_path: Import roots relative to the repository (``"."``, ``"src"``).
-        requirements: Wheels installed into the image's virtual environment.
-        pytest_args: Extra pytest arguments of the grader (``-o addopts=`` for a repository
-            whose configured options need plugins the image lacks, such as coverage).
-    """
-
-    name: str
-    python_path: tuple[str, ...] = (".",)
-    requirements: tuple[Requirement, ...] = ()
-    pytest_args: tuple[str, ...] = ()
-
-    def sandbox_environment(self, image: str) -> SandboxEnvironment:
-        """The :class:`SandboxEnvironment` for this environment built as ``image``."""
-        return SandboxEnvironment(image=image, python_path=self.python_path)
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> TaskEnvironment:
-        """Read the ``environment`` object of a ``library.json``."""
-        return cls(
-            name=str(data["name"]),
-            python_path=tuple(data.get("python_path", (".",))),
-            requirements=tuple(Requirement(**r) for r in data.get("requirements", ())),
-            pytest_args=tuple(data.get("pytest_args", ())),
-        )
-
-    def to_json(self) -> dict[str, Any]:
-        """The JSON form read by :meth:`from_json`."""
-        return {
-            "name": self.name,
-            "python_path": list(self.python_path),
-            "requirements": [dataclasses.asdict(r) for r in self.requirements],
-            "pytest_args": list(self.pytest_args),
-        }
+from envsuite.sandbox.environment import TaskEnvironment
 
 
 @dataclasses.dataclass(frozen=True)

@@ -41,8 +41,8 @@ from envsuite.families.swe.junit import (
     parse_junit,
     testcase_statuses,
 )
-from envsuite.families.swe.result_channels import Collected
-from envsuite.families.swe.sandbox import CommandResult
+from envsuite.sandbox.interface import CommandResult
+from envsuite.sandbox.result_channels import Collected
 
 #: The record kinds of the event stream, and how many of each a trusted stream holds.
 ONCE = ("hello", "start", "finish", "exit")

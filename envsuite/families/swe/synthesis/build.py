@@ -26,12 +26,9 @@ from envsuite.families.swe.dataset import (
     sdist_tree,
     write_manifest,
 )
-from envsuite.families.swe.docker_sandbox import DockerSandbox
-from envsuite.families.swe.images import build_task_image
 from envsuite.families.swe.junit import TestOutcome
 from envsuite.families.swe.patch_filter import is_test_file
 from envsuite.families.swe.repo_snapshot import commit_tree, repo_archive, tar_folder
-from envsuite.families.swe.sandbox import Sandbox
 from envsuite.families.swe.synthesis.libraries import LibraryPin
 from envsuite.families.swe.synthesis.mutators import MUTATOR_KINDS, Mutation, candidate_mutations
 from envsuite.families.swe.synthesis.problem_statement import write_problem_statement
@@ -39,6 +36,9 @@ from envsuite.families.swe.synthesis.sdist import fetch_sdist
 from envsuite.families.swe.synthesis.validate import baseline, screen, validate_task
 from envsuite.families.swe.task import SWETask
 from envsuite.families.swe.unified_diff import make_file_diff
+from envsuite.sandbox.docker_sandbox import DockerSandbox
+from envsuite.sandbox.images import build_task_image
+from envsuite.sandbox.interface import Sandbox
 from envsuite.seeding import make_generator
 
 Log = Callable[[str], None]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from envsuite.families.swe.task import Requirement, TaskEnvironment
+from envsuite.sandbox.environment import Requirement, TaskEnvironment
 
 
 @dataclasses.dataclass(frozen=True)

@@ -14,10 +14,11 @@ from collections.abc import Callable, Sequence
 
 from envsuite.families.swe.grading import RESOLVED, grade_patch, runner_command
 from envsuite.families.swe.junit import PASSED, JUnitError, TestOutcome, parse_junit
-from envsuite.families.swe.output_limits import OutputLimits
-from envsuite.families.swe.sandbox import Sandbox
 from envsuite.families.swe.synthesis.mutators import Mutation
-from envsuite.families.swe.task import SWETask, TaskEnvironment
+from envsuite.families.swe.task import SWETask
+from envsuite.sandbox.environment import TaskEnvironment
+from envsuite.sandbox.interface import Sandbox
+from envsuite.sandbox.output_limits import OutputLimits
 
 SUITE_TIMEOUT_S = 300.0
 _LIMITS = OutputLimits(keep_bytes=4096, stream_bytes=64 * 1024 * 1024)

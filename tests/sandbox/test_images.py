@@ -5,14 +5,14 @@ from __future__ import annotations
 import io
 import re
 
-from envsuite.families.swe.base_image import base_tag, content_hash, image_exists, rootfs_tag
-from envsuite.families.swe.images import (
+from envsuite.sandbox.base_image import base_tag, content_hash, image_exists, rootfs_tag
+from envsuite.sandbox.environment import TaskEnvironment
+from envsuite.sandbox.images import (
     BuildProgress,
     build_task_image,
     python_path_value,
     task_image_tag,
 )
-from envsuite.families.swe.task import TaskEnvironment
 
 
 def test_tags_are_content_hashes_of_the_inputs(tmp_path):
@@ -56,7 +56,8 @@ def test_build_progress_lines_carry_the_elapsed_time_after_one_how_to_line(monke
 
 
 def test_an_env_that_builds_its_image_shows_progress_on_stderr(monkeypatch, capsys):
-    from envsuite.families.swe import images, sandbox_provider
+    from envsuite.sandbox import images
+    from envsuite.sandbox import provider as sandbox_provider
 
     def fake_build(environment, log):
         log("task image: building envsuite-swe/task-progress:1")
@@ -69,7 +70,7 @@ def test_an_env_that_builds_its_image_shows_progress_on_stderr(monkeypatch, caps
 
 
 def test_docker_build_steps_are_logged(monkeypatch, tmp_path):
-    from envsuite.families.swe import base_image
+    from envsuite.sandbox import base_image
 
     lines = [
         {"stream": "Step 1/2 : FROM base\n"},

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TextIO
 
-from envsuite.families.swe.base_image import (
+from envsuite.sandbox.base_image import (
     Log,
     build_base,
     build_image,
@@ -26,10 +26,10 @@ from envsuite.families.swe.base_image import (
     ensure_base,
     image_exists,
 )
-from envsuite.families.swe.dataset import sha256_file
-from envsuite.families.swe.sandbox import REPO_DIR
-from envsuite.families.swe.task import TaskEnvironment
-from envsuite.families.swe.wheels import fetch_wheel
+from envsuite.sandbox.cache import sha256_file
+from envsuite.sandbox.environment import TaskEnvironment
+from envsuite.sandbox.interface import REPO_DIR
+from envsuite.sandbox.wheels import fetch_wheel
 
 TASK_REPOSITORY = "envsuite-swe/task-"
 _build_lock = threading.RLock()
