@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 from typer.testing import CliRunner
 
-from envsuite.cli import sandbox, swe
+from envsuite.families.swe.cli import sandbox, swe
 from envsuite.families.swe.dataset import load_tasks
 
 
