@@ -542,3 +542,17 @@ def test_only_a_familys_cli_imports_the_cli() -> None:
         if name.startswith("envsuite.cli") or name.endswith(".cli") or ".cli." in name
     ]
     assert not offending
+
+
+@pytest.mark.parametrize(
+    "module", ["envsuite.families.sat.cli.curriculum", "envsuite.families.swe.cli"]
+)
+def test_a_family_cli_imported_before_the_cli_still_registers(module: str) -> None:
+    # A family's cli imports the core CLI's helpers; the core CLI imports the family's cli.
+    code = (
+        f"import {module}; from envsuite.cli import app; "
+        "from typer.main import get_command; print(sorted(get_command(app).commands))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert "'curriculum'" in out.stdout and "'swe'" in out.stdout

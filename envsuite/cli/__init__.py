@@ -16,7 +16,9 @@ when its extra is missing; running one then prints which extra to install
 message). A family's ``cli`` is the only module of a family that may import
 ``envsuite.cli``; nothing in the family imports its ``cli``.
 
-Shared pieces: :mod:`envsuite.cli.console` (output), :mod:`envsuite.cli.exits` (exit codes
+``app`` (the ``envsuite`` command) is built on first access, so that a family's ``cli``
+may be imported before or after this package. The root app and its global options are in
+:mod:`envsuite.cli.root`. Shared pieces: :mod:`envsuite.cli.console` (output), :mod:`envsuite.cli.exits` (exit codes
 and error reporting), :mod:`envsuite.cli.env_kwargs` (``--set key=value`` parsing).
 """
 
@@ -29,7 +31,7 @@ import pkgutil
 import typer
 
 import envsuite.families
-from envsuite.cli.app import build_app
+from envsuite.cli.root import build_app
 
 #: Modules (in this package) whose ``register(app)`` adds the core commands.
 COMMAND_MODULES: tuple[str, ...] = (
@@ -62,13 +64,24 @@ def create_app() -> typer.Typer:
     return root
 
 
-#: The ``envsuite`` command.
-app = create_app()
+_app: typer.Typer | None = None
+
+
+def __getattr__(name: str) -> typer.Typer:
+    # ``app`` (the ``envsuite`` command) is built on first use, not at import: a family's
+    # cli imports this package's helpers (console, exits), and building the app then would
+    # import that family's cli while it is still half-imported.
+    global _app
+    if name == "app":
+        if _app is None:
+            _app = create_app()
+        return _app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def main() -> None:
     """Entry point of the ``envsuite`` console script."""
-    app()
+    __getattr__("app")()
 
 
 __all__ = ["COMMAND_MODULES", "app", "create_app", "family_command_modules", "main"]

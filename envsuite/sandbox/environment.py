@@ -30,7 +30,7 @@ class Requirement:
 
 
 @dataclasses.dataclass(frozen=True)
-class TaskEnvironment:
+class SoftwareEnvironment:
     """The software a task's tests need: shared by all tasks of one repository.
 
     Attributes:
@@ -51,7 +51,7 @@ class TaskEnvironment:
         return SandboxEnvironment(image=image, python_path=self.python_path)
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> TaskEnvironment:
+    def from_json(cls, data: Mapping[str, Any]) -> SoftwareEnvironment:
         """Read the ``environment`` object of a ``library.json``."""
         return cls(
             name=str(data["name"]),

@@ -27,7 +27,7 @@ from envsuite.sandbox.base_image import (
     image_exists,
 )
 from envsuite.sandbox.cache import sha256_file
-from envsuite.sandbox.environment import TaskEnvironment
+from envsuite.sandbox.environment import SoftwareEnvironment
 from envsuite.sandbox.interface import REPO_DIR
 from envsuite.sandbox.wheels import fetch_wheel
 
@@ -70,7 +70,7 @@ class BuildProgress:
         print(f"envsuite swe [{elapsed:7.1f} s] {text}", file=stream, flush=True)
 
 
-def python_path_value(environment: TaskEnvironment) -> str:
+def python_path_value(environment: SoftwareEnvironment) -> str:
     """``PYTHONPATH`` inside the image (``/repo``, ``/repo/src`` ...)."""
     return ":".join(
         REPO_DIR if p in (".", "") else f"{REPO_DIR}/{p.strip('/')}"
@@ -78,7 +78,7 @@ def python_path_value(environment: TaskEnvironment) -> str:
     )
 
 
-def task_image_tag(environment: TaskEnvironment, base_id: str, wheels: Iterable[Path]) -> str:
+def task_image_tag(environment: SoftwareEnvironment, base_id: str, wheels: Iterable[Path]) -> str:
     """The content-hash tag of ``environment``'s image on the base image ``base_id``."""
     return f"{TASK_REPOSITORY}{environment.name}:" + content_hash(
         base_id,
@@ -88,7 +88,7 @@ def task_image_tag(environment: TaskEnvironment, base_id: str, wheels: Iterable[
     )
 
 
-def build_task_image(environment: TaskEnvironment, log: Log = print) -> str:
+def build_task_image(environment: SoftwareEnvironment, log: Log = print) -> str:
     """Build (unless cached) ``environment``'s image on the current base; return its tag.
 
     The base image is built first if there is none (see :func:`build_base`).
@@ -121,7 +121,7 @@ def build_task_image(environment: TaskEnvironment, log: Log = print) -> str:
 
 
 def ensure_images(
-    environments: Iterable[TaskEnvironment],
+    environments: Iterable[SoftwareEnvironment],
     *,
     from_image: str | None = None,
     archive: str | None = None,

@@ -6,7 +6,7 @@ import threading
 from collections.abc import Callable
 from typing import Literal
 
-from envsuite.sandbox.environment import TaskEnvironment
+from envsuite.sandbox.environment import SoftwareEnvironment
 from envsuite.sandbox.interface import Sandbox, SandboxError
 from envsuite.sandbox.local_sandbox import LocalSandbox
 
@@ -14,10 +14,10 @@ Backend = Literal["docker", "local"]
 BACKENDS: tuple[Backend, ...] = ("docker", "local")
 
 _image_lock = threading.Lock()
-_images: dict[TaskEnvironment, str] = {}
+_images: dict[SoftwareEnvironment, str] = {}
 
 
-def task_image(environment: TaskEnvironment) -> str:
+def task_image(environment: SoftwareEnvironment) -> str:
     """The task image of ``environment`` (built on first use, then remembered).
 
     A build (minutes for the first one: debootstrap) shows its progress on stderr.
@@ -47,7 +47,7 @@ class SandboxProvider:
         self._pools: dict[str, object] = {}
         self._checked = False
 
-    def factory(self, environment: TaskEnvironment) -> Callable[[], Sandbox]:
+    def factory(self, environment: SoftwareEnvironment) -> Callable[[], Sandbox]:
         """A function returning a fresh sandbox of ``environment`` each call."""
         if self.backend == "local":
             return lambda: LocalSandbox(environment.sandbox_environment(""))

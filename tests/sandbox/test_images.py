@@ -6,7 +6,7 @@ import io
 import re
 
 from envsuite.sandbox.base_image import base_tag, content_hash, image_exists, rootfs_tag
-from envsuite.sandbox.environment import TaskEnvironment
+from envsuite.sandbox.environment import SoftwareEnvironment
 from envsuite.sandbox.images import (
     BuildProgress,
     build_task_image,
@@ -18,8 +18,8 @@ from envsuite.sandbox.images import (
 def test_tags_are_content_hashes_of_the_inputs(tmp_path):
     wheel = tmp_path / "w-1.0-py3-none-any.whl"
     wheel.write_bytes(b"one")
-    flat = TaskEnvironment("lib", (".",))
-    src = TaskEnvironment("lib", ("src",))
+    flat = SoftwareEnvironment("lib", (".",))
+    src = SoftwareEnvironment("lib", ("src",))
     assert task_image_tag(flat, "sha256:base", []) == task_image_tag(flat, "sha256:base", [])
     assert task_image_tag(flat, "sha256:base", []) != task_image_tag(src, "sha256:base", [])
     assert task_image_tag(flat, "sha256:base", []) != task_image_tag(flat, "sha256:other", [])
@@ -64,7 +64,7 @@ def test_an_env_that_builds_its_image_shows_progress_on_stderr(monkeypatch, caps
         return "envsuite-swe/task-progress:1"
 
     monkeypatch.setattr(images, "build_task_image", fake_build)
-    environment = TaskEnvironment("progress-check", (".",))
+    environment = SoftwareEnvironment("progress-check", (".",))
     assert sandbox_provider.task_image(environment) == "envsuite-swe/task-progress:1"
     assert "] task image: building envsuite-swe/task-progress:1" in capsys.readouterr().err
 
