@@ -18,8 +18,9 @@ message). A family's ``cli`` is the only module of a family that may import
 
 ``app`` (the ``envsuite`` command) is built on first access, so that a family's ``cli``
 may be imported before or after this package. The root app and its global options are in
-:mod:`envsuite.cli.root`. Shared pieces: :mod:`envsuite.cli.console` (output), :mod:`envsuite.cli.exits` (exit codes
-and error reporting), :mod:`envsuite.cli.env_kwargs` (``--set key=value`` parsing).
+:mod:`envsuite.cli.root`. Shared pieces: :mod:`envsuite.cli.console` (output),
+:mod:`envsuite.cli.exits` (exit codes and error reporting), :mod:`envsuite.cli.env_kwargs`
+(``--set key=value`` parsing).
 """
 
 from __future__ import annotations

@@ -10,9 +10,10 @@
 3. The repository is *sealed*: copied, with a file of canary tests (:mod:`.canary`), to a
    place the tests' user can read but not change (root-owned in Docker).
 4. The result collector starts as a user the tests cannot signal, trace or write to; the
-   tests run from the sealed copy through envsuite's runner (:mod:`.pytest_runner`: the
-   repository cannot replace pytest), which streams every report to the collector as it
-   happens and has pytest write its JUnit XML into a second channel.
+   tests run from the sealed copy through envsuite's runner
+   (:mod:`envsuite.sandbox.pytest_runner`: the repository cannot replace pytest), which
+   streams every report to the collector as it happens and has pytest write its JUnit XML
+   into a second channel.
 5. :mod:`.verdict` trusts the results only if the event stream, the JUnit XML, the three
    exit codes and the canaries all agree; printed output counts for nothing. A test
    missing from the results counts as failed.
