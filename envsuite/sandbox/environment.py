@@ -1,4 +1,8 @@
-"""The software a sandbox image provides: pinned wheels and import roots, by name."""
+"""The software a sandbox image provides: pinned wheels and import roots, by name.
+
+Docker tags keep the word of the swe family, where this started (``envsuite-swe/task-<name>``,
+``containers/task/``): renaming them would rebuild every cached image for no change.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +15,7 @@ from envsuite.sandbox.interface import SandboxEnvironment
 
 @dataclasses.dataclass(frozen=True)
 class Requirement:
-    """A pinned Python dependency installed into the task image from a wheel.
+    """A pinned Python dependency installed into the image from a wheel.
 
     Attributes:
         name: The distribution name on PyPI.
@@ -31,10 +35,10 @@ class Requirement:
 
 @dataclasses.dataclass(frozen=True)
 class SoftwareEnvironment:
-    """The software a task's tests need: shared by all tasks of one repository.
+    """The software code run in a sandbox needs (for SWE: every problem of one repository).
 
     Attributes:
-        name: Names the task image (``envsuite-swe/task-<name>``).
+        name: Names the image (``envsuite-swe/task-<name>``).
         python_path: Import roots relative to the repository (``"."``, ``"src"``).
         requirements: Wheels installed into the image's virtual environment.
         pytest_args: Extra pytest arguments of the grader (``-o addopts=`` for a repository

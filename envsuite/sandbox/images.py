@@ -1,4 +1,7 @@
-"""Task images: one per task environment, on the base image, tagged by content hash.
+"""Task images: one per software environment, on the base image, tagged by content hash.
+
+"Task image" names the layer ``containers/task/Dockerfile`` builds (see the README's
+"Words": a name kept from the swe family, where the sandbox layer started).
 
 ``envsuite-swe/task-<name>:<hash>`` where the hash covers the base image's id,
 ``containers/task/Dockerfile``, the import roots and the pinned wheels' sha256 sums; an
