@@ -28,9 +28,9 @@ decision-games|oracle|oracle|Oracle (fictitious play)|fictitious play in both se
 decision-games|envsuite.leaderboard.baseline_agents:TitForTat|tit-for-tat|Tit for tat|scripted tit-for-tat bot in both seats (game_policies.TitForTatAgent)
 decision-games|envsuite.leaderboard.baseline_agents:Hedge|hedge|Hedge|multiplicative weights in both seats (game_policies.HedgeAgent)
 sat-curriculum|random|random|Random|uniformly random assignments in SATURN's answer format
-sat-curriculum|oracle|oracle-sat-solver|Oracle (SAT solver)|a complete SAT solver (envsuite.families.sat.solver_agent)
+sat-curriculum|oracle|oracle-sat-solver|Oracle (SAT solver)|a complete SAT solver (envsuite.families.sat.solver_oracle)
 sat-interactive|random|random|Random|uniformly random commands
-sat-interactive|oracle|oracle-sat-solver|Oracle (SAT solver)|a complete SAT solver that submits its solution (envsuite.families.sat.solver_agent)
+sat-interactive|oracle|oracle-sat-solver|Oracle (SAT solver)|a complete SAT solver that submits its solution (envsuite.families.sat.solver_oracle)
 LIST
 $E leaderboard publish decision-regret
 $E leaderboard publish decision-games

@@ -1,7 +1,7 @@
 """A fresh Debian machine as a container, for running the README's set-up commands in.
 
 The image is built on envsuite's debootstrap rootfs (the swe family's
-:func:`~envsuite.families.swe.base_image.build_rootfs`, made from this machine's Debian
+:func:`~envsuite.sandbox.base_image.build_rootfs`, made from this machine's Debian
 archive) and adds what a fresh Debian 12 machine with Python 3.11 has: pip and
 ca-certificates (the rootfs brings python3, python3-venv and git; its python3-pytest is
 removed). Nothing of envsuite's own needs is installed: the README's commands do that.
@@ -43,9 +43,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from envsuite.families.swe.apt_sources import configured_sources
-from envsuite.families.swe.base_image import build_image, build_rootfs, content_hash
-from envsuite.families.swe.docker_client import docker_client
+from envsuite.sandbox.apt_sources import configured_sources
+from envsuite.sandbox.base_image import build_image, build_rootfs, content_hash
+from envsuite.sandbox.docker_client import docker_client
 
 REPO = Path(__file__).resolve().parents[1]
 LABEL = "envsuite.test"

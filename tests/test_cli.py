@@ -453,3 +453,106 @@ def test_entry_point_wrong_id() -> None:
     assert result.returncode == 2
     assert f"Did you mean '{BANDIT}'" in result.stderr
     assert "Traceback" not in result.stderr + result.stdout
+
+
+# -- commands: core and family ------------------------------------------------------------------
+
+#: ``envsuite --help``'s commands before families registered their own (issue 13): the same
+#: commands, in the same order, must still be there.
+COMMANDS_BEFORE_DISCOVERY = (
+    "list", "info", "play", "eval", "report", "select", "leaderboard",
+    "curriculum", "datasets", "sandbox", "swe",
+)  # fmt: skip
+
+
+def _listed_commands(help_text: str) -> list[str]:
+    commands = help_text.split("Commands")[1]
+    return [
+        row.split()[1] for row in commands.splitlines() if row.startswith("│ ") and row[2] != " "
+    ]
+
+
+def test_help_lists_the_commands_it_listed_before_family_discovery() -> None:
+    listed = _listed_commands(invoke("--help").output)
+    assert [name for name in listed if name in COMMANDS_BEFORE_DISCOVERY] == list(
+        COMMANDS_BEFORE_DISCOVERY
+    )
+
+
+@pytest.mark.parametrize("command", COMMANDS_BEFORE_DISCOVERY)
+def test_every_command_has_help(command: str) -> None:
+    result = invoke(command, "--help")
+    assert result.exit_code == 0, result.output
+    assert f"Usage: envsuite {command}" in result.output
+
+
+def test_family_commands_come_from_the_families() -> None:
+    from envsuite.cli import family_command_modules
+
+    assert family_command_modules() == ("envsuite.families.sat.cli", "envsuite.families.swe.cli")
+    assert not any(
+        (Path(envsuite.__file__).parent / "cli" / f"{name}.py").exists()
+        for name in ("curriculum", "datasets", "sandbox", "swe")
+    )
+
+
+def test_building_the_cli_imports_no_extra() -> None:
+    # A family's commands must show even when its extra is missing.
+    code = (
+        "import sys, envsuite.cli; "
+        "print(sorted(m for m in ('docker', 'pysat', 'pybullet', 'mujoco', 'ray') "
+        "if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_a_family_command_whose_extra_is_missing_names_the_extra(monkeypatch) -> None:
+    from envsuite.sandbox import docker_client
+
+    monkeypatch.setitem(sys.modules, "docker", None)  # as if the Docker SDK were not installed
+    monkeypatch.setattr(docker_client, "_client", None)
+    result = invoke("sandbox", "prune")
+    assert result.exit_code != 0
+    assert "pip install 'envsuite[swe]'" in result.output
+    assert "Traceback" not in result.output
+
+
+def _imports(path: Path) -> set[str]:
+    import ast
+
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+    return names
+
+
+def test_only_a_familys_cli_imports_the_cli() -> None:
+    # Dependencies point down (cli -> families); a family's own commands are the exception,
+    # and nothing else in the family imports them.
+    families = Path(envsuite.__file__).parent / "families"
+    offending = [
+        f"{path.relative_to(families)}: {name}"
+        for path in sorted(families.rglob("*.py"))
+        if "cli" not in path.relative_to(families).parts[1:] and path.stem != "cli"
+        for name in _imports(path)
+        if name.startswith("envsuite.cli") or name.endswith(".cli") or ".cli." in name
+    ]
+    assert not offending
+
+
+@pytest.mark.parametrize(
+    "module", ["envsuite.families.sat.cli.curriculum", "envsuite.families.swe.cli"]
+)
+def test_a_family_cli_imported_before_the_cli_still_registers(module: str) -> None:
+    # A family's cli imports the core CLI's helpers; the core CLI imports the family's cli.
+    code = (
+        f"import {module}; from envsuite.cli import app; "
+        "from typer.main import get_command; print(sorted(get_command(app).commands))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert "'curriculum'" in out.stdout and "'swe'" in out.stdout

@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 
 from envsuite.errors import MissingExtraError
-from envsuite.families.swe.docker_client import (
+from envsuite.sandbox.docker_client import (
     REQUIRE_DOCKER_VARIABLE,
     docker_required,
     docker_unavailable_reason,

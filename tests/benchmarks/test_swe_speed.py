@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 
 import envsuite
-from envsuite.families.swe.dataset import load_tasks
+from envsuite.families.swe.dataset import load_problems
 from envsuite.families.swe.grading import grade_patch
-from envsuite.families.swe.sandbox_provider import SandboxProvider
+from envsuite.sandbox.provider import SandboxProvider
 
-from ..families.swe.conftest import docker_ready, task_images  # noqa: F401  (fixtures)
+from ..sandbox.docker_fixtures import docker_ready, task_images  # noqa: F401  (fixtures)
 
 ROUNDS = 20
 
@@ -53,7 +53,7 @@ def test_reset_latency(benchmark, task_images, pool_size):  # noqa: F811
 
 
 def test_grading_time_per_task(benchmark, task_images):  # noqa: F811
-    task = load_tasks(["inflection"])[0]
+    task = load_problems(["inflection"])[0]
     provider = SandboxProvider("docker", pool_size=0)
     try:
         report = benchmark.pedantic(

@@ -10,9 +10,9 @@ import typer
 import yaml
 from typer.testing import CliRunner
 
-from envsuite.cli.app import build_app
 from envsuite.cli.evaluate import register as register_eval
 from envsuite.cli.leaderboard import register
+from envsuite.cli.root import build_app
 from envsuite.data_paths import REPO_ROOT
 from envsuite.leaderboard.submission import SubmissionMeta
 from tests.leaderboard.helpers import GAMES_PROTOCOL, rewrite_records

@@ -112,11 +112,3 @@ class ThompsonSamplingAgent:
             n = stats.counts + 1.0
             samples = self.rng.normal(stats.sums / n, self.noise_std / np.sqrt(n))
         return stats.answer(int(np.argmax(samples)))
-
-
-def bandit_oracle(env: Any) -> UCB1Agent:
-    """The Bandit-v0 oracle: UCB1 scaled to the env's reward range or noise."""
-    raw = env.unwrapped
-    names = raw.names if raw.observation_mode == "text" else None
-    scale = 1.0 if raw.arm_type == "bernoulli" else raw.reward_std
-    return UCB1Agent(raw.num_arms, names, scale)

@@ -59,10 +59,3 @@ class HedgeAgent:
         if self.names is not None:
             return ", ".join(f"{p:.12g}" for p in play)
         return play.astype(np.float32)
-
-
-def hedge_oracle(env: Any) -> HedgeAgent:
-    """Build the Experts-v0 oracle: Hedge with η = √(8 ln N / T) for the env's N and T."""
-    raw = env.unwrapped
-    names = raw.names if raw.observation_mode == "text" else None
-    return HedgeAgent(raw.num_actions, raw.horizon, names)

@@ -11,7 +11,7 @@ register(
         family="decision",
         api="gymnasium",
         description="K-armed Bernoulli/Gaussian bandit with EVOLvE presets; text or vector.",
-        oracle=f"{_PACKAGE}.bandit_policies:bandit_oracle",
+        oracle=f"{_PACKAGE}.bandit_oracle:bandit_oracle",
         oracle_success=0.8,
         test_kwargs={"horizon": 100},
         test_variants=(
@@ -29,7 +29,7 @@ register(
         family="decision",
         api="gymnasium",
         description="Linear contextual bandit (disjoint model), K arms, d-dim contexts.",
-        oracle=f"{_PACKAGE}.linucb:linucb_oracle",
+        oracle=f"{_PACKAGE}.linucb_oracle:linucb_oracle",
         oracle_success=1.0,
         test_kwargs={"horizon": 100},
         test_variants=(
@@ -47,7 +47,7 @@ register(
         family="decision",
         api="gymnasium",
         description="Prediction with expert advice: iid, trend, sinusoidal or adversarial losses.",
-        oracle=f"{_PACKAGE}.hedge:hedge_oracle",
+        oracle=f"{_PACKAGE}.hedge_oracle:hedge_oracle",
         oracle_success=1.0,
         test_kwargs={"horizon": 50},
         test_variants=(
@@ -66,7 +66,7 @@ register(
         family="decision",
         api="parallel",
         description="Repeated two-player matrix games (PD, pennies, RPS, BoS, stag hunt, custom).",
-        oracle=f"{_PACKAGE}.game_policies:repeated_game_oracle",
+        oracle=f"{_PACKAGE}.repeated_game_oracle:repeated_game_oracle",
         oracle_success=1.0,
         test_kwargs={"horizon": 40},
         test_variants=(

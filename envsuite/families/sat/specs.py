@@ -16,7 +16,7 @@ register(
         api="gymnasium",
         description="SATURN's SAT task: one k-SAT instance, one boxed answer, reward by rule.",
         extra="sat",
-        oracle=f"{_PACKAGE}.solver_agent:sat_oracle",
+        oracle=f"{_PACKAGE}.solver_oracle:sat_oracle",
         oracle_success=1.0,
         test_variants=(
             {"prompt_format": "dimacs", "answer_parser": "strict"},
@@ -38,7 +38,7 @@ register(
         api="gymnasium",
         description="Multi-turn SAT: assign or set variables, told which clauses are violated.",
         extra="sat",
-        oracle=f"{_PACKAGE}.solver_agent:interactive_oracle",
+        oracle=f"{_PACKAGE}.solver_oracle:interactive_oracle",
         oracle_success=1.0,
         test_kwargs={"max_turns": 8},
         test_variants=(

@@ -1,31 +1,31 @@
 """The shipped SWE dataset: ``datasets/swe/<library>/v1/`` with a MANIFEST of sha256 sums.
 
-Each library folder holds ``library.json`` (the pinned source distribution and the task
+Each library folder holds ``library.json`` (the pinned source distribution and the problem
 environment), the source distribution itself (``<name>-<version>.tar.gz``, as downloaded
-from PyPI, sha256-pinned), ``tasks.jsonl`` (one :class:`SWETask` per line) and ``MANIFEST``
+from PyPI, sha256-pinned), ``tasks.jsonl`` (one :class:`SWEProblem` per line) and ``MANIFEST``
 (``<sha256>  <file>`` lines covering every other file).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import io
 import json
-import os
 import tarfile
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
 from envsuite.data_paths import datasets_root
-from envsuite.families.swe.task import SWETask, TaskEnvironment
+from envsuite.families.swe.problem import SWEProblem
+from envsuite.sandbox.cache import sha256_file
+from envsuite.sandbox.environment import SoftwareEnvironment
 
 #: The dataset version folder every library has.
 DATASET_VERSION = "v1"
 MANIFEST = "MANIFEST"
 LIBRARY_FILE = "library.json"
-TASKS_FILE = "tasks.jsonl"
+PROBLEMS_FILE = "tasks.jsonl"
 
 
 class DatasetError(RuntimeError):
@@ -37,23 +37,15 @@ def swe_root() -> Path:
     return datasets_root() / "swe"
 
 
-def cache_dir(*parts: str) -> Path:
-    """A folder under envsuite's cache (``$ENVSUITE_CACHE``, else ``~/.cache/envsuite``)."""
-    root = Path(os.environ.get("ENVSUITE_CACHE") or Path.home() / ".cache" / "envsuite")
-    folder = root.joinpath("swe", *parts)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
 @dataclasses.dataclass(frozen=True)
 class Library:
-    """One shipped library: its pinned source distribution and task environment."""
+    """One shipped library: its pinned source distribution and software environment."""
 
     name: str
     version: str
     sdist_file: str
     sdist_sha256: str
-    environment: TaskEnvironment
+    environment: SoftwareEnvironment
     folder: Path
 
     @property
@@ -101,27 +93,27 @@ def load_library(name: str, root: Path | None = None) -> Library:
         version=data["version"],
         sdist_file=data["sdist"]["file"],
         sdist_sha256=data["sdist"]["sha256"],
-        environment=TaskEnvironment.from_json(data["environment"]),
+        environment=SoftwareEnvironment.from_json(data["environment"]),
         folder=folder,
     )
 
 
-def load_tasks(names: Iterable[str] | None = None, root: Path | None = None) -> list[SWETask]:
-    """The shipped tasks of ``names`` (default: every library), sorted by instance id."""
-    tasks: list[SWETask] = []
+def load_problems(names: Iterable[str] | None = None, root: Path | None = None) -> list[SWEProblem]:
+    """The shipped problems of ``names`` (default: every library), sorted by instance id."""
+    problems: list[SWEProblem] = []
     for name in library_names(root) if names is None else names:
-        tasks += _library_tasks(str(library_folder(name, root)))
-    return sorted(tasks, key=lambda t: t.instance_id)
+        problems += _library_problems(str(library_folder(name, root)))
+    return sorted(problems, key=lambda t: t.instance_id)
 
 
 @cache
-def _library_tasks(folder: str) -> tuple[SWETask, ...]:
+def _library_problems(folder: str) -> tuple[SWEProblem, ...]:
     library = load_library(Path(folder).parent.name, Path(folder).parent.parent)
-    path = Path(folder) / TASKS_FILE
+    path = Path(folder) / PROBLEMS_FILE
     if not path.is_file():
         return ()
     return tuple(
-        SWETask.from_json(json.loads(line), library.environment)
+        SWEProblem.from_json(json.loads(line), library.environment)
         for line in path.read_text().splitlines()
         if line.strip()
     )
@@ -134,15 +126,6 @@ def dataset_files(names: Iterable[str] | None = None, root: Path | None = None) 
         folder = library_folder(name, root)
         files += sorted(p for p in folder.iterdir() if p.is_file())
     return files
-
-
-def sha256_file(path: Path) -> str:
-    """sha256 hex digest of a file."""
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def write_manifest(folder: Path) -> Path:
@@ -158,24 +141,24 @@ def write_manifest(folder: Path) -> Path:
 
 
 def verify_manifest(folder: Path) -> list[str]:
-    """Problems with ``folder`` against its MANIFEST ([] when every file matches)."""
+    """What is wrong with ``folder`` against its MANIFEST ([] when every file matches)."""
     path = folder / MANIFEST
     if not path.is_file():
         return [f"{folder}: no {MANIFEST}"]
-    problems = []
+    errors = []
     listed = set()
     for line in path.read_text().splitlines():
         digest, _, name = line.partition("  ")
         listed.add(name)
         target = folder / name
         if not target.is_file():
-            problems.append(f"{target}: listed in {MANIFEST} but missing")
+            errors.append(f"{target}: listed in {MANIFEST} but missing")
         elif sha256_file(target) != digest:
-            problems.append(f"{target}: sha256 differs from {MANIFEST}")
+            errors.append(f"{target}: sha256 differs from {MANIFEST}")
     for extra in sorted(p.name for p in folder.iterdir() if p.is_file()):
         if extra not in listed and extra != MANIFEST:
-            problems.append(f"{folder / extra}: not listed in {MANIFEST}")
-    return problems
+            errors.append(f"{folder / extra}: not listed in {MANIFEST}")
+    return errors
 
 
 @dataclasses.dataclass(frozen=True)

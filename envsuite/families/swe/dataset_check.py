@@ -1,4 +1,4 @@
-"""Grading the gold and the empty patch of shipped tasks (``envsuite swe validate``)."""
+"""Grading the gold and the empty patch of shipped problems (``envsuite swe validate``)."""
 
 from __future__ import annotations
 
@@ -7,13 +7,13 @@ import time
 from collections.abc import Callable, Iterable
 
 from envsuite.families.swe.grading import RESOLVED, grade_patch
-from envsuite.families.swe.sandbox_provider import Backend, SandboxProvider
-from envsuite.families.swe.task import SWETask
+from envsuite.families.swe.problem import SWEProblem
+from envsuite.sandbox.provider import Backend, SandboxProvider
 
 
 @dataclasses.dataclass(frozen=True)
-class TaskCheck:
-    """The gold and empty patch results of one task, and the seconds grading took."""
+class ProblemCheck:
+    """The gold and empty patch results of one problem, and the seconds grading took."""
 
     instance_id: str
     gold: str
@@ -27,23 +27,23 @@ class TaskCheck:
         return self.gold == RESOLVED and self.empty != RESOLVED
 
 
-def check_tasks(
-    tasks: Iterable[SWETask],
+def check_problems(
+    problems: Iterable[SWEProblem],
     backend: Backend = "docker",
-    progress: Callable[[TaskCheck], None] | None = None,
-) -> list[TaskCheck]:
-    """Grade every task's gold patch and the empty patch (fresh sandboxes, no grade cache)."""
+    progress: Callable[[ProblemCheck], None] | None = None,
+) -> list[ProblemCheck]:
+    """Grade every problem's gold patch and the empty patch (fresh sandboxes, no grade cache)."""
     provider = SandboxProvider(backend, pool_size=1)
     checks = []
     try:
-        for task in tasks:
-            factory = provider.factory(task.environment)
+        for problem in problems:
+            factory = provider.factory(problem.environment)
             started = time.perf_counter()
-            gold = grade_patch(task, task.patch, factory)
-            empty = grade_patch(task, "", factory)
+            gold = grade_patch(problem, problem.patch, factory)
+            empty = grade_patch(problem, "", factory)
             seconds = (time.perf_counter() - started) / 2
-            check = TaskCheck(
-                task.instance_id, gold.resolution, empty.resolution, gold.error, seconds
+            check = ProblemCheck(
+                problem.instance_id, gold.resolution, empty.resolution, gold.error, seconds
             )
             checks.append(check)
             if progress is not None:

@@ -15,12 +15,10 @@ from gymnasium import spaces
 from gymnasium.utils.seeding import np_random
 
 from envsuite.env_base import EnvsuiteEnv
-from envsuite.families.swe.dataset import dataset_files, library_names, load_tasks
+from envsuite.families.swe.dataset import dataset_files, library_names, load_problems
 from envsuite.families.swe.grading import DEFAULT_TEST_TIMEOUT
-from envsuite.families.swe.output_limits import DEFAULT_OUTPUT_LIMIT, OutputLimits
+from envsuite.families.swe.problem import SWEProblem
 from envsuite.families.swe.repo_snapshot import repo_archive
-from envsuite.families.swe.sandbox import DEFAULT_COMMAND_TIMEOUT, Sandbox
-from envsuite.families.swe.sandbox_provider import BACKENDS, Backend, SandboxProvider
 from envsuite.families.swe.submission import (
     REWARD_MODES,
     Outcome,
@@ -30,10 +28,12 @@ from envsuite.families.swe.submission import (
     score_submission,
 )
 from envsuite.families.swe.swebench_loader import load_swebench_jsonl
-from envsuite.families.swe.task import SWETask
 from envsuite.families.swe.tool_effects import apply_tool, format_result
 from envsuite.families.swe.tools import TOOLS_HELP, SubmitCall, ToolCall, parse_tool_call
 from envsuite.rendering import TEXT_RENDER_MODES, checked_render_mode
+from envsuite.sandbox.interface import DEFAULT_COMMAND_TIMEOUT, Sandbox
+from envsuite.sandbox.output_limits import DEFAULT_OUTPUT_LIMIT, OutputLimits
+from envsuite.sandbox.provider import BACKENDS, Backend, SandboxProvider
 from envsuite.spaces import UnicodeText
 
 TaskSelection = Literal["random", "seed_index"]
@@ -175,7 +175,7 @@ class SWEEnv(EnvsuiteEnv[str, str, ToolCall]):
         self.action_space: spaces.Space[Any] = UnicodeText(MAX_ACTION)
         self.limits = OutputLimits(keep_bytes=output_limit_bytes)
         self.provider = SandboxProvider(backend, pool_size)
-        self.task: SWETask | None = None
+        self.task: SWEProblem | None = None
         self.sandbox: Sandbox | None = None
         self.base_commit = ""
         self.steps = 0
@@ -193,7 +193,7 @@ class SWEEnv(EnvsuiteEnv[str, str, ToolCall]):
             return [Path(tasks_file)]
         return dataset_files(library_names() if libraries is None else libraries)
 
-    def _load_tasks(self) -> list[SWETask]:
+    def _load_tasks(self) -> list[SWEProblem]:
         return select_tasks(self.config)
 
     @classmethod
@@ -222,7 +222,7 @@ class SWEEnv(EnvsuiteEnv[str, str, ToolCall]):
         self._reset_seed = seed
         return super().reset(seed=seed, options=options)
 
-    def _pick(self, options: dict[str, Any] | None) -> SWETask:
+    def _pick(self, options: dict[str, Any] | None) -> SWEProblem:
         if options and "task_id" in options:
             for task in self.tasks:
                 if task.instance_id == options["task_id"]:
@@ -377,7 +377,7 @@ class SWEEnv(EnvsuiteEnv[str, str, ToolCall]):
                 self.step(_call_json(call))
 
 
-def select_tasks(config: Mapping[str, Any]) -> list[SWETask]:
+def select_tasks(config: Mapping[str, Any]) -> list[SWEProblem]:
     """The tasks an env with ``config`` (its constructor arguments) draws from, in order.
 
     Raises:
@@ -389,7 +389,7 @@ def select_tasks(config: Mapping[str, Any]) -> list[SWETask]:
             raise ValueError("tasks_file needs repos_root (where the repositories are)")
         tasks = load_swebench_jsonl(config["tasks_file"], config["repos_root"])
     else:
-        tasks = load_tasks(config.get("libraries"))
+        tasks = load_problems(config.get("libraries"))
     wanted = config.get("task_ids")
     if wanted is not None:
         unknown = sorted(set(wanted) - {t.instance_id for t in tasks})

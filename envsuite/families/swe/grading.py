@@ -4,15 +4,16 @@
    hooks, packaging metadata, compiled files and files outside the import roots
    (:mod:`.patch_filter`); the rest is screened line by line (:mod:`.diff_screen`): a
    blocking flag (a library edit naming the test harness, ``os._exit``, frame or memory
-   tricks) leaves the task unresolved without running anything; other flags are recorded.
-2. A fresh sandbox gets the task's base repository; the filtered diff is applied
+   tricks) leaves the problem unresolved without running anything; other flags are recorded.
+2. A fresh sandbox gets the problem's base repository; the filtered diff is applied
    (``pyproject.toml``'s pytest tables are put back), then the hidden test patch.
 3. The repository is *sealed*: copied, with a file of canary tests (:mod:`.canary`), to a
    place the tests' user can read but not change (root-owned in Docker).
 4. The result collector starts as a user the tests cannot signal, trace or write to; the
-   tests run from the sealed copy through envsuite's runner (:mod:`.pytest_runner`: the
-   repository cannot replace pytest), which streams every report to the collector as it
-   happens and has pytest write its JUnit XML into a second channel.
+   tests run from the sealed copy through envsuite's runner
+   (:mod:`envsuite.sandbox.pytest_runner`: the repository cannot replace pytest), which
+   streams every report to the collector as it happens and has pytest write its JUnit XML
+   into a second channel.
 5. :mod:`.verdict` trusts the results only if the event stream, the JUnit XML, the three
    exit codes and the canaries all agree; printed output counts for nothing. A test
    missing from the results counts as failed.
@@ -35,14 +36,15 @@ from typing import Any
 from envsuite.families.swe.canary import make_canary
 from envsuite.families.swe.diff_screen import Flag, blocking, screen_diff
 from envsuite.families.swe.junit import PASSED, TestOutcome
-from envsuite.families.swe.output_limits import OutputLimits
 from envsuite.families.swe.patch_filter import filter_patch, restore_pytest_tables
+from envsuite.families.swe.problem import SWEProblem
 from envsuite.families.swe.repo_snapshot import repo_archive
-from envsuite.families.swe.result_channels import ResultCollector
-from envsuite.families.swe.sandbox import FileAccessError, Sandbox, SandboxError
-from envsuite.families.swe.task import SWETask, TaskEnvironment
 from envsuite.families.swe.unified_diff import DiffError
 from envsuite.families.swe.verdict import judge
+from envsuite.sandbox.environment import SoftwareEnvironment
+from envsuite.sandbox.interface import FileAccessError, Sandbox, SandboxError
+from envsuite.sandbox.output_limits import OutputLimits
+from envsuite.sandbox.result_channels import ResultCollector
 
 RESOLVED, PARTIAL, UNRESOLVED = "resolved", "partial", "unresolved"
 #: Seconds the hidden tests may run.
@@ -51,7 +53,7 @@ _INTERNAL = OutputLimits(keep_bytes=64 * 1024, stream_bytes=64 * 1024 * 1024)
 
 
 class GradingError(RuntimeError):
-    """Grading itself failed (the test patch does not apply): a task or infra problem."""
+    """Grading itself failed (the test patch does not apply): a dataset or infrastructure fault."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -59,7 +61,7 @@ class GradeReport:
     """The outcome of grading one patch.
 
     Attributes:
-        instance_id: The task.
+        instance_id: The problem.
         resolution: ``resolved``, ``partial`` or ``unresolved``.
         fail_to_pass: FAIL_TO_PASS tests that now pass / still fail.
         pass_to_pass: PASS_TO_PASS tests that pass / broke.
@@ -84,7 +86,7 @@ class GradeReport:
 
     @property
     def resolved(self) -> bool:
-        """Whether the task is resolved."""
+        """Whether the problem is resolved."""
         return self.resolution == RESOLVED
 
     @property
@@ -131,7 +133,7 @@ def resolution_status(f2p_ok: int, f2p_bad: int, p2p_ok: int, p2p_bad: int) -> s
 
 
 def split_outcomes(
-    task: SWETask, outcomes: dict[str, TestOutcome], trusted: bool
+    problem: SWEProblem, outcomes: dict[str, TestOutcome], trusted: bool
 ) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
     """FAIL_TO_PASS and PASS_TO_PASS split into success/failure (missing = failure)."""
 
@@ -139,12 +141,12 @@ def split_outcomes(
         ok = [n for n in names if trusted and n in outcomes and outcomes[n].status == PASSED]
         return {"success": ok, "failure": [n for n in names if n not in ok]}
 
-    return split(task.FAIL_TO_PASS), split(task.PASS_TO_PASS)
+    return split(problem.FAIL_TO_PASS), split(problem.PASS_TO_PASS)
 
 
 def runner_command(
     sandbox: Sandbox,
-    environment: TaskEnvironment,
+    environment: SoftwareEnvironment,
     junit_path: str,
     test_files: Sequence[str],
 ) -> str:
@@ -159,7 +161,7 @@ def runner_command(
 
 def graded_command(
     sandbox: Sandbox,
-    environment: TaskEnvironment,
+    environment: SoftwareEnvironment,
     sealed: str,
     collector: ResultCollector,
     test_files: Sequence[str],
@@ -175,18 +177,18 @@ def graded_command(
     return f"cd {shlex.quote(sealed)} && PYTHONPATH={shlex.quote(':'.join(roots))} {command}"
 
 
-def _import_roots(repo_dir: str, environment: TaskEnvironment) -> list[str]:
+def _import_roots(repo_dir: str, environment: SoftwareEnvironment) -> list[str]:
     return [
         repo_dir if root in (".", "") else f"{repo_dir}/{root.strip('/')}"
         for root in environment.python_path
     ]
 
 
-def _path_options(repo_dir: str, environment: TaskEnvironment) -> list[str]:
+def _path_options(repo_dir: str, environment: SoftwareEnvironment) -> list[str]:
     return [item for root in _import_roots(repo_dir, environment) for item in ("--path", root)]
 
 
-def _pytest_options(environment: TaskEnvironment) -> list[str]:
+def _pytest_options(environment: SoftwareEnvironment) -> list[str]:
     return [
         "-p", "no:cacheprovider", "-o", "junit_family=xunit1", "-q", "--no-header", "-rN",
         *environment.pytest_args,
@@ -215,34 +217,34 @@ def _guard_pyproject(sandbox: Sandbox) -> None:
 
 
 def grade_patch(
-    task: SWETask,
+    problem: SWEProblem,
     diff: str,
     new_sandbox: Callable[[], Sandbox],
     *,
     test_timeout_s: float = DEFAULT_TEST_TIMEOUT,
 ) -> GradeReport:
-    """Grade ``diff`` against ``task``'s hidden tests in a fresh sandbox (see the module).
+    """Grade ``diff`` against ``problem``'s hidden tests in a fresh sandbox (see the module).
 
     Args:
-        task: The task.
+        problem: The problem.
         diff: The agent's diff against the base commit ("" for the empty patch).
-        new_sandbox: Starts a fresh sandbox of the task's environment.
+        new_sandbox: Starts a fresh sandbox of the problem's environment.
         test_timeout_s: Seconds the tests may run before they count as failed.
 
     Raises:
-        GradingError: the hidden test patch does not apply (a broken task).
+        GradingError: the hidden test patch does not apply (a broken problem).
         SandboxError: the sandbox itself failed.
     """
     try:
-        filtered = filter_patch(diff, task.environment.python_path)
+        filtered = filter_patch(diff, problem.environment.python_path)
         flags = screen_diff(filtered.diff)
     except DiffError as exc:
-        return _unresolved(task, f"the submission is not a readable diff: {exc}", applied=False)
+        return _unresolved(problem, f"the submission is not a readable diff: {exc}", applied=False)
     screen = [flag.to_json() for flag in flags]
     stopped = blocking(flags)
     if stopped:
-        return _unresolved(task, _blocked(stopped), False, filtered.dropped, screen)
-    archive, _ = repo_archive(task)
+        return _unresolved(problem, _blocked(stopped), False, filtered.dropped, screen)
+    archive, _ = repo_archive(problem)
     canary = make_canary()
     with new_sandbox() as sandbox:
         sandbox.load_repo(archive)
@@ -250,30 +252,32 @@ def grade_patch(
             failure = _apply(sandbox, "agent.diff", filtered.diff)
             if failure is not None:
                 message = f"the patch does not apply: {failure}"
-                return _unresolved(task, message, False, filtered.dropped, screen)
+                return _unresolved(problem, message, False, filtered.dropped, screen)
             if "pyproject.toml" in filtered.kept_paths:
                 _guard_pyproject(sandbox)
-        if task.test_patch:
-            failure = _apply(sandbox, "tests.diff", task.test_patch)
+        if problem.test_patch:
+            failure = _apply(sandbox, "tests.diff", problem.test_patch)
             if failure is not None:
-                raise GradingError(f"{task.instance_id}: the test patch does not apply: {failure}")
+                raise GradingError(
+                    f"{problem.instance_id}: the test patch does not apply: {failure}"
+                )
         try:
             sealed = sandbox.seal_repo({canary.path: canary.source.encode("utf-8")})
         except SandboxError as exc:
             if sandbox.health() is not None:
                 raise
             message = f"the repository could not be copied for grading: {exc}"
-            return _unresolved(task, message, True, filtered.dropped, screen)
+            return _unresolved(problem, message, True, filtered.dropped, screen)
         collector = sandbox.start_collector()
         command = graded_command(
-            sandbox, task.environment, sealed, collector, [*task.test_files, canary.path]
+            sandbox, problem.environment, sealed, collector, [*problem.test_files, canary.path]
         )
         run = sandbox.run(command, timeout_s=test_timeout_s, limits=_INTERNAL)
         collected = collector.finish()
-    tracked = [*task.FAIL_TO_PASS, *task.PASS_TO_PASS]
-    verdict = judge(collected, run, task.test_files, tracked, canary, test_timeout_s)
+    tracked = [*problem.FAIL_TO_PASS, *problem.PASS_TO_PASS]
+    verdict = judge(collected, run, problem.test_files, tracked, canary, test_timeout_s)
     outcomes = {k: v for k, v in verdict.outcomes.items() if k not in canary.expected}
-    f2p, p2p = split_outcomes(task, outcomes, trusted=verdict.error is None)
+    f2p, p2p = split_outcomes(problem, outcomes, trusted=verdict.error is None)
     resolution = (
         UNRESOLVED
         if verdict.error is not None
@@ -282,7 +286,7 @@ def grade_patch(
         )
     )
     return GradeReport(
-        instance_id=task.instance_id,
+        instance_id=problem.instance_id,
         resolution=resolution,
         fail_to_pass=f2p,
         pass_to_pass=p2p,
@@ -302,13 +306,13 @@ def _blocked(flags: list[Flag]) -> str:
 
 
 def _unresolved(
-    task: SWETask,
+    problem: SWEProblem,
     error: str,
     applied: bool,
     dropped: tuple[tuple[str, str], ...] = (),
     screen: list[dict[str, Any]] | None = None,
 ) -> GradeReport:
-    f2p, p2p = split_outcomes(task, {}, trusted=False)
+    f2p, p2p = split_outcomes(problem, {}, trusted=False)
     return GradeReport(
-        task.instance_id, UNRESOLVED, f2p, p2p, applied, list(dropped), None, error, screen or []
+        problem.instance_id, UNRESOLVED, f2p, p2p, applied, list(dropped), None, error, screen or []
     )

@@ -13,8 +13,8 @@ from envsuite.families.swe.unified_diff import apply_diff, split_file_diffs
 class GoldPatchAgent:
     """Writes every file the gold patch changes (its patched text), then submits.
 
-    It reads the current task from the env it was built for (the gold patch never reaches
-    the agent-facing observation or info), so it follows whichever task ``reset`` picked.
+    It reads the current problem from the env it was built for (the gold patch never reaches
+    the agent-facing observation or info), so it follows whichever problem ``reset`` picked.
     """
 
     def __init__(self, env: Any) -> None:
@@ -23,16 +23,16 @@ class GoldPatchAgent:
         self._task_id: str | None = None
 
     def reset(self, seed: int | None = None) -> None:
-        """Forget the plan; it is rebuilt from the env's task at the next action."""
+        """Forget the plan; it is rebuilt from the env's problem at the next action."""
         self._plan = []
         self._task_id = None
 
     def _make_plan(self) -> list[str]:
-        task = self.env.task
-        tree = base_tree(task)
-        touched = sorted({p for s in split_file_diffs(task.patch) for p in s.paths})
+        problem = self.env.task
+        tree = base_tree(problem)
+        touched = sorted({p for s in split_file_diffs(problem.patch) for p in s.paths})
         texts = {p: tree[p].data.decode("utf-8") for p in touched if p in tree}
-        patched = apply_diff(texts, task.patch)
+        patched = apply_diff(texts, problem.patch)
         actions = [tool_call_json(WriteFileCall(path, patched[path])) for path in sorted(patched)]
         deleted = sorted(set(texts) - set(patched))
         if deleted:
@@ -44,11 +44,11 @@ class GoldPatchAgent:
 
     def act(self, observation: Any, info: Mapping[str, Any]) -> str:
         """The next write of the gold patch, or ``submit`` once all are written."""
-        task = self.env.task
-        if task is None:
+        problem = self.env.task
+        if problem is None:
             return tool_call_json(SubmitCall())
-        if self._task_id != task.instance_id or "instance_id" in info:
-            self._task_id = task.instance_id
+        if self._task_id != problem.instance_id or "instance_id" in info:
+            self._task_id = problem.instance_id
             self._plan = self._make_plan()
         return self._plan.pop(0) if self._plan else tool_call_json(SubmitCall())
 

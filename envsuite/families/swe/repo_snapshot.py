@@ -1,4 +1,4 @@
-"""The base repository of a task as a tar, with a ``.git`` holding only the base commit.
+"""The base repository of a problem as a tar, with a ``.git`` holding only the base commit.
 
 Its files are those at the base commit, and its git history holds that single commit, so
 the sandbox shows nothing after it (no fix).
@@ -18,9 +18,10 @@ import tarfile
 import tempfile
 from pathlib import Path
 
-from envsuite.families.swe.dataset import SourceFile, cache_dir, sdist_tree, swe_root
-from envsuite.families.swe.task import SWETask
+from envsuite.families.swe.dataset import SourceFile, sdist_tree, swe_root
+from envsuite.families.swe.problem import SWEProblem
 from envsuite.families.swe.unified_diff import apply_diff, split_file_diffs
+from envsuite.sandbox.cache import cache_dir
 
 #: Identity and date of every base commit envsuite makes.
 COMMIT_ENV = {
@@ -60,14 +61,14 @@ def git(args: list[str], cwd: Path, input_bytes: bytes | None = None) -> bytes:
     return result.stdout
 
 
-def source_tree(task: SWETask) -> dict[str, SourceFile]:
-    """The repository's files before the task's own changes (its source)."""
-    kind = task.source.get("kind")
+def source_tree(problem: SWEProblem) -> dict[str, SourceFile]:
+    """The repository's files before the problem's own changes (its source)."""
+    kind = problem.source.get("kind")
     if kind == "sdist":
-        return sdist_tree(swe_root() / task.repo / "v1" / str(task.source["file"]))
+        return sdist_tree(swe_root() / problem.repo / "v1" / str(problem.source["file"]))
     if kind == "git":
-        return git_tree(Path(str(task.source["path"])), str(task.source["commit"]))
-    raise SnapshotError(f"{task.instance_id}: unknown source kind {kind!r}")
+        return git_tree(Path(str(problem.source["path"])), str(problem.source["commit"]))
+    raise SnapshotError(f"{problem.instance_id}: unknown source kind {kind!r}")
 
 
 def git_tree(repo: Path, commit: str) -> dict[str, SourceFile]:
@@ -83,19 +84,19 @@ def git_tree(repo: Path, commit: str) -> dict[str, SourceFile]:
     return files
 
 
-def base_tree(task: SWETask) -> dict[str, SourceFile]:
-    """The files at the task's base commit: source + bug patch, hidden tests removed."""
-    tree = source_tree(task)
-    if task.bug_patch:
-        touched = _touched(task.bug_patch)
+def base_tree(problem: SWEProblem) -> dict[str, SourceFile]:
+    """The files at the problem's base commit: source + bug patch, hidden tests removed."""
+    tree = source_tree(problem)
+    if problem.bug_patch:
+        touched = _touched(problem.bug_patch)
         texts = {p: tree[p].data.decode("utf-8") for p in touched if p in tree}
-        patched = apply_diff(texts, task.bug_patch)
+        patched = apply_diff(texts, problem.bug_patch)
         for path, text in patched.items():
             executable = tree[path].executable if path in tree else False
             tree[path] = SourceFile(text.encode("utf-8"), executable)
         for path in set(texts) - set(patched):
             del tree[path]
-    for hidden in task.hidden_tests:
+    for hidden in problem.hidden_tests:
         tree.pop(hidden, None)
     return tree
 
@@ -138,38 +139,42 @@ def tar_folder(folder: Path) -> bytes:
     return buffer.getvalue()
 
 
-def _cache_key(task: SWETask) -> str:
+def _cache_key(problem: SWEProblem) -> str:
     payload = "\n".join(
         [
             BUMP,
-            task.instance_id,
-            task.base_commit,
-            repr(sorted(task.source.items())),
-            task.bug_patch,
-            *task.hidden_tests,
+            problem.instance_id,
+            problem.base_commit,
+            repr(sorted(problem.source.items())),
+            problem.bug_patch,
+            *problem.hidden_tests,
         ]
     )
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:24]
 
 
-def repo_archive(task: SWETask) -> tuple[bytes, str]:
-    """The task's base repository as a tar, and its commit id (cached on disk).
+def repo_archive(problem: SWEProblem) -> tuple[bytes, str]:
+    """The problem's base repository as a tar, and its commit id (cached on disk).
 
     Raises:
-        SnapshotError: the commit id differs from ``task.base_commit`` (when that is set
+        SnapshotError: the commit id differs from ``problem.base_commit`` (when that is set
             for an envsuite-made commit), or the tree cannot be built.
     """
-    cached = cache_dir("repos") / f"{task.instance_id}-{_cache_key(task)}.tar"
+    cached = cache_dir("repos") / f"{problem.instance_id}-{_cache_key(problem)}.tar"
     commit_file = cached.with_suffix(".commit")
     if cached.is_file() and commit_file.is_file():
         return cached.read_bytes(), commit_file.read_text().strip()
     with tempfile.TemporaryDirectory(prefix="envsuite-snapshot-") as scratch:
         folder = Path(scratch) / "repo"
         folder.mkdir()
-        commit = commit_tree(base_tree(task), folder)
-        if task.source.get("kind") == "sdist" and task.base_commit and commit != task.base_commit:
+        commit = commit_tree(base_tree(problem), folder)
+        if (
+            problem.source.get("kind") == "sdist"
+            and problem.base_commit
+            and commit != problem.base_commit
+        ):
             raise SnapshotError(
-                f"{task.instance_id}: rebuilt base commit {commit} != {task.base_commit}"
+                f"{problem.instance_id}: rebuilt base commit {commit} != {problem.base_commit}"
             )
         data = tar_folder(folder)
     partial = cached.with_suffix(f".{os.getpid()}.part")

@@ -9,13 +9,13 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from envsuite.families.swe.grading import grade_patch
-from envsuite.families.swe.output_limits import OutputLimits
 from envsuite.families.swe.patch_filter import filter_patch
+from envsuite.families.swe.problem import SWEProblem
 from envsuite.families.swe.repo_snapshot import base_tree
-from envsuite.families.swe.sandbox import Sandbox
 from envsuite.families.swe.similarity_reward import MALFORMED, similarity_reward
-from envsuite.families.swe.task import SWETask
 from envsuite.families.swe.unified_diff import DiffError, split_file_diffs
+from envsuite.sandbox.interface import Sandbox
+from envsuite.sandbox.output_limits import OutputLimits
 
 RewardMode = Literal["binary", "dense", "similarity"]
 REWARD_MODES: tuple[RewardMode, ...] = ("binary", "dense", "similarity")
@@ -63,7 +63,7 @@ def repository_diff(sandbox: Sandbox, base_commit: str) -> tuple[str, str | None
 
 
 def score_submission(
-    task: SWETask,
+    problem: SWEProblem,
     diff: str,
     mode: RewardMode,
     new_sandbox: Callable[[], Sandbox],
@@ -71,21 +71,21 @@ def score_submission(
 ) -> Outcome:
     """Reward, success and score of ``diff`` under ``mode`` (see the env's docstring)."""
     if mode == "similarity":
-        return _similarity(task, diff)
-    report = grade_patch(task, diff, new_sandbox, test_timeout_s=test_timeout_s)
+        return _similarity(problem, diff)
+    report = grade_patch(problem, diff, new_sandbox, test_timeout_s=test_timeout_s)
     score = report.dense_score
     reward = float(report.resolved) if mode == "binary" else score
     info = {"resolution": report.resolution, "grade": report.summary()}
     return Outcome(reward, report.resolved, score, info)
 
 
-def _similarity(task: SWETask, diff: str) -> Outcome:
-    kept = filter_patch(diff, task.environment.python_path).diff if diff.strip() else ""
+def _similarity(problem: SWEProblem, diff: str) -> Outcome:
+    kept = filter_patch(diff, problem.environment.python_path).diff if diff.strip() else ""
     paths: set[str] = set()
-    for text in (kept, task.patch):
+    for text in (kept, problem.patch):
         with contextlib.suppress(DiffError):
             paths |= {p for s in split_file_diffs(text) for p in s.paths} if text else set()
-    tree = base_tree(task)
+    tree = base_tree(problem)
     base: dict[str, str] = {}
     for path in paths:
         if path in tree:
@@ -93,7 +93,7 @@ def _similarity(task: SWETask, diff: str) -> Outcome:
                 base[path] = tree[path].data.decode("utf-8")
             except UnicodeDecodeError:
                 continue
-    result = similarity_reward(base, task.patch, kept)
+    result = similarity_reward(base, problem.patch, kept)
     info: dict[str, Any] = {"similarity": result.per_file, "similarity_error": result.error}
     success = result.reward == 1.0
     return Outcome(result.reward, success, max(result.reward, 0.0), info)

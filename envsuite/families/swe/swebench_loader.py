@@ -9,7 +9,7 @@ The repository must be a git clone under ``repos_root`` named ``owner__name`` or
 the sandbox gets its tree at ``base_commit`` as a fresh single-commit repository (nothing
 after the base commit is reachable). The grader runs the files the test patch touches with
 pytest, so repositories whose tests are not pytest-style (Django's runner, sympy's
-``bin/test``) are not supported. Dependencies come from ``environment`` (a task image
+``bin/test``) are not supported. Dependencies come from ``environment`` (a problem image
 with those wheels); the default environment has none beyond pytest.
 """
 
@@ -21,8 +21,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from envsuite.families.swe.task import SWETask, TaskEnvironment
+from envsuite.families.swe.problem import SWEProblem
 from envsuite.families.swe.unified_diff import split_file_diffs
+from envsuite.sandbox.environment import SoftwareEnvironment
 
 REQUIRED = (
     "instance_id", "repo", "base_commit", "patch", "test_patch", "problem_statement",
@@ -54,10 +55,10 @@ def repository_folder(repos_root: Path, repo: str) -> Path | None:
     return None
 
 
-def instance_to_task(
-    data: dict[str, Any], repos_root: Path, environment: TaskEnvironment | None = None
-) -> SWETask:
-    """One SWE-bench instance as a :class:`SWETask`.
+def instance_to_problem(
+    data: dict[str, Any], repos_root: Path, environment: SoftwareEnvironment | None = None
+) -> SWEProblem:
+    """One SWE-bench instance as a :class:`SWEProblem`.
 
     Raises:
         SWEBenchFormatError: a required field is missing, or the repository is not on disk.
@@ -76,7 +77,7 @@ def instance_to_task(
     test_files = tuple(sorted({s.path for s in split_file_diffs(data["test_patch"]) if s.new_path}))
     slug = re.sub(r"[^a-z0-9_.-]+", "-", repo.lower())
     extra = {k: v for k, v in data.items() if k not in REQUIRED}
-    return SWETask(
+    return SWEProblem(
         instance_id=instance,
         repo=repo,
         base_commit=str(data["base_commit"]),
@@ -85,7 +86,7 @@ def instance_to_task(
         problem_statement=str(data["problem_statement"]),
         FAIL_TO_PASS=_names(data["FAIL_TO_PASS"], "FAIL_TO_PASS", instance),
         PASS_TO_PASS=_names(data["PASS_TO_PASS"], "PASS_TO_PASS", instance),
-        environment=environment or TaskEnvironment(name=f"swebench-{slug}"),
+        environment=environment or SoftwareEnvironment(name=f"swebench-{slug}"),
         source={"kind": "git", "path": str(folder.resolve()), "commit": str(data["base_commit"])},
         test_files=test_files,
         metadata=extra,
@@ -95,12 +96,12 @@ def instance_to_task(
 def load_swebench_jsonl(
     path: str | Path,
     repos_root: str | Path,
-    environment: TaskEnvironment | None = None,
+    environment: SoftwareEnvironment | None = None,
     instance_ids: Iterable[str] | None = None,
-) -> list[SWETask]:
-    """Read a SWE-bench JSONL file into tasks (optionally only ``instance_ids``)."""
+) -> list[SWEProblem]:
+    """Read a SWE-bench JSONL file into problems (optionally only ``instance_ids``)."""
     wanted = None if instance_ids is None else set(instance_ids)
-    tasks = []
+    problems = []
     for number, line in enumerate(Path(path).read_text().splitlines(), start=1):
         if not line.strip():
             continue
@@ -109,5 +110,5 @@ def load_swebench_jsonl(
         except ValueError as exc:
             raise SWEBenchFormatError(f"{path}:{number}: not JSON ({exc})") from exc
         if wanted is None or data.get("instance_id") in wanted:
-            tasks.append(instance_to_task(data, Path(repos_root), environment))
-    return tasks
+            problems.append(instance_to_problem(data, Path(repos_root), environment))
+    return problems

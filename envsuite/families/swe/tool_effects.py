@@ -5,8 +5,6 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from envsuite.families.swe.output_limits import HeadTailBuffer, OutputLimits
-from envsuite.families.swe.sandbox import FileAccessError, Sandbox, repo_relative
 from envsuite.families.swe.tools import (
     ReadFileCall,
     ReplaceCall,
@@ -14,6 +12,8 @@ from envsuite.families.swe.tools import (
     ToolCall,
     WriteFileCall,
 )
+from envsuite.sandbox.interface import FileAccessError, Sandbox, repo_relative
+from envsuite.sandbox.output_limits import HeadTailBuffer, OutputLimits
 
 
 @dataclasses.dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """Git-style unified diffs: split into per-file sections, make them, apply them exactly.
 
-envsuite makes the diffs of its synthesised tasks itself (bug, gold and test patches) and
+envsuite makes the diffs of its synthesised problems itself (bug, gold and test patches) and
 applies them on the host without git; agents' diffs are applied inside the sandbox by
 ``git apply``. The applier here is strict: context must match at the stated line.
 """

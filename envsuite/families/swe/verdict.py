@@ -1,9 +1,9 @@
 """Judging a graded test run: two channels, three exit codes and the canaries must agree.
 
-The collector (:mod:`.result_collector`) hands back the runner's event stream and pytest's
-JUnit XML (:mod:`.pytest_runner` says how each is written); the sandbox gives the test
-command's exit code. The run is trusted only if all of this holds, else :func:`judge`
-returns the first reason it is not:
+The collector (:mod:`envsuite.sandbox.result_collector`) hands back the runner's event
+stream and pytest's JUnit XML (:mod:`envsuite.sandbox.pytest_runner` says how each is
+written); the sandbox gives the test command's exit code. The run is trusted only if all
+of this holds, else :func:`judge` returns the first reason it is not:
 
 - the runner connected to the channels, the tests did not time out, nothing was cut;
 - the event stream is exactly the runner's: JSON lines numbered 0, 1, 2... in order,
@@ -41,8 +41,8 @@ from envsuite.families.swe.junit import (
     parse_junit,
     testcase_statuses,
 )
-from envsuite.families.swe.result_channels import Collected
-from envsuite.families.swe.sandbox import CommandResult
+from envsuite.sandbox.interface import CommandResult
+from envsuite.sandbox.result_channels import Collected
 
 #: The record kinds of the event stream, and how many of each a trusted stream holds.
 ONCE = ("hello", "start", "finish", "exit")

@@ -12,7 +12,7 @@ import typer
 from typer.testing import CliRunner
 
 from envsuite.cli import select_policy
-from envsuite.cli.app import build_app
+from envsuite.cli.root import build_app
 from envsuite.evaluation.metrics.top_k import rank_by_estimate
 from envsuite.evaluation.policy_selection.runs import disjoint_seeds
 from envsuite.records import read_records

@@ -12,7 +12,7 @@ import typer
 from typer.testing import CliRunner
 
 from envsuite.cli import report as report_command
-from envsuite.cli.app import build_app
+from envsuite.cli.root import build_app
 from envsuite.records import read_records, write_records
 from tests.evaluation import flaky_agents
 from tests.evaluation.report.conftest import run

@@ -9,11 +9,11 @@ import pytest
 from envsuite.evaluation.protocol import adhoc_protocol
 from envsuite.evaluation.report import main_tables, write_report
 from envsuite.evaluation.runner import evaluate
-from envsuite.families.swe.dataset import load_tasks
+from envsuite.families.swe.dataset import load_problems
 from tests.evaluation.report.markdown_tables import cells, section, table_rows
 
 #: Three inflection tasks; the similarity reward grades without running tests (no Docker).
-TASK_IDS = [task.instance_id for task in load_tasks(["inflection"])[:3]]
+TASK_IDS = [task.instance_id for task in load_problems(["inflection"])[:3]]
 SWE_KWARGS = {
     "backend": "local",
     "libraries": ["inflection"],

@@ -8,7 +8,8 @@ import pytest
 
 import envsuite
 from envsuite.families.decision.contextual_bandit import ContextualBanditEnv
-from envsuite.families.decision.linucb import LinUCBAgent, linucb_oracle
+from envsuite.families.decision.linucb import LinUCBAgent
+from envsuite.families.decision.linucb_oracle import linucb_oracle
 from envsuite.seeding import make_generator
 
 # A hand-made instance: arm 0 pays the first coordinate, arm 1 the second.

@@ -14,7 +14,8 @@ from envsuite.families.decision.experts import (
     hedge_bound,
     parse_text_play,
 )
-from envsuite.families.decision.hedge import HedgeAgent, hedge_oracle
+from envsuite.families.decision.hedge import HedgeAgent
+from envsuite.families.decision.hedge_oracle import hedge_oracle
 
 # Loss vectors of a fixed three-round, two-action sequence.
 LOSSES = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 0.0]])

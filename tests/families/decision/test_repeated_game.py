@@ -15,10 +15,10 @@ from envsuite.families.decision.game_policies import (
     TitForTatAgent,
     UniformRandomAgent,
     game_agents,
-    repeated_game_oracle,
 )
 from envsuite.families.decision.matrix_games import parse_action_name
 from envsuite.families.decision.repeated_game import RepeatedGameEnv
+from envsuite.families.decision.repeated_game_oracle import repeated_game_oracle
 from envsuite.parallel_env_base import MISSING_ACTION
 
 P0, P1 = "player_0", "player_1"

@@ -12,9 +12,9 @@ from sat_skill_agent import SkillAgent
 from typer.testing import CliRunner
 
 import envsuite
-from envsuite.cli import curriculum as curriculum_cli
 from envsuite.evaluation.protocol import TaskProtocol
 from envsuite.evaluation.runner import evaluate
+from envsuite.families.sat.cli import curriculum as curriculum_cli
 from envsuite.families.sat.curriculum import (
     CurriculumController,
     CurriculumSettings,

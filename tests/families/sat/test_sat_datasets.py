@@ -11,7 +11,7 @@ if os.environ.get("ENVSUITE_REQUIRE_ALL_EXTRAS") != "1":
 import typer
 from typer.testing import CliRunner
 
-from envsuite.cli import datasets as datasets_cli
+from envsuite.families.sat.cli import datasets as datasets_cli
 from envsuite.families.sat.dataset_builder import saturn_layout, verify_dataset
 from envsuite.families.sat.manifest import check_manifest
 from envsuite.families.sat.saturn_jsonl import read_saturn_jsonl

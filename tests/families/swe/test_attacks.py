@@ -17,8 +17,8 @@ import pytest
 import envsuite
 from envsuite.families.swe.grading import RESOLVED, UNRESOLVED, grade_patch
 from envsuite.families.swe.repo_snapshot import base_tree
-from envsuite.families.swe.sandbox_provider import SandboxProvider
 from envsuite.families.swe.unified_diff import apply_diff, make_file_diff
+from envsuite.sandbox.provider import SandboxProvider
 
 from . import attack_payloads
 from .conftest import first_task

@@ -1,12 +1,13 @@
-"""The ``sandbox`` and ``swe`` command groups (registered on a bare app, as the lead will)."""
+"""The ``sandbox`` and ``swe`` command groups of the swe family (registered on a bare app)."""
 
 from __future__ import annotations
 
+import pytest
 import typer
 from typer.testing import CliRunner
 
-from envsuite.cli import sandbox, swe
-from envsuite.families.swe.dataset import load_tasks
+from envsuite.families.swe.cli import sandbox, swe
+from envsuite.families.swe.dataset import load_problems
 
 
 def app() -> typer.Typer:
@@ -20,22 +21,28 @@ def invoke(*args: str):
     return CliRunner().invoke(app(), list(args))
 
 
-def test_swe_tasks_lists_the_shipped_tasks():
-    result = invoke("swe", "tasks", "--library", "inflection")
-    count = len(load_tasks(["inflection"]))
-    assert result.exit_code == 0 and result.output.rstrip().endswith(f"{count} tasks")
+@pytest.mark.parametrize("command", ["problems", "tasks"])  # "tasks": the name it had before
+def test_swe_problems_lists_the_shipped_problems(command):
+    result = invoke("swe", command, "--library", "inflection")
+    count = len(load_problems(["inflection"]))
+    assert result.exit_code == 0 and result.output.rstrip().endswith(f"{count} problems")
+
+
+def test_the_old_name_of_swe_problems_is_hidden_from_help():
+    commands = invoke("swe", "--help").output.split("Commands")[1]
+    assert " problems " in commands and " tasks " not in commands
 
 
 def test_swe_validate_grades_gold_and_empty_locally(tmp_path):
-    task = load_tasks(["inflection"])[0].instance_id
+    instance = load_problems(["inflection"])[0].instance_id
     out = tmp_path / "checks.json"
     result = invoke(
         "swe",
         "validate",
         "--library",
         "inflection",
-        "--task",
-        task,
+        "--instance",
+        instance,
         "--backend",
         "local",
         "--json",

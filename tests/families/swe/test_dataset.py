@@ -10,7 +10,7 @@ from envsuite.families.swe.dataset import (
     library_folder,
     library_names,
     load_library,
-    load_tasks,
+    load_problems,
     sha256_file,
     verify_manifest,
 )
@@ -18,7 +18,7 @@ from envsuite.families.swe.patch_filter import is_test_file
 from envsuite.families.swe.repo_snapshot import base_tree, repo_archive, source_tree
 from envsuite.families.swe.unified_diff import apply_diff, split_file_diffs
 
-TASKS = load_tasks()
+TASKS = load_problems()
 
 
 def test_at_least_five_libraries_and_fifty_tasks():
@@ -53,7 +53,7 @@ def test_task_is_well_formed(task):
 
 @pytest.mark.parametrize("name", library_names())
 def test_base_commits_rebuild_identically(name):
-    task = load_tasks([name])[0]
+    task = load_problems([name])[0]
     _, commit = repo_archive(task)
     assert commit == task.base_commit
 

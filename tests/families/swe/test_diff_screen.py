@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from envsuite.families.swe.dataset import load_tasks
+from envsuite.families.swe.dataset import load_problems
 from envsuite.families.swe.diff_screen import blocking, screen_diff
 from envsuite.families.swe.unified_diff import make_file_diff
 
@@ -64,7 +64,7 @@ def test_flags_carry_the_new_line_number_and_only_blocking_ones_block():
 
 
 def test_no_shipped_gold_patch_is_flagged():
-    flagged = {t.instance_id: screen_diff(t.patch) for t in load_tasks(None)}
+    flagged = {t.instance_id: screen_diff(t.patch) for t in load_problems(None)}
     assert {k: v for k, v in flagged.items() if v} == {}
 
 

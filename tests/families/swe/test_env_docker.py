@@ -7,7 +7,7 @@ import json
 import pytest
 
 import envsuite
-from envsuite.families.swe.dataset import load_tasks
+from envsuite.families.swe.dataset import load_problems
 from envsuite.families.swe.oracle import swe_oracle
 
 from .conftest import DOCKER_LIBRARIES
@@ -17,7 +17,7 @@ SUBMIT = json.dumps({"tool": "submit"})
 
 def sample_tasks():
     """Two tasks per library the Docker tests build (the first two of each)."""
-    return [t.instance_id for name in DOCKER_LIBRARIES for t in load_tasks([name])[:2]]
+    return [t.instance_id for name in DOCKER_LIBRARIES for t in load_problems([name])[:2]]
 
 
 def run_oracle(env, task_id):
@@ -78,7 +78,7 @@ def test_same_seed_same_actions_same_observations(task_images):
     ("mode", "gold", "empty"), [("similarity", 1.0, -1.0), ("dense", 1.0, 0.0)]
 )
 def test_reward_modes(task_images, mode, gold, empty):
-    task_id = load_tasks(["inflection"])[0].instance_id
+    task_id = load_problems(["inflection"])[0].instance_id
     env = envsuite.make("envsuite/SWE-v0", libraries=["inflection"], reward=mode, pool_size=0)
     try:
         reward, info = run_oracle(env, task_id)

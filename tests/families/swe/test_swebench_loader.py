@@ -14,13 +14,13 @@ import pytest
 
 import envsuite
 from envsuite.families.swe.grading import PARTIAL, RESOLVED, UNRESOLVED, grade_patch
-from envsuite.families.swe.local_sandbox import LocalSandbox
 from envsuite.families.swe.repo_snapshot import COMMIT_ENV, repo_archive
 from envsuite.families.swe.swebench_loader import (
     SWEBenchFormatError,
     load_swebench_jsonl,
 )
 from envsuite.families.swe.unified_diff import make_file_diff
+from envsuite.sandbox.local_sandbox import LocalSandbox
 
 BUGGY = "def add(a, b):\n    return a - b\n\n\ndef neg(a):\n    return a\n"
 FIXED = "def add(a, b):\n    return a + b\n\n\ndef neg(a):\n    return -a\n"

@@ -7,9 +7,9 @@ import json
 import pytest
 
 from envsuite.families.swe.canary import Canary
-from envsuite.families.swe.result_channels import Collected, parse_collector_output
-from envsuite.families.swe.sandbox import CommandResult
 from envsuite.families.swe.verdict import judge
+from envsuite.sandbox.interface import CommandResult
+from envsuite.sandbox.result_channels import Collected, parse_collector_output
 
 FILE = "test_lib.py"
 CANARY = Canary(

@@ -1,10 +1,10 @@
-"""``envsuite swe synthesize``: turn a pinned library into validated tasks on disk.
+"""``envsuite swe synthesize``: turn a pinned library into validated problems on disk.
 
-For one library: fetch and verify its sdist, build its task image, run its suite on the
+For one library: fetch and verify its sdist, build its problem image, run its suite on the
 pristine source (twice), then take mutations in a seeded, kind-balanced order; a mutation
-that breaks passing tests becomes a candidate task (the broken tests' files are hidden and
+that breaks passing tests becomes a candidate problem (the broken tests' files are hidden and
 become the test patch; the reverse mutation is the gold patch), which is kept only if it
-validates (:func:`~envsuite.families.swe.synthesis.validate.validate_task`).
+validates (:func:`~envsuite.families.swe.synthesis.validate.validate_problem`).
 """
 
 from __future__ import annotations
@@ -19,26 +19,26 @@ from pathlib import Path
 
 from envsuite.families.swe.dataset import (
     LIBRARY_FILE,
-    TASKS_FILE,
+    PROBLEMS_FILE,
     Library,
     SourceFile,
     library_folder,
     sdist_tree,
     write_manifest,
 )
-from envsuite.families.swe.docker_sandbox import DockerSandbox
-from envsuite.families.swe.images import build_task_image
 from envsuite.families.swe.junit import TestOutcome
 from envsuite.families.swe.patch_filter import is_test_file
+from envsuite.families.swe.problem import SWEProblem
 from envsuite.families.swe.repo_snapshot import commit_tree, repo_archive, tar_folder
-from envsuite.families.swe.sandbox import Sandbox
 from envsuite.families.swe.synthesis.libraries import LibraryPin
 from envsuite.families.swe.synthesis.mutators import MUTATOR_KINDS, Mutation, candidate_mutations
 from envsuite.families.swe.synthesis.problem_statement import write_problem_statement
 from envsuite.families.swe.synthesis.sdist import fetch_sdist
-from envsuite.families.swe.synthesis.validate import baseline, screen, validate_task
-from envsuite.families.swe.task import SWETask
+from envsuite.families.swe.synthesis.validate import baseline, screen, validate_problem
 from envsuite.families.swe.unified_diff import make_file_diff
+from envsuite.sandbox.docker_sandbox import DockerSandbox
+from envsuite.sandbox.images import build_task_image
+from envsuite.sandbox.interface import Sandbox
 from envsuite.seeding import make_generator
 
 Log = Callable[[str], None]
@@ -89,7 +89,7 @@ def ordered_candidates(
     return interleaved
 
 
-def make_task(
+def make_problem(
     pin: LibraryPin,
     sdist_file: str,
     tree: dict[str, SourceFile],
@@ -97,8 +97,8 @@ def make_task(
     original: str,
     broken: dict[str, TestOutcome],
     passing: set[str],
-) -> SWETask:
-    """The task a screened mutation makes (its base commit still to be filled in)."""
+) -> SWEProblem:
+    """The problem a screened mutation makes (its base commit still to be filled in)."""
     hidden = sorted({name.split("::", 1)[0] for name in broken})
     f2p = sorted(broken)
     p2p = sorted(n for n in passing if n.split("::", 1)[0] in hidden and n not in broken)
@@ -106,7 +106,7 @@ def make_task(
     gold = make_file_diff(mutation.path, mutation.source, original)
     tests = "".join(make_file_diff(path, None, tree[path].data.decode("utf-8")) for path in hidden)
     digest = hashlib.sha256(bug.encode("utf-8")).hexdigest()[:10]
-    return SWETask(
+    return SWEProblem(
         instance_id=f"{pin.name}__{mutation.kind}-{digest}",
         repo=pin.name,
         base_commit="",
@@ -137,8 +137,8 @@ def synthesize_library(
     max_candidates: int = 120,
     seed: int = 0,
     log: Log = print,
-) -> list[SWETask]:
-    """Synthesise and validate up to ``max_tasks`` tasks of ``pin`` into ``root/<name>/v1``."""
+) -> list[SWEProblem]:
+    """Synthesise and validate up to ``max_tasks`` problems of ``pin`` into ``root/<name>/v1``."""
     folder = library_folder(pin.name, root)
     folder.mkdir(parents=True, exist_ok=True)
     sdist = fetch_sdist(pin.name, pin.version, pin.sdist_sha256)
@@ -153,7 +153,7 @@ def synthesize_library(
 
     tree = sdist_tree(folder / sdist.name)
     test_files = runnable_test_files(tree)
-    kept: list[SWETask] = []
+    kept: list[SWEProblem] = []
     with new_sandbox() as screening:
         screening.load_repo(_pristine_archive(tree))
         passing = baseline(screening, pin.environment, test_files)
@@ -170,24 +170,28 @@ def synthesize_library(
             share = len(result.broken) / len(passing)
             if not result.broken or share > MAX_BROKEN_SHARE:
                 continue
-            task = make_task(pin, sdist.name, tree, mutation, original, result.broken, passing)
-            _, commit = repo_archive(task)
-            task = _with_commit(task, commit)
-            reason = validate_task(task, new_sandbox)
+            problem = make_problem(
+                pin, sdist.name, tree, mutation, original, result.broken, passing
+            )
+            _, commit = repo_archive(problem)
+            problem = _with_commit(problem, commit)
+            reason = validate_problem(problem, new_sandbox)
             if reason is not None:
-                log(f"{pin.name}: rejected {task.instance_id}: {reason}")
+                log(f"{pin.name}: rejected {problem.instance_id}: {reason}")
                 continue
             lines_used.add((mutation.path, mutation.line))
-            kept.append(task)
-            log(f"{pin.name}: kept {task.instance_id} ({len(task.FAIL_TO_PASS)} FAIL_TO_PASS)")
+            kept.append(problem)
+            log(
+                f"{pin.name}: kept {problem.instance_id} ({len(problem.FAIL_TO_PASS)} FAIL_TO_PASS)"
+            )
     kept.sort(key=lambda t: t.instance_id)
-    (folder / TASKS_FILE).write_text("".join(t.to_json_line() + "\n" for t in kept))
+    (folder / PROBLEMS_FILE).write_text("".join(t.to_json_line() + "\n" for t in kept))
     write_manifest(folder)
     return kept
 
 
-def _with_commit(task: SWETask, commit: str) -> SWETask:
-    return dataclasses.replace(task, base_commit=commit)
+def _with_commit(problem: SWEProblem, commit: str) -> SWEProblem:
+    return dataclasses.replace(problem, base_commit=commit)
 
 
 def _pristine_archive(tree: dict[str, SourceFile]) -> bytes:

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import dataclasses
 
-from envsuite.families.swe.task import Requirement, TaskEnvironment
+from envsuite.sandbox.environment import Requirement, SoftwareEnvironment
 
 
 @dataclasses.dataclass(frozen=True)
 class LibraryPin:
-    """A library to synthesise tasks from.
+    """A library to synthesise problems from.
 
     Attributes:
         name: PyPI name (also the dataset folder name).
@@ -24,7 +24,7 @@ class LibraryPin:
         sources: Paths (folders or files) inside the sdist whose code may be mutated.
         python_path: Import roots inside the repository.
         requirements: Wheels the tests need besides pytest.
-        pytest_args: Extra pytest arguments (see :class:`TaskEnvironment`).
+        pytest_args: Extra pytest arguments (see :class:`SoftwareEnvironment`).
     """
 
     name: str
@@ -36,9 +36,9 @@ class LibraryPin:
     pytest_args: tuple[str, ...] = ()
 
     @property
-    def environment(self) -> TaskEnvironment:
-        """The task environment every task of this library runs in."""
-        return TaskEnvironment(self.name, self.python_path, self.requirements, self.pytest_args)
+    def environment(self) -> SoftwareEnvironment:
+        """The software environment every problem of this library runs in."""
+        return SoftwareEnvironment(self.name, self.python_path, self.requirements, self.pytest_args)
 
 
 #: No coverage plugin in the images: drop configured options such as ``--cov``.

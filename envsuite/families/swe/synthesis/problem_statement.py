@@ -1,4 +1,4 @@
-"""Problem statements of synthesised tasks, written from the failing tests and their errors.
+"""Problem statements of synthesised problems, written from the failing tests and their errors.
 
 SWE-smith asks an LLM to write an issue; envsuite writes one from the facts alone (which
 tests fail, with which error), so the text is reproducible and leaks nothing of the fix.

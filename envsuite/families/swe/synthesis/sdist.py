@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from envsuite.families.swe.dataset import cache_dir, sha256_file
+from envsuite.sandbox.cache import cache_dir, sha256_file
 
 
 class SdistError(RuntimeError):

@@ -1,9 +1,9 @@
-"""Screening mutations against a library's test suite, and validating finished tasks.
+"""Screening mutations against a library's test suite, and validating finished problems.
 
 Screening runs the whole suite in one long-lived sandbox: the pristine baseline twice (a
 test counts only if it passed both times), then each mutation (write the mutated file,
 run, restore). Validation uses the real grader in fresh sandboxes: the gold patch must
-resolve the task three times in a row and the empty patch must not.
+resolve the problem three times in a row and the empty patch must not.
 """
 
 from __future__ import annotations
@@ -14,10 +14,11 @@ from collections.abc import Callable, Sequence
 
 from envsuite.families.swe.grading import RESOLVED, grade_patch, runner_command
 from envsuite.families.swe.junit import PASSED, JUnitError, TestOutcome, parse_junit
-from envsuite.families.swe.output_limits import OutputLimits
-from envsuite.families.swe.sandbox import Sandbox
+from envsuite.families.swe.problem import SWEProblem
 from envsuite.families.swe.synthesis.mutators import Mutation
-from envsuite.families.swe.task import SWETask, TaskEnvironment
+from envsuite.sandbox.environment import SoftwareEnvironment
+from envsuite.sandbox.interface import Sandbox
+from envsuite.sandbox.output_limits import OutputLimits
 
 SUITE_TIMEOUT_S = 300.0
 _LIMITS = OutputLimits(keep_bytes=4096, stream_bytes=64 * 1024 * 1024)
@@ -32,7 +33,7 @@ class ScreenResult:
 
 
 def run_suite(
-    sandbox: Sandbox, environment: TaskEnvironment, test_files: Sequence[str]
+    sandbox: Sandbox, environment: SoftwareEnvironment, test_files: Sequence[str]
 ) -> dict[str, TestOutcome]:
     """Run ``test_files`` in ``sandbox``; node id -> outcome ({} when pytest wrote nothing)."""
     junit = f"{sandbox.private_dir}/suite.xml"
@@ -51,7 +52,9 @@ def run_suite(
         return {}
 
 
-def baseline(sandbox: Sandbox, environment: TaskEnvironment, test_files: Sequence[str]) -> set[str]:
+def baseline(
+    sandbox: Sandbox, environment: SoftwareEnvironment, test_files: Sequence[str]
+) -> set[str]:
     """Tests that pass on the pristine source in two runs."""
     passing: set[str] | None = None
     for _ in range(2):
@@ -63,7 +66,7 @@ def baseline(sandbox: Sandbox, environment: TaskEnvironment, test_files: Sequenc
 
 def screen(
     sandbox: Sandbox,
-    environment: TaskEnvironment,
+    environment: SoftwareEnvironment,
     test_files: Sequence[str],
     mutation: Mutation,
     original: str,
@@ -85,20 +88,20 @@ def screen(
     return ScreenResult(broken, outcomes)
 
 
-def validate_task(
-    task: SWETask, new_sandbox: Callable[[], Sandbox], gold_runs: int = 3
+def validate_problem(
+    problem: SWEProblem, new_sandbox: Callable[[], Sandbox], gold_runs: int = 3
 ) -> str | None:
-    """Why ``task`` is rejected, or None when it is valid.
+    """Why ``problem`` is rejected, or None when it is valid.
 
     Valid: the gold patch resolves it ``gold_runs`` times in a row and the empty patch
     does not.
     """
     for attempt in range(gold_runs):
-        report = grade_patch(task, task.patch, new_sandbox)
+        report = grade_patch(problem, problem.patch, new_sandbox)
         if not report.resolved:
             detail = report.error or report.fail_to_pass
             return f"gold run {attempt + 1}: {report.resolution} ({detail})"
-    empty = grade_patch(task, "", new_sandbox)
+    empty = grade_patch(problem, "", new_sandbox)
     if empty.resolution == RESOLVED:
         return "the empty patch resolves it"
     return None

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from envsuite.families.swe.dataset import tar_bytes
-from envsuite.families.swe.docker_sandbox import DockerSandbox
-from envsuite.families.swe.output_limits import OutputLimits
-from envsuite.families.swe.sandbox import FileAccessError, SandboxEnvironment
+from envsuite.sandbox.docker_sandbox import DockerSandbox
+from envsuite.sandbox.interface import FileAccessError, SandboxEnvironment
+from envsuite.sandbox.output_limits import OutputLimits
 
 
 @pytest.fixture

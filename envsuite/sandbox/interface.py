@@ -1,7 +1,7 @@
 """The sandbox interface: a repository in an isolated place where commands run.
 
-Two implementations: :class:`~envsuite.families.swe.docker_sandbox.DockerSandbox` (a
-hardened container; the default) and :class:`~envsuite.families.swe.local_sandbox.LocalSandbox`
+Two implementations: :class:`~envsuite.sandbox.docker_sandbox.DockerSandbox` (a
+hardened container; the default) and :class:`~envsuite.sandbox.local_sandbox.LocalSandbox`
 (a temporary directory and subprocesses, for machines without Docker; **not isolated**).
 The environment and the grader only speak this interface.
 """
@@ -13,8 +13,8 @@ import dataclasses
 import posixpath
 from collections.abc import Mapping
 
-from envsuite.families.swe.output_limits import OutputLimits
-from envsuite.families.swe.result_channels import ResultCollector
+from envsuite.sandbox.output_limits import OutputLimits
+from envsuite.sandbox.result_channels import ResultCollector
 
 #: Seconds a command may run when the action gives no timeout.
 DEFAULT_COMMAND_TIMEOUT = 60.0
@@ -40,7 +40,7 @@ class CommandResult:
 
     Attributes:
         output: stdout and stderr interleaved, cut to the head and tail (see
-            :class:`~envsuite.families.swe.output_limits.HeadTailBuffer`).
+            :class:`~envsuite.sandbox.output_limits.HeadTailBuffer`).
         exit_code: The command's exit status (124 after its timeout, as ``timeout`` reports).
         timed_out: Whether the command was killed at its timeout.
         output_bytes: Bytes the command wrote (as far as they were read).
@@ -166,7 +166,7 @@ class Sandbox(abc.ABC):
     def test_runner(self) -> list[str]:
         """Argv prefix that runs pytest through envsuite's runner script.
 
-        See :mod:`envsuite.families.swe.pytest_runner`.
+        See :mod:`envsuite.sandbox.pytest_runner`.
         """
 
     @abc.abstractmethod

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from envsuite.families.swe.container_owners import (
+from envsuite.sandbox.container_owners import (
     ALIVE,
     BOOT_LABEL,
     DEAD,
@@ -22,8 +22,8 @@ from envsuite.families.swe.container_owners import (
 
 START_SANDBOX = """
 import sys, time
-from envsuite.families.swe.docker_sandbox import DockerSandbox
-from envsuite.families.swe.sandbox import SandboxEnvironment
+from envsuite.sandbox.docker_sandbox import DockerSandbox
+from envsuite.sandbox.interface import SandboxEnvironment
 box = DockerSandbox.start(SandboxEnvironment(sys.argv[1], (".",)))
 print(box.container.id, flush=True)
 if sys.argv[2] == "hang":
@@ -68,7 +68,7 @@ def _start_in_child(image: str, mode: str) -> tuple[subprocess.Popen[str], str]:
 
 
 def test_containers_of_a_sigkilled_owner_are_removed_by_the_next_start(inflection_image):
-    from envsuite.families.swe.docker_client import docker_client, docker_module
+    from envsuite.sandbox.docker_client import docker_client, docker_module
 
     killed, orphan = _start_in_child(inflection_image, "hang")
     assert orphan, "the child did not start its sandbox"

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from envsuite.families.swe.docker_client import CONTAINER_LABEL, docker_client
+from envsuite.sandbox.docker_client import CONTAINER_LABEL, docker_client
 
 PID_LABEL = f"{CONTAINER_LABEL}.pid"
 STARTED_LABEL = f"{CONTAINER_LABEL}.started"
@@ -100,7 +100,7 @@ def sandbox_containers() -> list[Any]:
 
 def reap_orphans() -> int:
     """Remove the containers whose owner is dead; return how many were removed."""
-    from envsuite.families.swe.docker_containers import remove_container
+    from envsuite.sandbox.docker_containers import remove_container
 
     removed = 0
     for container in sandbox_containers():

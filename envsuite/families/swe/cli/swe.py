@@ -1,4 +1,4 @@
-"""``envsuite swe ...``: synthesise the shipped SWE dataset, validate it, list its tasks."""
+"""``envsuite swe ...``: synthesise the shipped SWE dataset, validate it, list its problems."""
 
 from __future__ import annotations
 
@@ -32,7 +32,9 @@ def register(app: typer.Typer) -> None:
     group = typer.Typer(help="The swe family's dataset: synthesis, validation, listing.")
     group.command("synthesize")(synthesize_command)
     group.command("validate")(validate_command)
-    group.command("tasks")(tasks_command)
+    group.command("problems")(problems_command)
+    # The name before the word "task" was kept for task protocols; hidden, still works.
+    group.command("tasks", hidden=True)(problems_command)
     app.add_typer(group, name="swe")
 
 
@@ -43,13 +45,13 @@ def synthesize_command(
         typer.Option("--library", "-l", help="Pinned libraries to synthesise (default: all)."),
     ] = None,
     out: Annotated[Path | None, typer.Option(help="Dataset root (default: datasets/swe).")] = None,
-    max_tasks: Annotated[int, typer.Option(min=1, help="Tasks kept per library.")] = 10,
+    max_tasks: Annotated[int, typer.Option(min=1, help="Problems kept per library.")] = 10,
     max_candidates: Annotated[
         int, typer.Option(min=1, help="Mutations screened per library at most.")
     ] = 100,
     seed: Annotated[int, typer.Option(min=0, help="Seed of the mutation order.")] = 0,
 ) -> None:
-    """Synthesise validated tasks from pinned PyPI libraries (SWE-smith style; needs Docker).
+    """Synthesise validated problems from pinned PyPI libraries (SWE-smith style; needs Docker).
 
     Each library's sdist is downloaded and checked against its pinned sha256, bugs are
     injected by AST mutation, and a mutation is kept only if it breaks passing tests, its
@@ -67,7 +69,7 @@ def synthesize_command(
     console = stdout()
     total = 0
     for pin in pins:
-        tasks = synthesize_library(
+        problems = synthesize_library(
             pin,
             root,
             max_tasks=max_tasks,
@@ -75,9 +77,9 @@ def synthesize_command(
             seed=seed,
             log=lambda text: line(console, text),
         )
-        total += len(tasks)
-        line(console, f"{pin.name}: {len(tasks)} validated tasks in {root / pin.name / 'v1'}")
-    line(console, f"{total} tasks from {len(pins)} libraries")
+        total += len(problems)
+        line(console, f"{pin.name}: {len(problems)} validated problems in {root / pin.name / 'v1'}")
+    line(console, f"{total} problems from {len(pins)} libraries")
 
 
 @reports_errors
@@ -85,42 +87,43 @@ def validate_command(
     library: Annotated[
         list[str] | None, typer.Option("--library", "-l", help="Only these libraries.")
     ] = None,
-    task: Annotated[
-        list[str] | None, typer.Option("--task", "-t", help="Only these instance ids.")
+    instance: Annotated[
+        list[str] | None,
+        typer.Option("--instance", "--task", "-t", help="Only these instance ids."),
     ] = None,
     backend: Annotated[str, typer.Option(help="docker or local (not isolated).")] = "docker",
     json_out: Annotated[
-        Path | None, typer.Option("--json", help="Also write the per-task results here.")
+        Path | None, typer.Option("--json", help="Also write the per-problem results here.")
     ] = None,
 ) -> None:
-    """Grade every shipped task's gold patch and the empty patch; exit 1 unless all behave.
+    """Grade every shipped problem's gold patch and the empty patch; exit 1 unless all behave.
 
-    Expected: every gold patch resolves its task, no empty patch does.
+    Expected: every gold patch resolves its problem, no empty patch does.
     """
     from envsuite.families.swe.dataset import (
         library_folder,
         library_names,
-        load_tasks,
+        load_problems,
         verify_manifest,
     )
-    from envsuite.families.swe.dataset_check import TaskCheck, check_tasks
+    from envsuite.families.swe.dataset_check import ProblemCheck, check_problems
 
     if backend not in ("docker", "local"):
         exit_with("--backend must be docker or local", USAGE)
     names = _known_libraries(library) or library_names()
-    problems = [p for name in names for p in verify_manifest(library_folder(name))]
-    for problem in problems:
-        line(stderr(), problem, "red")
-    tasks = load_tasks(names)
-    if task:
-        tasks = [t for t in tasks if t.instance_id in set(task)]
+    manifest_errors = [p for name in names for p in verify_manifest(library_folder(name))]
+    for error in manifest_errors:
+        line(stderr(), error, "red")
+    problems = load_problems(names)
+    if instance:
+        problems = [p for p in problems if p.instance_id in set(instance)]
     console = stdout()
 
-    def show(check: TaskCheck) -> None:
+    def show(check: ProblemCheck) -> None:
         mark = "ok " if check.ok else "BAD"
         line(console, f"{mark} {check.instance_id}: gold {check.gold}, empty {check.empty}")
 
-    checks = check_tasks(tasks, backend=backend, progress=show)  # type: ignore[arg-type]
+    checks = check_problems(problems, backend=backend, progress=show)  # type: ignore[arg-type]
     gold = sum(c.gold == "resolved" for c in checks)
     empty = sum(c.empty == "resolved" for c in checks)
     seconds = [c.seconds_per_grade for c in checks]
@@ -129,31 +132,31 @@ def validate_command(
     if seconds:
         line(
             console,
-            f"grading time per task: median {statistics.median(seconds):.2f} s, "
+            f"grading time per problem: median {statistics.median(seconds):.2f} s, "
             f"max {max(seconds):.2f} s",
         )
     if json_out is not None:
         json_out.write_text(json.dumps([c.__dict__ for c in checks], indent=2) + "\n")
-    if problems or gold != len(checks) or empty:
+    if manifest_errors or gold != len(checks) or empty:
         raise typer.Exit(FAILURE)
 
 
 @reports_errors
-def tasks_command(
+def problems_command(
     library: Annotated[
         list[str] | None, typer.Option("--library", "-l", help="Only these libraries.")
     ] = None,
 ) -> None:
-    """List the shipped tasks: instance id, FAIL_TO_PASS and PASS_TO_PASS counts, mutation."""
-    from envsuite.families.swe.dataset import DatasetError, load_tasks
+    """List the shipped problems: instance id, FAIL_TO_PASS and PASS_TO_PASS counts, mutation."""
+    from envsuite.families.swe.dataset import DatasetError, load_problems
 
     try:
-        tasks = load_tasks(_known_libraries(library))
+        problems = load_problems(_known_libraries(library))
     except DatasetError as exc:
         exit_with(str(exc), FAILURE)
     console = stdout()
-    for item in tasks:
+    for item in problems:
         what = item.metadata.get("description", "")
         counts = f"F2P={len(item.FAIL_TO_PASS)} P2P={len(item.PASS_TO_PASS)}"
         line(console, f"{item.instance_id}  {counts}  {what}")
-    line(console, f"{len(tasks)} tasks")
+    line(console, f"{len(problems)} problems")

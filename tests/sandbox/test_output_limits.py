@@ -1,6 +1,6 @@
 import pytest
 
-from envsuite.families.swe.output_limits import HeadTailBuffer, OutputLimits
+from envsuite.sandbox.output_limits import HeadTailBuffer, OutputLimits
 
 
 def test_short_output_is_kept_whole():

@@ -1,6 +1,6 @@
 import pytest
 
-from envsuite.families.swe.apt_sources import (
+from envsuite.sandbox.apt_sources import (
     AptSource,
     NoDebianSource,
     configured_sources,

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from envsuite.families.swe.dataset import tar_bytes
-from envsuite.families.swe.local_sandbox import LocalSandbox
-from envsuite.families.swe.sandbox import SandboxEnvironment
-from envsuite.families.swe.tar_extraction import extract_data
+from envsuite.sandbox.interface import SandboxEnvironment
+from envsuite.sandbox.local_sandbox import LocalSandbox
+from envsuite.sandbox.tar_extraction import extract_data
 
 
 @pytest.fixture

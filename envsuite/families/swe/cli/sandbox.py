@@ -47,10 +47,10 @@ def build_command(
     into Docker: no container registry is needed. Task images install wheels downloaded
     on the host and build without network.
     """
-    from envsuite.families.swe.base_image import ImageBuildError
-    from envsuite.families.swe.docker_client import docker_unavailable_reason
-    from envsuite.families.swe.images import ensure_images
-    from envsuite.families.swe.wheels import WheelError
+    from envsuite.sandbox.base_image import ImageBuildError
+    from envsuite.sandbox.docker_client import docker_unavailable_reason
+    from envsuite.sandbox.images import ensure_images
+    from envsuite.sandbox.wheels import WheelError
 
     reason = docker_unavailable_reason()
     if reason is not None:
@@ -73,9 +73,9 @@ def build_command(
 @reports_errors
 def status_command() -> None:
     """Show the base and task images (built or not) and running sandbox containers."""
-    from envsuite.families.swe.base_image import CURRENT_BASE, image_exists
     from envsuite.families.swe.dataset import library_names, load_library
-    from envsuite.families.swe.docker_client import (
+    from envsuite.sandbox.base_image import CURRENT_BASE, image_exists
+    from envsuite.sandbox.docker_client import (
         CONTAINER_LABEL,
         docker_client,
         docker_unavailable_reason,
@@ -104,8 +104,8 @@ def prune_command(
     ] = False,
 ) -> None:
     """Remove sandbox containers left by processes that are gone (or all, with --all)."""
-    from envsuite.families.swe.container_owners import DEAD, owner_state, sandbox_containers
-    from envsuite.families.swe.docker_containers import remove_container
+    from envsuite.sandbox.container_owners import DEAD, owner_state, sandbox_containers
+    from envsuite.sandbox.docker_containers import remove_container
 
     removed = 0
     for container in sandbox_containers():

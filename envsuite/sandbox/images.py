@@ -1,4 +1,7 @@
-"""Task images: one per task environment, on the base image, tagged by content hash.
+"""Task images: one per software environment, on the base image, tagged by content hash.
+
+"Task image" names the layer ``containers/task/Dockerfile`` builds (see the README's
+"Words": a name kept from the swe family, where the sandbox layer started).
 
 ``envsuite-swe/task-<name>:<hash>`` where the hash covers the base image's id,
 ``containers/task/Dockerfile``, the import roots and the pinned wheels' sha256 sums; an
@@ -17,7 +20,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TextIO
 
-from envsuite.families.swe.base_image import (
+from envsuite.sandbox.base_image import (
     Log,
     build_base,
     build_image,
@@ -26,10 +29,10 @@ from envsuite.families.swe.base_image import (
     ensure_base,
     image_exists,
 )
-from envsuite.families.swe.dataset import sha256_file
-from envsuite.families.swe.sandbox import REPO_DIR
-from envsuite.families.swe.task import TaskEnvironment
-from envsuite.families.swe.wheels import fetch_wheel
+from envsuite.sandbox.cache import sha256_file
+from envsuite.sandbox.environment import SoftwareEnvironment
+from envsuite.sandbox.interface import REPO_DIR
+from envsuite.sandbox.wheels import fetch_wheel
 
 TASK_REPOSITORY = "envsuite-swe/task-"
 _build_lock = threading.RLock()
@@ -70,7 +73,7 @@ class BuildProgress:
         print(f"envsuite swe [{elapsed:7.1f} s] {text}", file=stream, flush=True)
 
 
-def python_path_value(environment: TaskEnvironment) -> str:
+def python_path_value(environment: SoftwareEnvironment) -> str:
     """``PYTHONPATH`` inside the image (``/repo``, ``/repo/src`` ...)."""
     return ":".join(
         REPO_DIR if p in (".", "") else f"{REPO_DIR}/{p.strip('/')}"
@@ -78,7 +81,7 @@ def python_path_value(environment: TaskEnvironment) -> str:
     )
 
 
-def task_image_tag(environment: TaskEnvironment, base_id: str, wheels: Iterable[Path]) -> str:
+def task_image_tag(environment: SoftwareEnvironment, base_id: str, wheels: Iterable[Path]) -> str:
     """The content-hash tag of ``environment``'s image on the base image ``base_id``."""
     return f"{TASK_REPOSITORY}{environment.name}:" + content_hash(
         base_id,
@@ -88,7 +91,7 @@ def task_image_tag(environment: TaskEnvironment, base_id: str, wheels: Iterable[
     )
 
 
-def build_task_image(environment: TaskEnvironment, log: Log = print) -> str:
+def build_task_image(environment: SoftwareEnvironment, log: Log = print) -> str:
     """Build (unless cached) ``environment``'s image on the current base; return its tag.
 
     The base image is built first if there is none (see :func:`build_base`).
@@ -121,7 +124,7 @@ def build_task_image(environment: TaskEnvironment, log: Log = print) -> str:
 
 
 def ensure_images(
-    environments: Iterable[TaskEnvironment],
+    environments: Iterable[SoftwareEnvironment],
     *,
     from_image: str | None = None,
     archive: str | None = None,

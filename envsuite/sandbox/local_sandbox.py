@@ -29,17 +29,8 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 
-from envsuite.families.swe import pytest_runner, result_collector
-from envsuite.families.swe.output_limits import HeadTailBuffer, OutputLimits
-from envsuite.families.swe.result_channels import (
-    CHANNELS_FOLDER,
-    READY_TIMEOUT_S,
-    SETTLE_S,
-    Collected,
-    ResultCollector,
-    parse_collector_output,
-)
-from envsuite.families.swe.sandbox import (
+from envsuite.sandbox import pytest_runner, result_collector
+from envsuite.sandbox.interface import (
     DEFAULT_COMMAND_TIMEOUT,
     MAX_FILE_BYTES,
     CommandResult,
@@ -49,7 +40,16 @@ from envsuite.families.swe.sandbox import (
     SandboxError,
     repo_relative,
 )
-from envsuite.families.swe.tar_extraction import extract_data
+from envsuite.sandbox.output_limits import HeadTailBuffer, OutputLimits
+from envsuite.sandbox.result_channels import (
+    CHANNELS_FOLDER,
+    READY_TIMEOUT_S,
+    SETTLE_S,
+    Collected,
+    ResultCollector,
+    parse_collector_output,
+)
+from envsuite.sandbox.tar_extraction import extract_data
 
 #: Seconds between SIGTERM to a timed-out process group and SIGKILL.
 KILL_GRACE_S = 2.0

@@ -15,9 +15,9 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from envsuite.families.swe.container_owners import owner_labels, reap_orphans_once
-from envsuite.families.swe.docker_client import docker_client, docker_module
-from envsuite.families.swe.sandbox import REPO_DIR, SandboxError
+from envsuite.sandbox.container_owners import owner_labels, reap_orphans_once
+from envsuite.sandbox.docker_client import docker_client, docker_module
+from envsuite.sandbox.interface import REPO_DIR, SandboxError
 
 #: The unprivileged user every command runs as.
 AGENT_USER = "1000:1000"

@@ -6,25 +6,25 @@ import threading
 from collections.abc import Callable
 from typing import Literal
 
-from envsuite.families.swe.local_sandbox import LocalSandbox
-from envsuite.families.swe.sandbox import Sandbox, SandboxError
-from envsuite.families.swe.task import TaskEnvironment
+from envsuite.sandbox.environment import SoftwareEnvironment
+from envsuite.sandbox.interface import Sandbox, SandboxError
+from envsuite.sandbox.local_sandbox import LocalSandbox
 
 Backend = Literal["docker", "local"]
 BACKENDS: tuple[Backend, ...] = ("docker", "local")
 
 _image_lock = threading.Lock()
-_images: dict[TaskEnvironment, str] = {}
+_images: dict[SoftwareEnvironment, str] = {}
 
 
-def task_image(environment: TaskEnvironment) -> str:
+def task_image(environment: SoftwareEnvironment) -> str:
     """The task image of ``environment`` (built on first use, then remembered).
 
     A build (minutes for the first one: debootstrap) shows its progress on stderr.
     """
     with _image_lock:
         if environment not in _images:
-            from envsuite.families.swe.images import BuildProgress, build_task_image
+            from envsuite.sandbox.images import BuildProgress, build_task_image
 
             _images[environment] = build_task_image(environment, log=BuildProgress())
         return _images[environment]
@@ -47,13 +47,13 @@ class SandboxProvider:
         self._pools: dict[str, object] = {}
         self._checked = False
 
-    def factory(self, environment: TaskEnvironment) -> Callable[[], Sandbox]:
+    def factory(self, environment: SoftwareEnvironment) -> Callable[[], Sandbox]:
         """A function returning a fresh sandbox of ``environment`` each call."""
         if self.backend == "local":
             return lambda: LocalSandbox(environment.sandbox_environment(""))
-        from envsuite.families.swe.docker_client import docker_unavailable_reason
-        from envsuite.families.swe.docker_sandbox import DockerSandbox
-        from envsuite.families.swe.warm_pool import WarmPool
+        from envsuite.sandbox.docker_client import docker_unavailable_reason
+        from envsuite.sandbox.docker_sandbox import DockerSandbox
+        from envsuite.sandbox.warm_pool import WarmPool
 
         if not self._checked:
             reason = docker_unavailable_reason()

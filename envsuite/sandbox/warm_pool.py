@@ -15,7 +15,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
-from envsuite.families.swe.sandbox import Sandbox
+from envsuite.sandbox.interface import Sandbox
 
 SandboxT = TypeVar("SandboxT", bound=Sandbox)
 

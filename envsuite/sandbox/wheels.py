@@ -11,8 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from envsuite.families.swe.dataset import cache_dir, sha256_file
-from envsuite.families.swe.task import Requirement
+from envsuite.sandbox.cache import cache_dir, sha256_file
+from envsuite.sandbox.environment import Requirement
 
 #: The Python the sandbox images run (Debian bookworm's, and python:3.11-slim's).
 IMAGE_PYTHON_VERSION = "3.11"

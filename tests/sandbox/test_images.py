@@ -5,21 +5,21 @@ from __future__ import annotations
 import io
 import re
 
-from envsuite.families.swe.base_image import base_tag, content_hash, image_exists, rootfs_tag
-from envsuite.families.swe.images import (
+from envsuite.sandbox.base_image import base_tag, content_hash, image_exists, rootfs_tag
+from envsuite.sandbox.environment import SoftwareEnvironment
+from envsuite.sandbox.images import (
     BuildProgress,
     build_task_image,
     python_path_value,
     task_image_tag,
 )
-from envsuite.families.swe.task import TaskEnvironment
 
 
 def test_tags_are_content_hashes_of_the_inputs(tmp_path):
     wheel = tmp_path / "w-1.0-py3-none-any.whl"
     wheel.write_bytes(b"one")
-    flat = TaskEnvironment("lib", (".",))
-    src = TaskEnvironment("lib", ("src",))
+    flat = SoftwareEnvironment("lib", (".",))
+    src = SoftwareEnvironment("lib", ("src",))
     assert task_image_tag(flat, "sha256:base", []) == task_image_tag(flat, "sha256:base", [])
     assert task_image_tag(flat, "sha256:base", []) != task_image_tag(src, "sha256:base", [])
     assert task_image_tag(flat, "sha256:base", []) != task_image_tag(flat, "sha256:other", [])
@@ -56,20 +56,21 @@ def test_build_progress_lines_carry_the_elapsed_time_after_one_how_to_line(monke
 
 
 def test_an_env_that_builds_its_image_shows_progress_on_stderr(monkeypatch, capsys):
-    from envsuite.families.swe import images, sandbox_provider
+    from envsuite.sandbox import images
+    from envsuite.sandbox import provider as sandbox_provider
 
     def fake_build(environment, log):
         log("task image: building envsuite-swe/task-progress:1")
         return "envsuite-swe/task-progress:1"
 
     monkeypatch.setattr(images, "build_task_image", fake_build)
-    environment = TaskEnvironment("progress-check", (".",))
+    environment = SoftwareEnvironment("progress-check", (".",))
     assert sandbox_provider.task_image(environment) == "envsuite-swe/task-progress:1"
     assert "] task image: building envsuite-swe/task-progress:1" in capsys.readouterr().err
 
 
 def test_docker_build_steps_are_logged(monkeypatch, tmp_path):
-    from envsuite.families.swe import base_image
+    from envsuite.sandbox import base_image
 
     lines = [
         {"stream": "Step 1/2 : FROM base\n"},

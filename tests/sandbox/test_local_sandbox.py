@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from envsuite.families.swe.dataset import tar_bytes
-from envsuite.families.swe.local_sandbox import LocalSandbox
-from envsuite.families.swe.output_limits import OutputLimits
-from envsuite.families.swe.sandbox import FileAccessError, SandboxEnvironment
+from envsuite.sandbox.interface import FileAccessError, SandboxEnvironment
+from envsuite.sandbox.local_sandbox import LocalSandbox
+from envsuite.sandbox.output_limits import OutputLimits
 
 
 @pytest.fixture

@@ -1,6 +1,6 @@
 """The host side of the result collector (:mod:`.result_collector`): a handle and its output.
 
-A sandbox starts the collector (:meth:`~.sandbox.Sandbox.start_collector`) before the
+A sandbox starts the collector (:meth:`~.interface.Sandbox.start_collector`) before the
 tests and hands back a :class:`ResultCollector`; after the tests, :meth:`finish` stops it
 and returns what it read as :class:`Collected`.
 """

@@ -12,16 +12,20 @@ from envsuite.registry import import_optional
 REQUIRE_DOCKER_VARIABLE = "ENVSUITE_REQUIRE_DOCKER"
 #: Seconds the client waits on one API read; commands end long before (``timeout``).
 CLIENT_TIMEOUT_S = 900
-#: Label on every container envsuite starts (``envsuite sandbox prune`` removes them).
+#: Label on every container envsuite starts (``envsuite sandbox prune`` removes them). Its
+#: value predates the sandbox package; kept so containers of older processes are still reaped.
 CONTAINER_LABEL = "envsuite.swe"
+#: The pip extra that installs the Docker SDK: the swe family's, the sandbox layer's only
+#: Docker user so far (a family that starts Docker sandboxes lists ``docker`` in its extra).
+DOCKER_EXTRA = "swe"
 
 _lock = threading.Lock()
 _client: tuple[int, Any] | None = None
 
 
 def docker_module() -> Any:
-    """The ``docker`` package, or MissingExtraError naming the ``swe`` extra."""
-    return import_optional("docker", extra="swe", env_id="envsuite/SWE-v0")
+    """The ``docker`` package, or MissingExtraError naming the extra that installs it."""
+    return import_optional("docker", extra=DOCKER_EXTRA, env_id="envsuite's Docker sandbox")
 
 
 def docker_client() -> Any:

@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from envsuite.data_paths import REPO_ROOT
-from envsuite.families.swe import pytest_runner, result_collector
-from envsuite.families.swe.apt_sources import debian_archive
-from envsuite.families.swe.docker_client import docker_client, docker_module
+from envsuite.sandbox import pytest_runner, result_collector
+from envsuite.sandbox.apt_sources import debian_archive
+from envsuite.sandbox.docker_client import docker_client, docker_module
 
 #: Debian packages of the rootfs (debootstrap --include).
 ROOTFS_PACKAGES = ("python3", "python3-venv", "python3-pytest", "git", "procps")

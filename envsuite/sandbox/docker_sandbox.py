@@ -23,8 +23,8 @@ import weakref
 from collections.abc import Mapping
 from typing import Any
 
-from envsuite.families.swe.docker_client import docker_client, docker_module
-from envsuite.families.swe.docker_containers import (
+from envsuite.sandbox.docker_client import docker_client, docker_module
+from envsuite.sandbox.docker_containers import (
     AGENT_USER,
     GRADE_DIR,
     ROOT_USER,
@@ -32,16 +32,7 @@ from envsuite.families.swe.docker_containers import (
     remove_container,
     start_container,
 )
-from envsuite.families.swe.output_limits import HeadTailBuffer, OutputLimits
-from envsuite.families.swe.result_channels import (
-    CHANNELS_FOLDER,
-    READY_TIMEOUT_S,
-    SETTLE_S,
-    Collected,
-    ResultCollector,
-    parse_collector_output,
-)
-from envsuite.families.swe.sandbox import (
+from envsuite.sandbox.interface import (
     DEFAULT_COMMAND_TIMEOUT,
     MAX_FILE_BYTES,
     REPO_DIR,
@@ -52,6 +43,15 @@ from envsuite.families.swe.sandbox import (
     SandboxEnvironment,
     SandboxError,
     repo_relative,
+)
+from envsuite.sandbox.output_limits import HeadTailBuffer, OutputLimits
+from envsuite.sandbox.result_channels import (
+    CHANNELS_FOLDER,
+    READY_TIMEOUT_S,
+    SETTLE_S,
+    Collected,
+    ResultCollector,
+    parse_collector_output,
 )
 
 #: Root-owned folder files are staged in by ``put_archive`` (the agent cannot write it).
