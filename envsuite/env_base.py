@@ -24,6 +24,7 @@ Envs with pictures of their own override ``render``.
 
 from __future__ import annotations
 
+import abc
 from collections.abc import Mapping
 from typing import Any, Generic, TypeVar
 
@@ -33,6 +34,7 @@ from gymnasium.error import ResetNeeded
 from envsuite.action_errors import MAX_PARSE_ERROR_CHARS as MAX_PARSE_ERROR_CHARS
 from envsuite.action_errors import InvalidAction as InvalidAction
 from envsuite.action_errors import describe_parse_failure, is_interrupt
+from envsuite.env_attributes import EnvAttributes
 from envsuite.plain_actions import plain_action
 from envsuite.registry import registry
 from envsuite.rendering import render_text_frame
@@ -56,7 +58,12 @@ EPISODE_OVER = "the episode has ended; call reset() before stepping again"
 NOT_STARTED = "call reset() before step(): no episode has started"
 
 
-class EnvsuiteEnv(gym.Env[ObsType, ActType], Generic[ObsType, ActType, ParsedT]):
+class EnvsuiteEnv(
+    EnvAttributes,
+    gym.Env[ObsType, ActType],
+    Generic[ObsType, ActType, ParsedT],
+    metaclass=abc.ABCMeta,
+):
     """A Gymnasium env whose ``step`` tolerates any action and reports ``parse_error``.
 
     Subclasses implement :meth:`new_episode`, :meth:`parse_action`, :meth:`apply_action`
@@ -76,18 +83,32 @@ class EnvsuiteEnv(gym.Env[ObsType, ActType], Generic[ObsType, ActType, ParsedT])
         self.step_limit: int | None = None
 
     # -- hooks -------------------------------------------------------------------------
-    def new_episode(self, options: dict[str, Any] | None) -> tuple[ObsType, dict[str, Any]]:
-        """Start an episode (``self.np_random`` is already seeded); return obs and info."""
+    @abc.abstractmethod
+    def new_episode(
+        self, seed: int | None, options: dict[str, Any] | None
+    ) -> tuple[ObsType, dict[str, Any]]:
+        """Start an episode; return the first observation and info.
+
+        Args:
+            seed: The seed ``reset`` was given (``self.np_random`` is already seeded from
+                it), or None when the generator simply keeps running. Most envs draw
+                everything from ``self.np_random`` and ignore it; an env whose seed names a
+                dataset item reads it (see :mod:`envsuite.dataset_items`).
+            options: The ``options`` ``reset`` was given.
+        """
         raise NotImplementedError
 
+    @abc.abstractmethod
     def parse_action(self, action: Any) -> ParsedT:
         """Convert the agent's action to the env's action type, or raise InvalidAction."""
         raise NotImplementedError
 
+    @abc.abstractmethod
     def apply_action(self, parsed: ParsedT) -> tuple[ObsType, float, bool, bool, dict[str, Any]]:
         """Advance the env with a well-formed action."""
         raise NotImplementedError
 
+    @abc.abstractmethod
     def apply_invalid_action(
         self, message: str
     ) -> tuple[ObsType, float, bool, bool, dict[str, Any]]:
@@ -104,7 +125,7 @@ class EnvsuiteEnv(gym.Env[ObsType, ActType], Generic[ObsType, ActType, ParsedT])
     ) -> tuple[ObsType, dict[str, Any]]:
         """Seed ``self.np_random`` (when ``seed`` is given) and start a new episode."""
         super().reset(seed=seed)
-        observation, info = self.new_episode(options)
+        observation, info = self.new_episode(seed, options)
         self._last_observation = observation
         self._episode_over = False
         if self.render_mode == "human":
@@ -122,7 +143,7 @@ class EnvsuiteEnv(gym.Env[ObsType, ActType], Generic[ObsType, ActType, ParsedT])
         except BaseException as exc:  # any failure to understand the action is the agent's
             if is_interrupt(exc):
                 raise
-            message = describe_parse_failure(exc)
+            message = describe_parse_failure(exc, self)
             observation, reward, terminated, truncated, info = self.apply_invalid_action(message)
             info["parse_error"] = message
         else:

@@ -38,6 +38,7 @@ from typing import Any, TypeGuard
 
 import httpx
 
+from envsuite.agent_protocol import ReportsEpisodeInfo
 from envsuite.agents.bounded_http import (
     ACCEPT_ENCODING,
     BodyError,
@@ -92,7 +93,7 @@ def user_message(observation: Any, info: Mapping[str, Any]) -> str:
     return text
 
 
-class ChatAgent:
+class ChatAgent(ReportsEpisodeInfo):
     """Acts by asking a chat-completions endpoint.
 
     Args:

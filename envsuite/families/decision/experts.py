@@ -52,6 +52,18 @@ def hedge_bound(horizon: int, num_actions: int) -> float:
     return math.sqrt(horizon * math.log(num_actions) / 2.0)
 
 
+_NUMBER_TYPES = (int, float, np.number, np.bool_)
+
+
+def _is_numeric_data(values: Any) -> bool:
+    """Whether ``values`` is a number, a list or tuple of numbers, or a non-object array."""
+    if isinstance(values, np.ndarray):
+        return values.dtype != object
+    if isinstance(values, list | tuple):
+        return all(isinstance(value, _NUMBER_TYPES) for value in values)
+    return isinstance(values, _NUMBER_TYPES)
+
+
 def to_distribution(values: Any, num_actions: int) -> np.ndarray:
     """Normalise a non-negative, finite, numeric vector of length N with a positive sum.
 
@@ -59,6 +71,10 @@ def to_distribution(values: Any, num_actions: int) -> np.ndarray:
         InvalidAction: ``values`` is not such a vector.
 
     """
+    # Only plain numbers reach numpy: asarray would run the methods of any other object the
+    # agent sent (which may raise anything, BaseException subclasses included).
+    if not _is_numeric_data(values):
+        raise InvalidAction(f"expected {num_actions} numbers, got {type(values).__name__}")
     array = np.asarray(values)
     if array.dtype.kind not in "iuf":
         raise InvalidAction(f"expected {num_actions} numbers, got {type(values).__name__}")
@@ -259,7 +275,9 @@ class ExpertsEnv(EnvsuiteEnv[Any, Any, np.ndarray]):
             return np.clip(centre + wave, 0.0, 1.0)
         return np.zeros(shape)
 
-    def new_episode(self, options: dict[str, Any] | None) -> tuple[Any, dict[str, Any]]:
+    def new_episode(
+        self, seed: int | None, options: dict[str, Any] | None
+    ) -> tuple[Any, dict[str, Any]]:
         """Draw the loss sequence and show the instructions."""
         self.losses = self.draw_losses()
         self._reset_counters()

@@ -137,7 +137,9 @@ class DroneEnv(EnvsuiteEnv[Any, Any, list[float]]):
         return {}
 
     # -- episodes ----------------------------------------------------------------------
-    def new_episode(self, options: dict[str, Any] | None) -> tuple[Any, dict[str, Any]]:
+    def new_episode(
+        self, seed: int | None, options: dict[str, Any] | None
+    ) -> tuple[Any, dict[str, Any]]:
         """Restore the saved world, draw dynamics, wind and task, and place the drone."""
         self.world.restore()
         if self.randomization is not None:
