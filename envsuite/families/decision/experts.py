@@ -10,6 +10,7 @@ from typing import Any, Literal
 import numpy as np
 from gymnasium import spaces
 
+from envsuite.action_parsing import is_numeric_data
 from envsuite.env_base import EnvsuiteEnv, InvalidAction
 from envsuite.families.decision.size_limits import (
     MAX_ARMS,
@@ -52,18 +53,6 @@ def hedge_bound(horizon: int, num_actions: int) -> float:
     return math.sqrt(horizon * math.log(num_actions) / 2.0)
 
 
-_NUMBER_TYPES = (int, float, np.number, np.bool_)
-
-
-def _is_numeric_data(values: Any) -> bool:
-    """Whether ``values`` is a number, a list or tuple of numbers, or a non-object array."""
-    if isinstance(values, np.ndarray):
-        return values.dtype != object
-    if isinstance(values, list | tuple):
-        return all(isinstance(value, _NUMBER_TYPES) for value in values)
-    return isinstance(values, _NUMBER_TYPES)
-
-
 def to_distribution(values: Any, num_actions: int) -> np.ndarray:
     """Normalise a non-negative, finite, numeric vector of length N with a positive sum.
 
@@ -71,9 +60,7 @@ def to_distribution(values: Any, num_actions: int) -> np.ndarray:
         InvalidAction: ``values`` is not such a vector.
 
     """
-    # Only plain numbers reach numpy: asarray would run the methods of any other object the
-    # agent sent (which may raise anything, BaseException subclasses included).
-    if not _is_numeric_data(values):
+    if not is_numeric_data(values):  # only plain numbers reach numpy (see its docstring)
         raise InvalidAction(f"expected {num_actions} numbers, got {type(values).__name__}")
     array = np.asarray(values)
     if array.dtype.kind not in "iuf":
