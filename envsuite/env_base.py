@@ -1,18 +1,40 @@
 """Base classes that give every envsuite env the same action-handling contract.
 
-A concrete env fills in its hooks (template method, as in Minigrid):
+A concrete env fills in its hooks (template method, as in Minigrid); they are abstract, so
+an env that misses one fails when it is made, naming it:
 
-- ``new_episode(options)`` builds the first observation and info after seeding;
+- ``new_episode(seed, options)`` builds the first observation and info. ``self.np_random``
+  is already seeded; ``seed`` is the seed ``reset`` got (None when the generator keeps
+  running), for envs whose seed names a dataset item (:mod:`envsuite.dataset_items`);
+  most envs draw everything from ``self.np_random`` and ignore it;
 - ``parse_action(action)`` turns whatever the agent sent into the env's own action type,
-  raising :class:`InvalidAction` (or anything else) when it cannot;
+  raising :class:`InvalidAction` with the reason when it cannot;
 - ``apply_action(parsed)`` / ``apply_invalid_action(message)`` advance the env.
 
-The base class owns ``reset`` and ``step``: it never lets a malformed action raise into
-agent code, puts ``parse_error`` (``None`` or the reason) into every ``info``, and answers
-a step taken after the episode ended with the last observation, reward 0 and a
-``parse_error``. A step before the first reset raises Gymnasium's ``ResetNeeded``, as the
-``OrderEnforcing`` wrapper of ``gymnasium.make`` does: there is no observation to answer
-with.
+``render_text()`` is optional (see Rendering). The class-level declarations the runner,
+the registry and the reports read (``record_curves``, ``record_metrics``,
+``dataset_files``, ``item_labels``) come with defaults from
+:class:`~envsuite.env_attributes.EnvAttributes`; an env overrides the ones it uses.
+
+The base class owns ``reset`` and ``step``; no env overrides them. ``step`` never lets a
+malformed action raise into agent code, puts ``parse_error`` (``None`` or the reason) into
+every ``info``, and answers a step taken after the episode ended with the last
+observation, reward 0 and a ``parse_error``. A step before the first reset raises
+Gymnasium's ``ResetNeeded``, as the ``OrderEnforcing`` wrapper of ``gymnasium.make`` does:
+there is no observation to answer with.
+
+Malformed actions and parser bugs: the action first goes through
+:func:`~envsuite.plain_actions.plain_action` (a hostile object that fails while being
+copied is the agent's malformed action, nothing more). Then ``parse_action`` must raise
+:class:`InvalidAction` for anything it refuses, and must not call methods of objects it
+has not type-checked (an agent's object may raise anything; see
+:func:`~envsuite.action_parsing.is_numeric_data`). Any other exception out of
+``parse_action`` is a bug in the parser: the agent still gets a ``parse_error`` and the
+penalty (agents never see an exception), and
+:func:`~envsuite.action_errors.describe_parse_failure` warns with
+:class:`~envsuite.action_errors.ParseActionBugWarning`, naming the env, the exception and
+where it was raised. envsuite's tests turn that warning into an error, so a parser bug
+fails the tests instead of passing as a silent penalty.
 
 Rendering: a text env writes ``render_text()`` (its ``ansi`` frame), declares the modes
 of :data:`~envsuite.rendering.TEXT_RENDER_MODES` in ``metadata["render_modes"]`` and

@@ -1,14 +1,17 @@
 """Base class giving PettingZoo Parallel envs the action-handling contract of ``env_base``.
 
-A concrete env fills in its hooks (template method, as in :mod:`envsuite.env_base`):
+A concrete env fills in its hooks (template method, as in :mod:`envsuite.env_base`; they
+are abstract, and the rule on malformed actions and parser bugs is the one described
+there):
 
-- ``new_episode(options)`` builds every agent's first observation and info after seeding;
+- ``new_episode(seed, options)`` builds every agent's first observation and info after
+  seeding (``seed`` is the seed ``reset`` got, or None);
 - ``parse_action(agent, action)`` turns what one agent sent into the env's own action type,
-  raising :class:`~envsuite.env_base.InvalidAction` (or anything else) when it cannot;
+  raising :class:`~envsuite.env_base.InvalidAction` when it cannot;
 - ``apply_actions(parsed, errors)`` advances the env by one joint step, applying the env's
   documented penalty to every agent named in ``errors``.
 
-The base class owns ``reset`` and ``step``. Within an episode:
+The base class owns ``reset`` and ``step`` (no env overrides them). Within an episode:
 
 - a malformed action for one agent never raises: that agent's ``info["parse_error"]``
   holds the reason and the env applies its penalty to that agent only;
