@@ -89,6 +89,12 @@ def _text(arguments: dict[str, Any], *names: str, allow_empty: bool = False) -> 
                 raise InvalidAction(f"'{name}' must be a string")
             if not value and not allow_empty:
                 raise InvalidAction(f"'{name}' must not be empty")
+            try:
+                value.encode("utf-8")  # files, argv and the sandbox's pipes all take UTF-8
+            except UnicodeEncodeError as exc:
+                raise InvalidAction(
+                    f"'{name}' is not valid Unicode text (a lone surrogate at {exc.start})"
+                ) from exc
             return value
     raise InvalidAction(f"missing '{names[0]}'")
 
@@ -137,7 +143,10 @@ def parse_tool_call(action: Any, max_timeout_s: float) -> ToolCall:
             f"unknown tool {name!r}; use shell, read_file, write_file, replace or submit"
         )
     if tool == "shell":
-        return ShellCall(_text(arguments, "command", "cmd"), _timeout(arguments, max_timeout_s))
+        command = _text(arguments, "command", "cmd")
+        if "\x00" in command:  # no process argument can hold one
+            raise InvalidAction("'command' must not contain a NUL character")
+        return ShellCall(command, _timeout(arguments, max_timeout_s))
     if tool == "read_file":
         call = ReadFileCall(
             _text(arguments, "path"), _line(arguments, "start_line"), _line(arguments, "end_line")
