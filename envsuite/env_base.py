@@ -88,10 +88,18 @@ class EnvsuiteEnv(
 ):
     """A Gymnasium env whose ``step`` tolerates any action and reports ``parse_error``.
 
-    Subclasses implement :meth:`new_episode`, :meth:`parse_action`, :meth:`apply_action`
-    and :meth:`apply_invalid_action`; the base class seeds ``self.np_random`` in ``reset``
-    and records the last step, so that a step after the end of an episode is answered
-    without touching the env's state.
+    Subclasses implement the abstract hooks :meth:`new_episode`, :meth:`parse_action`,
+    :meth:`apply_action` and :meth:`apply_invalid_action`; the base class seeds
+    ``self.np_random`` in ``reset``, hands the seed on to :meth:`new_episode`, and records
+    the last step, so that a step after the end of an episode is answered without touching
+    the env's state.
+
+    Attributes:
+        step_limit: A step limit other than the registered one, set by ``envsuite.make``
+            (None otherwise).
+        record_curves: Info keys the runner records every step (see
+            :class:`~envsuite.env_attributes.EnvAttributes`, as for ``record_metrics``,
+            ``dataset_files`` and ``item_labels``).
     """
 
     metadata: dict[str, Any] = {"render_modes": []}
