@@ -65,3 +65,23 @@ def parse_choice(action: Any, names: Sequence[str], *, text_mode: bool, what: st
     if text_mode:
         return parse_named_choice(action, names, what)
     return parse_index(action, len(names), what)
+
+
+#: The scalar types :func:`is_numeric_data` accepts (bools are ints to numpy too).
+NUMBER_TYPES = (int, float, np.number, np.bool_)
+
+
+def is_numeric_data(action: Any) -> bool:
+    """Whether ``action`` is a number, a flat list or tuple of numbers, or a non-object array.
+
+    Check this before handing an action to numpy: ``np.asarray`` runs the methods of any
+    other object the agent sent, and a hostile one may raise anything (``BaseException``
+    subclasses included), which would look like a bug in the parser rather than the
+    malformed action it is. What passes may still have the wrong shape or dtype for the
+    env; the env checks that next.
+    """
+    if isinstance(action, np.ndarray):
+        return action.dtype != object
+    if isinstance(action, list | tuple):
+        return all(isinstance(value, NUMBER_TYPES) for value in action)
+    return isinstance(action, NUMBER_TYPES)

@@ -1,18 +1,40 @@
 """Base classes that give every envsuite env the same action-handling contract.
 
-A concrete env fills in its hooks (template method, as in Minigrid):
+A concrete env fills in its hooks (template method, as in Minigrid); they are abstract, so
+an env that misses one fails when it is made, naming it:
 
-- ``new_episode(options)`` builds the first observation and info after seeding;
+- ``new_episode(seed, options)`` builds the first observation and info. ``self.np_random``
+  is already seeded; ``seed`` is the seed ``reset`` got (None when the generator keeps
+  running), for envs whose seed names a dataset item (:mod:`envsuite.dataset_items`);
+  most envs draw everything from ``self.np_random`` and ignore it;
 - ``parse_action(action)`` turns whatever the agent sent into the env's own action type,
-  raising :class:`InvalidAction` (or anything else) when it cannot;
+  raising :class:`InvalidAction` with the reason when it cannot;
 - ``apply_action(parsed)`` / ``apply_invalid_action(message)`` advance the env.
 
-The base class owns ``reset`` and ``step``: it never lets a malformed action raise into
-agent code, puts ``parse_error`` (``None`` or the reason) into every ``info``, and answers
-a step taken after the episode ended with the last observation, reward 0 and a
-``parse_error``. A step before the first reset raises Gymnasium's ``ResetNeeded``, as the
-``OrderEnforcing`` wrapper of ``gymnasium.make`` does: there is no observation to answer
-with.
+``render_text()`` is optional (see Rendering). The class-level declarations the runner,
+the registry and the reports read (``record_curves``, ``record_metrics``,
+``dataset_files``, ``item_labels``) come with defaults from
+:class:`~envsuite.env_attributes.EnvAttributes`; an env overrides the ones it uses.
+
+The base class owns ``reset`` and ``step``; no env overrides them. ``step`` never lets a
+malformed action raise into agent code, puts ``parse_error`` (``None`` or the reason) into
+every ``info``, and answers a step taken after the episode ended with the last
+observation, reward 0 and a ``parse_error``. A step before the first reset raises
+Gymnasium's ``ResetNeeded``, as the ``OrderEnforcing`` wrapper of ``gymnasium.make`` does:
+there is no observation to answer with.
+
+Malformed actions and parser bugs: the action first goes through
+:func:`~envsuite.plain_actions.plain_action` (a hostile object that fails while being
+copied is the agent's malformed action, nothing more). Then ``parse_action`` must raise
+:class:`InvalidAction` for anything it refuses, and must not call methods of objects it
+has not type-checked (an agent's object may raise anything; see
+:func:`~envsuite.action_parsing.is_numeric_data`). Any other exception out of
+``parse_action`` is a bug in the parser: the agent still gets a ``parse_error`` and the
+penalty (agents never see an exception), and
+:func:`~envsuite.action_errors.describe_parse_failure` warns with
+:class:`~envsuite.action_errors.ParseActionBugWarning`, naming the env, the exception and
+where it was raised. envsuite's tests turn that warning into an error, so a parser bug
+fails the tests instead of passing as a silent penalty.
 
 Rendering: a text env writes ``render_text()`` (its ``ansi`` frame), declares the modes
 of :data:`~envsuite.rendering.TEXT_RENDER_MODES` in ``metadata["render_modes"]`` and
@@ -24,6 +46,7 @@ Envs with pictures of their own override ``render``.
 
 from __future__ import annotations
 
+import abc
 from collections.abc import Mapping
 from typing import Any, Generic, TypeVar
 
@@ -33,6 +56,7 @@ from gymnasium.error import ResetNeeded
 from envsuite.action_errors import MAX_PARSE_ERROR_CHARS as MAX_PARSE_ERROR_CHARS
 from envsuite.action_errors import InvalidAction as InvalidAction
 from envsuite.action_errors import describe_parse_failure, is_interrupt
+from envsuite.env_attributes import EnvAttributes
 from envsuite.plain_actions import plain_action
 from envsuite.registry import registry
 from envsuite.rendering import render_text_frame
@@ -56,13 +80,26 @@ EPISODE_OVER = "the episode has ended; call reset() before stepping again"
 NOT_STARTED = "call reset() before step(): no episode has started"
 
 
-class EnvsuiteEnv(gym.Env[ObsType, ActType], Generic[ObsType, ActType, ParsedT]):
+class EnvsuiteEnv(
+    EnvAttributes,
+    gym.Env[ObsType, ActType],
+    Generic[ObsType, ActType, ParsedT],
+    metaclass=abc.ABCMeta,
+):
     """A Gymnasium env whose ``step`` tolerates any action and reports ``parse_error``.
 
-    Subclasses implement :meth:`new_episode`, :meth:`parse_action`, :meth:`apply_action`
-    and :meth:`apply_invalid_action`; the base class seeds ``self.np_random`` in ``reset``
-    and records the last step, so that a step after the end of an episode is answered
-    without touching the env's state.
+    Subclasses implement the abstract hooks :meth:`new_episode`, :meth:`parse_action`,
+    :meth:`apply_action` and :meth:`apply_invalid_action`; the base class seeds
+    ``self.np_random`` in ``reset``, hands the seed on to :meth:`new_episode`, and records
+    the last step, so that a step after the end of an episode is answered without touching
+    the env's state.
+
+    Attributes:
+        step_limit: A step limit other than the registered one, set by ``envsuite.make``
+            (None otherwise).
+        record_curves: Info keys the runner records every step (see
+            :class:`~envsuite.env_attributes.EnvAttributes`, as for ``record_metrics``,
+            ``dataset_files`` and ``item_labels``).
     """
 
     metadata: dict[str, Any] = {"render_modes": []}
@@ -76,18 +113,32 @@ class EnvsuiteEnv(gym.Env[ObsType, ActType], Generic[ObsType, ActType, ParsedT])
         self.step_limit: int | None = None
 
     # -- hooks -------------------------------------------------------------------------
-    def new_episode(self, options: dict[str, Any] | None) -> tuple[ObsType, dict[str, Any]]:
-        """Start an episode (``self.np_random`` is already seeded); return obs and info."""
+    @abc.abstractmethod
+    def new_episode(
+        self, seed: int | None, options: dict[str, Any] | None
+    ) -> tuple[ObsType, dict[str, Any]]:
+        """Start an episode; return the first observation and info.
+
+        Args:
+            seed: The seed ``reset`` was given (``self.np_random`` is already seeded from
+                it), or None when the generator simply keeps running. Most envs draw
+                everything from ``self.np_random`` and ignore it; an env whose seed names a
+                dataset item reads it (see :mod:`envsuite.dataset_items`).
+            options: The ``options`` ``reset`` was given.
+        """
         raise NotImplementedError
 
+    @abc.abstractmethod
     def parse_action(self, action: Any) -> ParsedT:
         """Convert the agent's action to the env's action type, or raise InvalidAction."""
         raise NotImplementedError
 
+    @abc.abstractmethod
     def apply_action(self, parsed: ParsedT) -> tuple[ObsType, float, bool, bool, dict[str, Any]]:
         """Advance the env with a well-formed action."""
         raise NotImplementedError
 
+    @abc.abstractmethod
     def apply_invalid_action(
         self, message: str
     ) -> tuple[ObsType, float, bool, bool, dict[str, Any]]:
@@ -104,7 +155,7 @@ class EnvsuiteEnv(gym.Env[ObsType, ActType], Generic[ObsType, ActType, ParsedT])
     ) -> tuple[ObsType, dict[str, Any]]:
         """Seed ``self.np_random`` (when ``seed`` is given) and start a new episode."""
         super().reset(seed=seed)
-        observation, info = self.new_episode(options)
+        observation, info = self.new_episode(seed, options)
         self._last_observation = observation
         self._episode_over = False
         if self.render_mode == "human":
@@ -122,7 +173,7 @@ class EnvsuiteEnv(gym.Env[ObsType, ActType], Generic[ObsType, ActType, ParsedT])
         except BaseException as exc:  # any failure to understand the action is the agent's
             if is_interrupt(exc):
                 raise
-            message = describe_parse_failure(exc)
+            message = describe_parse_failure(exc, self)
             observation, reward, terminated, truncated, info = self.apply_invalid_action(message)
             info["parse_error"] = message
         else:

@@ -1,14 +1,17 @@
 """Base class giving PettingZoo Parallel envs the action-handling contract of ``env_base``.
 
-A concrete env fills in its hooks (template method, as in :mod:`envsuite.env_base`):
+A concrete env fills in its hooks (template method, as in :mod:`envsuite.env_base`; they
+are abstract, and the rule on malformed actions and parser bugs is the one described
+there):
 
-- ``new_episode(options)`` builds every agent's first observation and info after seeding;
+- ``new_episode(seed, options)`` builds every agent's first observation and info after
+  seeding (``seed`` is the seed ``reset`` got, or None);
 - ``parse_action(agent, action)`` turns what one agent sent into the env's own action type,
-  raising :class:`~envsuite.env_base.InvalidAction` (or anything else) when it cannot;
+  raising :class:`~envsuite.env_base.InvalidAction` when it cannot;
 - ``apply_actions(parsed, errors)`` advances the env by one joint step, applying the env's
   documented penalty to every agent named in ``errors``.
 
-The base class owns ``reset`` and ``step``. Within an episode:
+The base class owns ``reset`` and ``step`` (no env overrides them). Within an episode:
 
 - a malformed action for one agent never raises: that agent's ``info["parse_error"]``
   holds the reason and the env applies its penalty to that agent only;
@@ -29,6 +32,7 @@ gets ``"ansi"``, ``"rgb_array"`` and ``"human"`` (:mod:`envsuite.rendering`).
 
 from __future__ import annotations
 
+import abc
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
@@ -38,6 +42,7 @@ from gymnasium.utils import seeding
 from pettingzoo import ParallelEnv
 
 from envsuite.action_errors import describe_parse_failure, is_interrupt
+from envsuite.env_attributes import EnvAttributes
 from envsuite.env_base import EPISODE_OVER
 from envsuite.plain_actions import named_in, read_joint_action
 from envsuite.rendering import render_text_frame
@@ -59,7 +64,12 @@ StepResult = tuple[
 ]
 
 
-class EnvsuiteParallelEnv(ParallelEnv[str, ObsType, ActType], Generic[ObsType, ActType, ParsedT]):
+class EnvsuiteParallelEnv(
+    EnvAttributes,
+    ParallelEnv[str, ObsType, ActType],
+    Generic[ObsType, ActType, ParsedT],
+    metaclass=abc.ABCMeta,
+):
     """A PettingZoo ``ParallelEnv`` whose ``step`` tolerates any actions, per agent.
 
     Subclasses set ``possible_agents``, ``observation_spaces`` and ``action_spaces`` (one
@@ -95,16 +105,25 @@ class EnvsuiteParallelEnv(ParallelEnv[str, ObsType, ActType], Generic[ObsType, A
         self._last_observations: dict[str, Any] = {}
 
     # -- hooks -------------------------------------------------------------------------
+    @abc.abstractmethod
     def new_episode(
-        self, options: dict[str, Any] | None
+        self, seed: int | None, options: dict[str, Any] | None
     ) -> tuple[dict[str, ObsType], dict[str, dict[str, Any]]]:
-        """Start an episode (``self.np_random`` is seeded); return observations and infos."""
+        """Start an episode; return every agent's first observation and info.
+
+        Args:
+            seed: The seed ``reset`` was given (``self.np_random`` is already seeded from
+                it), or None when the generator keeps running.
+            options: The ``options`` ``reset`` was given.
+        """
         raise NotImplementedError
 
+    @abc.abstractmethod
     def parse_action(self, agent: str, action: Any) -> ParsedT:
         """Convert ``agent``'s action to the env's action type, or raise InvalidAction."""
         raise NotImplementedError
 
+    @abc.abstractmethod
     def apply_actions(self, parsed: Mapping[str, ParsedT], errors: Mapping[str, str]) -> StepResult:
         """Advance the env one joint step.
 
@@ -151,7 +170,7 @@ class EnvsuiteParallelEnv(ParallelEnv[str, ObsType, ActType], Generic[ObsType, A
         if seed is not None or self.np_random is None:
             self.np_random, self.np_random_seed = seeding.np_random(seed)
         self.agents = list(self.possible_agents)
-        observations, infos = self.new_episode(options)
+        observations, infos = self.new_episode(seed, options)
         self._last_observations = dict(observations)
         if self.render_mode == "human":
             self.render()
@@ -174,7 +193,7 @@ class EnvsuiteParallelEnv(ParallelEnv[str, ObsType, ActType], Generic[ObsType, A
             except BaseException as exc:  # any failure to understand an action is that agent's
                 if is_interrupt(exc):
                     raise
-                errors[agent] = describe_parse_failure(exc)
+                errors[agent] = describe_parse_failure(exc, self)
         observations, rewards, terminations, truncations, infos = self.apply_actions(parsed, errors)
         for agent in self.agents:
             infos.setdefault(agent, {})["parse_error"] = errors.get(agent)

@@ -30,9 +30,9 @@ import numpy as np
 from envsuite.action_errors import (
     MAX_PARSE_ERROR_CHARS,
     InvalidAction,
-    describe_parse_failure,
     exception_text,
     is_interrupt,
+    parse_failure_text,
 )
 
 #: Deepest nesting of lists, tuples and dicts an action may have.
@@ -74,7 +74,7 @@ def plain_action(action: Any) -> Any:
     except BaseException as exc:  # a hostile override raised while the action was read
         if is_interrupt(exc):
             raise
-        raise InvalidAction(describe_parse_failure(exc)) from exc
+        raise InvalidAction(parse_failure_text(exc)) from exc
 
 
 class _Copier:
@@ -184,7 +184,7 @@ def read_joint_action(
         try:
             found[name] = plain_action(action)
         except InvalidAction as exc:
-            errors[name] = describe_parse_failure(exc)
+            errors[name] = parse_failure_text(exc)
     return found, errors
 
 

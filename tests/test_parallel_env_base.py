@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from gymnasium import spaces
 
+from envsuite.action_errors import ParseActionBugWarning
 from envsuite.env_base import EPISODE_OVER, InvalidAction
 from envsuite.parallel_env_base import (
     MISSING_ACTION,
@@ -39,7 +40,9 @@ class GuessEnv(EnvsuiteParallelEnv[Any, int, int]):
         self.secret = 0
         self.penalised: list[str] = []
 
-    def new_episode(self, options: dict[str, Any] | None) -> tuple[dict[str, Any], dict[str, Any]]:
+    def new_episode(
+        self, seed: int | None, options: dict[str, Any] | None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
         self.t = 0
         self.secret = int(self.np_random.integers(10))
         self.first_draw = float(self.np_random.integers(10**9))
@@ -120,12 +123,53 @@ def test_malformed_action_penalises_only_that_agent(bad: Any) -> None:
     assert env.penalised == ["a_0"]
 
 
-def test_unexpected_exception_while_parsing_is_reported_not_raised() -> None:
+def test_a_parser_bug_is_the_agents_penalty_and_a_warning_naming_env_and_place() -> None:
     env = GuessEnv()
     env.reset(seed=0)
-    _, rewards, _, _, infos = env.step({"a_0": "boom", "a_1": 0})
+    with pytest.warns(ParseActionBugWarning) as caught:
+        _, rewards, _, _, infos = env.step({"a_0": "boom", "a_1": 0})
     assert "RuntimeError" in infos["a_0"]["parse_error"]
     assert rewards["a_0"] == PENALTY
+    assert infos["a_1"]["parse_error"] is None
+    (warning,) = caught
+    text = str(warning.message)
+    assert text.startswith("GuessEnv's parse_action raised RuntimeError: kaboom at ")
+    assert "test_parallel_env_base.py" in text and "in parse_action" in text
+
+
+def test_an_invalid_action_warns_nobody(recwarn: pytest.WarningsRecorder) -> None:
+    env = GuessEnv()
+    env.reset(seed=0)
+    _, _, _, _, infos = env.step({"a_0": 11, "a_1": "x"})
+    assert infos["a_0"]["parse_error"] == "out of range"
+    assert not [w for w in recwarn if issubclass(w.category, ParseActionBugWarning)]
+
+
+def test_the_reset_seed_reaches_new_episode() -> None:
+    seen: list[Any] = []
+
+    class SeedSeeing(GuessEnv):
+        def new_episode(
+            self, seed: int | None, options: dict[str, Any] | None
+        ) -> tuple[dict[str, Any], dict[str, Any]]:
+            seen.append((seed, options))
+            return super().new_episode(seed, options)
+
+    env = SeedSeeing()
+    env.reset(seed=7, options={"k": 1})
+    env.reset()
+    assert seen == [(7, {"k": 1}), (None, None)]
+
+
+def test_hooks_are_abstract() -> None:
+    class Unfinished(EnvsuiteParallelEnv[Any, int, int]):
+        def new_episode(
+            self, seed: int | None, options: dict[str, Any] | None
+        ) -> tuple[dict[str, Any], dict[str, Any]]:
+            return {}, {}
+
+    with pytest.raises(TypeError, match="apply_actions, parse_action"):
+        Unfinished()  # type: ignore[abstract]
 
 
 def test_missing_action_counts_as_malformed() -> None:

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import envsuite
-from envsuite.action_errors import describe_parse_failure
+from envsuite.action_errors import ParseActionBugWarning, describe_parse_failure
 from envsuite.env_base import InvalidAction
 from envsuite.parallel_env_base import MISSING_ACTION
 from envsuite.plain_actions import (
@@ -200,7 +200,8 @@ def test_unreadable_and_missing_agents_are_told_apart():
 
 
 def test_an_exception_whose_str_raises_still_has_a_description():
-    text = describe_parse_failure(UnprintableError())
+    with pytest.warns(ParseActionBugWarning, match="UnprintableError"):
+        text = describe_parse_failure(UnprintableError())
     assert (
         text == "could not interpret the action (UnprintableError: <its message could not be read>)"
     )

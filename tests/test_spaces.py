@@ -96,7 +96,7 @@ class _PlainTextEnv(UnicodeEchoEnv):
         super().__init__()
         self.observation_space = Text(64)
 
-    def new_episode(self, options):
+    def new_episode(self, seed: int | None, options):
         return "start", {}
 
     def apply_action(self, parsed):

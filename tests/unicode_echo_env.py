@@ -41,7 +41,9 @@ class UnicodeEchoEnv(EnvsuiteEnv[str, str, str]):
         self.action_space = UnicodeText(48)
         self.t = 0
 
-    def new_episode(self, options: dict[str, Any] | None) -> tuple[str, dict[str, Any]]:
+    def new_episode(
+        self, seed: int | None, options: dict[str, Any] | None
+    ) -> tuple[str, dict[str, Any]]:
         self.t = 0
         return f"{self.np_random.integers(10)}{GREETING}", {}
 

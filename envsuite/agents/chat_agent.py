@@ -47,6 +47,7 @@ from typing import Any, TypeGuard
 
 import httpx
 
+from envsuite.agent_protocol import ReportsEpisodeInfo
 from envsuite.agents.bounded_http import (
     ACCEPT_ENCODING,
     BodyError,
@@ -111,7 +112,7 @@ def user_message(
     return observation_content(observation, info, limits).content
 
 
-class ChatAgent:
+class ChatAgent(ReportsEpisodeInfo):
     """Acts by asking a chat-completions endpoint.
 
     Args:

@@ -51,7 +51,9 @@ class GoodEnv(EnvsuiteEnv[np.ndarray, int, int]):
     def draw_target(self) -> int:
         return int(self.np_random.integers(10))
 
-    def new_episode(self, options: dict[str, Any] | None) -> tuple[np.ndarray, dict[str, Any]]:
+    def new_episode(
+        self, seed: int | None, options: dict[str, Any] | None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
         self.target = self.draw_target()
         self.t = 0
         return np.zeros(2, dtype=np.float32), {}

@@ -184,7 +184,9 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
             return means
         return self.np_random.normal(0.0, GAUSSIAN_MEAN_STD[self.difficulty], self.num_arms)
 
-    def new_episode(self, options: dict[str, Any] | None) -> tuple[Any, dict[str, Any]]:
+    def new_episode(
+        self, seed: int | None, options: dict[str, Any] | None
+    ) -> tuple[Any, dict[str, Any]]:
         """Draw a new instance and show the instructions."""
         self.means = self.draw_means()
         self._reset_counters()

@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from envsuite.agent_protocol import ReportsActionProbabilities, ReportsActionProbability
 from envsuite.families.decision.linucb import LinUCBAgent
 from envsuite.seeding import make_generator
 
@@ -38,7 +39,7 @@ def _check_probability(name: str, value: float) -> float:
     return float(value)
 
 
-class ArmPolicy:
+class ArmPolicy(ReportsActionProbabilities, ReportsActionProbability):
     """Base of the policies here: arm statistics, seeded sampling and the protocol.
 
     Subclasses implement :meth:`distribution` (π over arms from the statistics so far)

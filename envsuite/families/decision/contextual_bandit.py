@@ -182,7 +182,9 @@ class ContextualBanditEnv(EnvsuiteEnv[Any, Any, int]):
         noise = rng.normal(0.0, self.noise_std, (self.horizon, self.num_arms))
         return theta, np.round(contexts, CONTEXT_DECIMALS), noise
 
-    def new_episode(self, options: dict[str, Any] | None) -> tuple[Any, dict[str, Any]]:
+    def new_episode(
+        self, seed: int | None, options: dict[str, Any] | None
+    ) -> tuple[Any, dict[str, Any]]:
         """Draw a new instance and show the instructions and the first context."""
         self.theta, self.contexts, self.noise = self.draw_instance()
         self.means = self.contexts @ self.theta.T

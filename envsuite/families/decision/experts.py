@@ -10,6 +10,7 @@ from typing import Any, Literal
 import numpy as np
 from gymnasium import spaces
 
+from envsuite.action_parsing import is_numeric_data
 from envsuite.env_base import EnvsuiteEnv, InvalidAction
 from envsuite.families.decision.size_limits import (
     MAX_ARMS,
@@ -59,6 +60,8 @@ def to_distribution(values: Any, num_actions: int) -> np.ndarray:
         InvalidAction: ``values`` is not such a vector.
 
     """
+    if not is_numeric_data(values):  # only plain numbers reach numpy (see its docstring)
+        raise InvalidAction(f"expected {num_actions} numbers, got {type(values).__name__}")
     array = np.asarray(values)
     if array.dtype.kind not in "iuf":
         raise InvalidAction(f"expected {num_actions} numbers, got {type(values).__name__}")
@@ -259,7 +262,9 @@ class ExpertsEnv(EnvsuiteEnv[Any, Any, np.ndarray]):
             return np.clip(centre + wave, 0.0, 1.0)
         return np.zeros(shape)
 
-    def new_episode(self, options: dict[str, Any] | None) -> tuple[Any, dict[str, Any]]:
+    def new_episode(
+        self, seed: int | None, options: dict[str, Any] | None
+    ) -> tuple[Any, dict[str, Any]]:
         """Draw the loss sequence and show the instructions."""
         self.losses = self.draw_losses()
         self._reset_counters()

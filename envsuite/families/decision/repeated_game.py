@@ -195,7 +195,9 @@ class RepeatedGameEnv(EnvsuiteParallelEnv[Any, Any, int]):
         self.text = dict.fromkeys(AGENTS, "")
 
     # -- episode -----------------------------------------------------------------------
-    def new_episode(self, options: dict[str, Any] | None) -> tuple[dict[str, Any], dict[str, Any]]:
+    def new_episode(
+        self, seed: int | None, options: dict[str, Any] | None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
         """Start the first round and show the rules."""
         self._reset_counters()
         infos: dict[str, dict[str, Any]] = {}

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from envsuite.data_paths import datasets_root
+from envsuite.dataset_items import pick_item
 from envsuite.families.sat import solver
 from envsuite.families.sat.curriculum import (
     CurriculumController,
@@ -132,9 +133,10 @@ class InstanceSource:
     ) -> Instance:
         """The next episode's instance.
 
-        Dataset files: ``options={"instance": i}`` picks line i; otherwise a seeded reset
-        serves instance ``seed mod N`` (so seeds 0..N−1 cover the file once, in order) and
-        an unseeded one draws an index from ``rng``.
+        Dataset files follow :mod:`envsuite.dataset_items` (rule ``"seed_index"``):
+        ``options={"instance": i}`` picks line i; otherwise a seeded reset serves instance
+        ``seed mod N`` (so seeds 0..N−1 cover the file once, in order) and an unseeded one
+        draws an index from ``rng``.
         """
         if self.records:
             return self._dataset_instance(rng, seed, options)
@@ -146,18 +148,14 @@ class InstanceSource:
     def _dataset_instance(
         self, rng: np.random.Generator, seed: int | None, options: Mapping[str, Any] | None
     ) -> Instance:
-        count = len(self.records)
-        chosen = (options or {}).get("instance")
-        if chosen is not None:
-            if isinstance(chosen, bool) or not isinstance(chosen, int) or not 0 <= chosen < count:
-                raise ValueError(
-                    f"options['instance'] must be an int in [0, {count}), got {chosen!r}"
-                )
-            index = chosen
-        elif seed is not None:
-            index = seed % count
-        else:
-            index = int(rng.integers(count))
+        index = pick_item(
+            len(self.records),
+            rng,
+            seed,
+            rule="seed_index",
+            index=(options or {}).get("instance"),
+            index_name="instance",
+        )
         record = self.records[index]
         if index not in self._counts:
             cap = self.settings.solution_cap

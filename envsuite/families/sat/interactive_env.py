@@ -152,7 +152,6 @@ class SATInteractiveEnv(EnvsuiteEnv[str, str, Command]):
         self.turn = 0
         self.best_fraction = 0.0
         self.text = ""
-        self._reset_seed: int | None = None
 
     def _longest_text(self, level: Level) -> int:
         formula = worst_case_formula(level)
@@ -182,16 +181,11 @@ class SATInteractiveEnv(EnvsuiteEnv[str, str, Command]):
         return [existing_dataset_file(dataset_file)] if dataset_file else []
 
     # -- episode -----------------------------------------------------------------------
-    def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    def new_episode(
+        self, seed: int | None, options: dict[str, Any] | None
     ) -> tuple[str, dict[str, Any]]:
-        """Seed the generator (when ``seed`` is given) and pose a new instance."""
-        self._reset_seed = seed
-        return super().reset(seed=seed, options=options)
-
-    def new_episode(self, options: dict[str, Any] | None) -> tuple[str, dict[str, Any]]:
         """Draw the instance; every variable starts unset."""
-        self.instance = self.source.draw(self.np_random, self._reset_seed, options)
+        self.instance = self.source.draw(self.np_random, seed, options)
         formula = self.instance.formula
         self.values = [None] * formula.num_vars
         self.turn = 0

@@ -183,7 +183,6 @@ class SATEnv(EnvsuiteEnv[str, str, Any]):
         )
         self.instance: Instance | None = None
         self.text = ""
-        self._reset_seed: int | None = None
 
     @property
     def curriculum(self) -> CurriculumController | None:
@@ -201,21 +200,15 @@ class SATEnv(EnvsuiteEnv[str, str, Any]):
         return [existing_dataset_file(dataset_file)] if dataset_file else []
 
     # -- episode -----------------------------------------------------------------------
-    def new_episode(self, options: dict[str, Any] | None) -> tuple[str, dict[str, Any]]:
+    def new_episode(
+        self, seed: int | None, options: dict[str, Any] | None
+    ) -> tuple[str, dict[str, Any]]:
         """Draw the instance and pose it."""
-        seed = self._reset_seed
         self.instance = self.source.draw(self.np_random, seed, options)
         self.text = render_prompt(
             self.instance.formula, self.instance.clause_width, self.prompt_format, self.task
         )
         return self.text, self._info()
-
-    def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[str, dict[str, Any]]:
-        """Seed the generator (when ``seed`` is given) and pose a new instance."""
-        self._reset_seed = seed
-        return super().reset(seed=seed, options=options)
 
     def _info(self) -> dict[str, Any]:
         assert self.instance is not None

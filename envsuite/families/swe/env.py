@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from gymnasium import spaces
-from gymnasium.utils.seeding import np_random
 
+from envsuite.dataset_items import ItemRule, item_for_seed, pick_item
 from envsuite.env_base import EnvsuiteEnv
 from envsuite.families.swe.dataset import dataset_files, library_names, load_problems
 from envsuite.families.swe.grading import DEFAULT_TEST_TIMEOUT
@@ -37,6 +37,8 @@ from envsuite.sandbox.provider import BACKENDS, Backend, SandboxProvider
 from envsuite.spaces import UnicodeText
 
 TaskSelection = Literal["random", "seed_index"]
+#: The :mod:`envsuite.dataset_items` rule of each ``task_selection``.
+ITEM_RULE: dict[str, ItemRule] = {"random": "draw", "seed_index": "seed_index"}
 #: Longest observation, in characters (problem statements are cut to fit).
 MAX_OBSERVATION = 65_536
 #: Longest action (a whole file written at once must fit).
@@ -181,7 +183,6 @@ class SWEEnv(EnvsuiteEnv[str, str, ToolCall]):
         self.steps = 0
         self.started = 0.0
         self.text = ""
-        self._reset_seed: int | None = None
         self._replay: dict[str, Any] | None = None
 
     @classmethod
@@ -202,42 +203,38 @@ class SWEEnv(EnvsuiteEnv[str, str, ToolCall]):
 
         ``kwargs`` are the env's constructor arguments with defaults filled in. With
         ``task_selection="random"`` the pick is the first draw of the generator that
-        ``reset(seed=...)`` seeds, as :meth:`_pick` makes it.
+        ``reset(seed=...)`` seeds (:func:`envsuite.dataset_items.item_for_seed`).
         """
         tasks = select_tasks(kwargs)
         labels = {}
+        rule = ITEM_RULE[kwargs.get("task_selection", "random")]
         for seed in seeds:
-            if kwargs.get("task_selection") == "seed_index":
-                index = seed % len(tasks)
-            else:
-                index = int(np_random(seed)[0].integers(len(tasks)))
-            labels[seed] = tasks[index].instance_id
+            labels[seed] = tasks[item_for_seed(len(tasks), seed, rule=rule)].instance_id
         return labels
 
     # -- episode -----------------------------------------------------------------------
-    def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    def _pick(self, seed: int | None, options: dict[str, Any] | None) -> SWEProblem:
+        """The task of the episode, by :mod:`envsuite.dataset_items`'s rule.
+
+        ``options={"task_id": id}`` names the task (the explicit index of the rule).
+        """
+        index = None
+        if options and "task_id" in options:
+            ids = [task.instance_id for task in self.tasks]
+            if options["task_id"] not in ids:
+                raise ValueError(f"no selected task {options['task_id']!r}")
+            index = ids.index(options["task_id"])
+        rule = ITEM_RULE[self.config["task_selection"]]
+        return self.tasks[pick_item(len(self.tasks), self.np_random, seed, rule=rule, index=index)]
+
+    def new_episode(
+        self, seed: int | None, options: dict[str, Any] | None
     ) -> tuple[str, dict[str, Any]]:
         """Pick a task (see ``task_selection``) and start it in a fresh sandbox."""
-        self._reset_seed = seed
-        return super().reset(seed=seed, options=options)
-
-    def _pick(self, options: dict[str, Any] | None) -> SWEProblem:
-        if options and "task_id" in options:
-            for task in self.tasks:
-                if task.instance_id == options["task_id"]:
-                    return task
-            raise ValueError(f"no selected task {options['task_id']!r}")
-        if self.config["task_selection"] == "seed_index" and self._reset_seed is not None:
-            return self.tasks[self._reset_seed % len(self.tasks)]
-        return self.tasks[int(self.np_random.integers(len(self.tasks)))]
-
-    def new_episode(self, options: dict[str, Any] | None) -> tuple[str, dict[str, Any]]:
-        """Start the chosen task in a fresh sandbox."""
         self._release()
         rng_state = self.np_random.bit_generator.state
-        self.task = self._pick(options)
-        self._replay = {"rng_state": rng_state, "options": options, "actions": []}
+        self.task = self._pick(seed, options)
+        self._replay = {"rng_state": rng_state, "seed": seed, "options": options, "actions": []}
         archive, self.base_commit = repo_archive(self.task)
         self.sandbox = self.provider.factory(self.task.environment)()
         self.sandbox.load_repo(archive)
@@ -357,7 +354,7 @@ class SWEEnv(EnvsuiteEnv[str, str, ToolCall]):
     # -- pickling ----------------------------------------------------------------------
     def __getstate__(self) -> dict[str, Any]:
         """Config, generator state at the last reset and the actions since (no sandbox)."""
-        return {"config": self.config, "replay": self._replay, "seed": self._reset_seed}
+        return {"config": self.config, "replay": self._replay}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         """Rebuild the env; re-create its sandbox and replay the episode's actions."""
@@ -367,8 +364,7 @@ class SWEEnv(EnvsuiteEnv[str, str, ToolCall]):
             return
         self.np_random  # noqa: B018  (creates the generator, then its state is restored)
         self._np_random.bit_generator.state = replay["rng_state"]  # type: ignore[union-attr]
-        self._reset_seed = state["seed"]
-        self._last_observation, _ = self.new_episode(replay["options"])
+        self._last_observation, _ = self.new_episode(replay["seed"], replay["options"])
         self._episode_over = False
         for call in replay["actions"]:
             if call is None:

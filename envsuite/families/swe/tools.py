@@ -89,6 +89,12 @@ def _text(arguments: dict[str, Any], *names: str, allow_empty: bool = False) -> 
                 raise InvalidAction(f"'{name}' must be a string")
             if not value and not allow_empty:
                 raise InvalidAction(f"'{name}' must not be empty")
+            try:
+                value.encode("utf-8")  # files, argv and the sandbox's pipes all take UTF-8
+            except UnicodeEncodeError as exc:
+                raise InvalidAction(
+                    f"'{name}' is not valid Unicode text (a lone surrogate at {exc.start})"
+                ) from exc
             return value
     raise InvalidAction(f"missing '{names[0]}'")
 
@@ -122,19 +128,13 @@ def parse_tool_call(action: Any, max_timeout_s: float) -> ToolCall:
         raise InvalidAction(
             f"the action must be a JSON string, got {type(action).__name__}; {TOOLS_HELP}"
         )
-    try:
-        data = json.loads(action)
-    except json.JSONDecodeError as exc:
-        raise InvalidAction(f"the action is not valid JSON ({exc.msg})") from exc
+    data = _json_value(action, "the action")
     if not isinstance(data, dict):
         raise InvalidAction("the action must be a JSON object with a 'tool' key")
     name = data.get("tool", data.get("name"))
     arguments = data.get("arguments", data.get("args", data))
     if isinstance(arguments, str):
-        try:
-            arguments = json.loads(arguments)
-        except json.JSONDecodeError as exc:
-            raise InvalidAction(f"'arguments' is not valid JSON ({exc.msg})") from exc
+        arguments = _json_value(arguments, "'arguments'")
     if not isinstance(arguments, dict):
         raise InvalidAction("'arguments' must be a JSON object")
     tool = TOOL_ALIASES.get(name) if isinstance(name, str) else None
@@ -143,7 +143,10 @@ def parse_tool_call(action: Any, max_timeout_s: float) -> ToolCall:
             f"unknown tool {name!r}; use shell, read_file, write_file, replace or submit"
         )
     if tool == "shell":
-        return ShellCall(_text(arguments, "command", "cmd"), _timeout(arguments, max_timeout_s))
+        command = _text(arguments, "command", "cmd")
+        if "\x00" in command:  # no process argument can hold one
+            raise InvalidAction("'command' must not contain a NUL character")
+        return ShellCall(command, _timeout(arguments, max_timeout_s))
     if tool == "read_file":
         call = ReadFileCall(
             _text(arguments, "path"), _line(arguments, "start_line"), _line(arguments, "end_line")
@@ -162,6 +165,23 @@ def parse_tool_call(action: Any, max_timeout_s: float) -> ToolCall:
             _text(arguments, "new", "new_str", allow_empty=True),
         )
     return SubmitCall()
+
+
+def _json_value(text: str, what: str) -> Any:
+    """``json.loads(text)``; JSON that Python cannot hold is an invalid action too.
+
+    Raises:
+        InvalidAction: not JSON, nested too deeply for the decoder (RecursionError), or an
+            integer longer than Python converts (ValueError).
+    """
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidAction(f"{what} is not valid JSON ({exc.msg})") from exc
+    except RecursionError as exc:
+        raise InvalidAction(f"{what} is JSON nested too deeply to read") from exc
+    except ValueError as exc:  # e.g. an integer of more digits than int() accepts
+        raise InvalidAction(f"{what} is JSON that cannot be read ({exc})") from exc
 
 
 def tool_call_json(call: ToolCall) -> str:

@@ -50,6 +50,18 @@ def test_valid_calls(action, expected):
         '{"tool": "read_file", "path": "a", "start_line": 5, "end_line": 2}',
         '{"tool": "replace", "path": "a", "old": "", "new": "x"}',
         '{"name": "shell", "arguments": "{broken"}',
+        # JSON Python's decoder cannot hold: too deep (RecursionError), too many digits
+        # (ValueError); agent input all the same, so InvalidAction, not a parser bug.
+        "[" * 100_000,
+        "1" * 5_000,
+        '{"tool": "shell", "command": "ls", "timeout": ' + "9" * 5_000 + "}",
+        json.dumps({"name": "shell", "arguments": "[" * 100_000}),
+        # Text the sandbox cannot carry (a lone surrogate anywhere, a NUL in argv).
+        '{"tool": "write_file", "path": "\\ud800", "content": "x"}',
+        '{"tool": "write_file", "path": "a.py", "content": "\\udfff"}',
+        '{"tool": "replace", "path": "a.py", "old": "x", "new": "\\ud800"}',
+        '{"tool": "shell", "command": "echo \\ud800"}',
+        '{"tool": "shell", "command": "ls\\u0000"}',
     ],
 )
 def test_malformed_calls_raise_invalid_action(action):

@@ -172,7 +172,9 @@ class ArmEnv(EnvsuiteEnv[Any, np.ndarray, list[float]]):
         )
 
     # -- episode -----------------------------------------------------------------------
-    def new_episode(self, options: dict[str, Any] | None) -> tuple[Any, dict[str, Any]]:
+    def new_episode(
+        self, seed: int | None, options: dict[str, Any] | None
+    ) -> tuple[Any, dict[str, Any]]:
         """Put the arm home, draw the cube's start and the goal from ``self.np_random``."""
         mujoco, m, d = self.mujoco, self.model, self.data
         cube_xy, goal = self.task.sample(self.np_random)

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
+from envsuite.action_parsing import is_numeric_data
 from envsuite.env_base import InvalidAction
 from envsuite.families.physics.drone.control import GeometricController, RateController
 from envsuite.families.physics.drone.dynamics import FlightState, OnboardLoop
@@ -131,12 +132,11 @@ class ActionMapper:
             not_numbers = NOT_NUMBERS.format(
                 size=self.size, kind=self.kind, what=type(action).__name__
             )
-            if isinstance(action, str | bytes | dict) or action is None or np.ma.is_masked(action):
+            # Only plain numbers reach numpy (see is_numeric_data): no text, no mappings, no
+            # objects of the agent's whose methods numpy would run.
+            if not is_numeric_data(action) or np.ma.is_masked(action):
                 raise InvalidAction(not_numbers)
-            try:
-                array = np.asarray(action)
-            except (TypeError, ValueError) as exc:
-                raise InvalidAction(not_numbers) from exc
+            array = np.asarray(action)
             # Real numbers only: no strings parsed as numbers, no booleans, no complex
             # values whose imaginary part would be dropped, no objects.
             if array.dtype.kind not in "fiu":

@@ -1,6 +1,6 @@
 """The machinery every single-drone task shares: world, physics, actions, observations.
 
-A task (hover, waypoints, gates) subclasses :class:`DroneEnv` and fills in four hooks,
+A task (hover, waypoints, gates) subclasses :class:`DroneEnv` and fills in four abstract hooks,
 template-method style: ``task_reset`` (place the drone and draw the task), ``task_features``
 (its part of the ``kin`` observation), ``task_step`` (reward, termination, info) and
 ``guidance`` (where the oracle should steer).
@@ -8,6 +8,7 @@ template-method style: ``task_reset`` (place the drone and draw the task), ``tas
 
 from __future__ import annotations
 
+import abc
 from collections.abc import Sequence
 from typing import Any
 
@@ -116,20 +117,24 @@ class DroneEnv(EnvsuiteEnv[Any, Any, list[float]]):
         self._fast = self._fast_rates = False
 
     # -- task hooks --------------------------------------------------------------------
+    @abc.abstractmethod
     def task_reset(self) -> tuple[Sequence[float] | np.ndarray, float]:
         """Draw the task from ``self.np_random``; return the start position and yaw."""
         raise NotImplementedError
 
+    @abc.abstractmethod
     def task_features(self, state: State) -> Sequence[float]:
         """The task's part of the ``kin`` observation."""
         raise NotImplementedError
 
+    @abc.abstractmethod
     def task_step(self, state: State) -> StepOutcome:
         """Reward, terminated, truncated and info after a control step."""
         raise NotImplementedError
 
+    @abc.abstractmethod
     def guidance(self, drone: int = 0) -> Guidance:
-        """Where the oracle should steer the drone now."""
+        """Where the oracle should steer ``drone`` now (the drone oracles read this)."""
         raise NotImplementedError
 
     def task_info(self) -> dict[str, Any]:
@@ -137,7 +142,9 @@ class DroneEnv(EnvsuiteEnv[Any, Any, list[float]]):
         return {}
 
     # -- episodes ----------------------------------------------------------------------
-    def new_episode(self, options: dict[str, Any] | None) -> tuple[Any, dict[str, Any]]:
+    def new_episode(
+        self, seed: int | None, options: dict[str, Any] | None
+    ) -> tuple[Any, dict[str, Any]]:
         """Restore the saved world, draw dynamics, wind and task, and place the drone."""
         self.world.restore()
         if self.randomization is not None:

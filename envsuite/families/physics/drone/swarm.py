@@ -249,7 +249,7 @@ class DroneSwarmEnv(EnvsuiteParallelEnv[Any, Any, list[float]]):
 
     # -- episodes ----------------------------------------------------------------------
     def new_episode(
-        self, options: dict[str, Any] | None
+        self, seed: int | None, options: dict[str, Any] | None
     ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
         """Restore the world; draw dynamics, wind, the reference path and the start."""
         assert self.np_random is not None
