@@ -71,6 +71,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 from envsuite.action_errors import describe_parse_failure, is_interrupt
+from envsuite.env_attributes import EnvAttributes
 from envsuite.env_base import NOT_STARTED as NOT_STARTED
 from envsuite.plain_actions import plain_action
 from envsuite.rendering import render_text_frame
@@ -113,7 +114,10 @@ class Turn:
 
 
 class EnvsuiteAECEnv(
-    AECEnv[str, ObsType, ActType], Generic[ObsType, ActType, ParsedT], metaclass=ABCMeta
+    EnvAttributes,
+    AECEnv[str, ObsType, ActType],
+    Generic[ObsType, ActType, ParsedT],
+    metaclass=ABCMeta,
 ):
     """A PettingZoo ``AECEnv`` whose ``step`` tolerates any action (see the module docstring).
 
@@ -308,7 +312,7 @@ class EnvsuiteAECEnv(
         except BaseException as exc:  # any failure to understand the action is the agent's
             if is_interrupt(exc):
                 raise
-            error = describe_parse_failure(exc)
+            error = describe_parse_failure(exc, self)
             turn = self.apply_invalid_action(current, error)
         else:
             turn = self.apply_action(current, parsed)

@@ -1,7 +1,8 @@
 """What the runner, the registry and the reports read from an envsuite env class.
 
 Every envsuite base (:class:`~envsuite.env_base.EnvsuiteEnv`,
-:class:`~envsuite.parallel_env_base.EnvsuiteParallelEnv`) inherits these declarations
+:class:`~envsuite.parallel_env_base.EnvsuiteParallelEnv`,
+:class:`~envsuite.aec_env_base.EnvsuiteAECEnv`) inherits these declarations
 with their defaults, so a reader may rely on them being there; a concrete env overrides
 the ones it has something to say about. They are class-level on purpose: the registry
 and the reports read ``dataset_files`` and ``item_labels`` from the class, before (or
