@@ -4,24 +4,11 @@ from pathlib import Path
 
 import pytest
 
-from envsuite.errors import UnknownEnvError
 from envsuite.evaluation.protocol import ProtocolError, TaskProtocol, adhoc_protocol
-from envsuite.registry import registry
+from tests.evaluation.shipped_tasks import RUNNABLE_TASKS, TASKS
 
-TASKS = sorted((Path(__file__).resolve().parents[2] / "tasks").glob("*.yaml"))
-
-
-def _registered(env_id: str) -> bool:
-    try:
-        registry[env_id]
-    except UnknownEnvError:
-        return False
-    return True
-
-
-#: Protocols of envs still being written (tests/evaluation/test_seat_rotation.py checks
-#: them against the registry without the env).
-RUNNABLE = [p for p in TASKS if p.name != "nim-duel.yaml" or _registered("envsuite/Nim-v0")]
+#: Protocols of envs still being written (nim-duel) are checked in test_seat_rotation.py.
+RUNNABLE = RUNNABLE_TASKS
 
 
 @pytest.mark.parametrize("path", RUNNABLE, ids=[p.name for p in RUNNABLE])

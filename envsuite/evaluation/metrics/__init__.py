@@ -40,6 +40,7 @@ from envsuite.evaluation.metrics.game_ratings import (
     bootstrap_episode_ratings,
     elo_ratings,
     episode_matches,
+    episode_ratings,
     game_matches,
 )
 from envsuite.evaluation.metrics.pass_at_k import (
@@ -126,6 +127,7 @@ __all__ = [
     "dynamic_regret",
     "elo_ratings",
     "episode_matches",
+    "episode_ratings",
     "exploration_from_records",
     "external_regret",
     "final_metric",

@@ -243,6 +243,23 @@ def agent_ratings(
             "no matches between different agents: the records hold no win / loss / draw "
             "outcomes of two agents (self-play gives none)"
         )
+    return episode_ratings(episodes, reps=reps, confidence=confidence, seed=seed, ridge=ridge, k=k)
+
+
+def episode_ratings(
+    episodes: Sequence[Sequence[Match]],
+    *,
+    reps: int = DEFAULT_REPS,
+    confidence: float = DEFAULT_CONFIDENCE,
+    seed: int = 0,
+    ridge: float = DEFAULT_RIDGE,
+    k: float = DEFAULT_ELO_K,
+) -> list[AgentRating]:
+    """:func:`agent_ratings` from the matches of each episode (e.g. of several runs pooled).
+
+    Raises:
+        ValueError: no matches, or bad arguments.
+    """
     flat = [match for episode in episodes for match in episode]
     bradley_terry = bootstrap_episode_ratings(
         episodes, reps=reps, confidence=confidence, seed=seed, ridge=ridge

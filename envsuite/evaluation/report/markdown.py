@@ -5,6 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from envsuite.evaluation.metrics.bootstrap import Interval
+from envsuite.evaluation.metrics.game_outcomes import DIMENSION_TITLES
+from envsuite.evaluation.metrics.game_ratings import DEFAULT_ELO_K
 from envsuite.evaluation.metrics.record_groups import TaskKey
 from envsuite.evaluation.metrics.sublinearity import LINEAR_EXPONENT, verdict_rule
 from envsuite.evaluation.report.formatting import (
@@ -25,6 +28,7 @@ class Figures:
 
     outcomes: str | None = None
     pass_at_k: str | None = None
+    ratings: Mapping[TaskKey, str] = field(default_factory=dict)
     regret: Mapping[TaskKey, str] = field(default_factory=dict)
 
 
@@ -49,10 +53,16 @@ def _protocol_line(runs: Sequence[Run]) -> list[str]:
     shown = (
         f"{seeds[0]}..{seeds[-1]}" if seeds == list(range(seeds[0], seeds[-1] + 1)) else str(seeds)
     )
+    rotation = (
+        ""
+        if protocol.seat_rotation == "none"
+        else f" Seat rotation `{protocol.seat_rotation}`: every seed is played once per seating "
+        "of the agents (recorded as the episode's agent id)."
+    )
     return [
         f"Task protocol: `{protocol.id}` v{protocol.version}: {len(protocol.envs)} env "
         f"configuration(s), {len(seeds)} seed(s) ({shown}), {protocol.attempts} attempt(s) per "
-        "seed.",
+        f"seed.{rotation}",
         "",
     ]
 
@@ -80,7 +90,8 @@ def _runs(runs: Sequence[Run], tables: ReportTables) -> list[str]:
         "Every number below is computed from these records only. Every interval is a "
         f"{percent(settings.confidence)} percentile bootstrap interval with "
         f"{settings.reps} resamples drawn by a generator seeded with **{settings.seed}** "
-        "(`--seed`); the same records and seed give the same numbers.",
+        "(`--seed`), except the Wilson intervals of game win rates; the same records and "
+        "seed give the same numbers.",
         "",
     ]
 
@@ -293,6 +304,96 @@ def _regret(tables: ReportTables, figures: Figures) -> list[str]:
     return lines
 
 
+def _rating(value: Interval) -> str:
+    return f"{value.estimate:.1f} [{value.low:.1f}, {value.high:.1f}]"
+
+
+def _games(tables: ReportTables, figures: Figures) -> list[str]:
+    games = tables.games
+    if not games.win_rates:
+        return []
+    coverage = percent(tables.settings.confidence)
+    lines = [
+        "## Games: win rates and ratings",
+        "",
+        "For games whose players record a win, loss or draw. A trial is one seat of one "
+        "episode; who sat there comes from the episode's agent id (`player_0=oracle,...`, "
+        "or one agent in every seat), so an agent's row counts every seat it played. Win "
+        "rate = wins / trials: **a draw is not a win** and is counted in its own column. "
+        f"Intervals are {coverage} Wilson score intervals, which treat trials as "
+        "independent (not so where one agent holds several seats of an episode, as in "
+        "self-play).",
+        "",
+    ]
+    for task in tables.tasks:
+        rows = [row for row in games.win_rates if row.task == task]
+        if not rows:
+            continue
+        lines += [f"### {short_task(task)}", ""]
+        if task in figures.ratings:
+            lines += [
+                f"![win rates and ratings on {short_task(task)}]({figures.ratings[task]})",
+                "",
+            ]
+        several = len({row.run for row in rows}) > 1
+        lines += _table(
+            [
+                *(["agent (run)"] if several else []),
+                "by",
+                "group",
+                "trials",
+                "wins",
+                "draws",
+                "losses",
+                "win rate",
+                "draw rate",
+            ],
+            [
+                [
+                    *([row.run] if several else []),
+                    DIMENSION_TITLES[row.rate.dimension],
+                    row.rate.group,
+                    row.rate.trials,
+                    row.rate.wins,
+                    row.rate.draws,
+                    row.rate.losses,
+                    interval(row.rate.win_rate),
+                    interval(row.rate.draw_rate),
+                ]
+                for row in rows
+            ],
+        )
+        ratings = [row.rating for row in games.ratings if row.task == task]
+        if not ratings:
+            continue
+        runs = ", ".join(games.rated_runs.get(task, []))
+        lines += [
+            f"Ratings of the agents from every episode of {runs}: each pair of seats held by "
+            "different agents (and not on one team) is a match, a draw half a point. "
+            "Bradley–Terry: maximum-likelihood fit on all matches on the Elo scale (mean "
+            f"1000, 400 points = odds of 10), {coverage} percentile interval resampling "
+            f"episodes ({tables.settings.reps} resamples, seed {tables.settings.seed}). "
+            f"Elo: the sequential update (K = {DEFAULT_ELO_K:g}, start 1000) over episodes in "
+            "record order (task, seed, attempt); it depends on that order, Bradley–Terry "
+            "does not.",
+            "",
+            *_table(
+                ["agent", "matches", "score", "Bradley–Terry rating", "Elo"],
+                [
+                    [
+                        rating.agent,
+                        rating.matches,
+                        number(rating.score),
+                        _rating(rating.bradley_terry),
+                        f"{rating.elo:.1f}",
+                    ]
+                    for rating in ratings
+                ],
+            ),
+        ]
+    return lines
+
+
 def _items(tables: ReportTables) -> list[str]:
     if not tables.items:
         return []
@@ -365,6 +466,7 @@ def render_markdown(runs: Sequence[Run], tables: ReportTables, figures: Figures)
         *_outcomes(tables, figures),
         *_pass_at_k(tables, figures),
         *_regret(tables, figures),
+        *_games(tables, figures),
         *_items(tables),
         *_infra(tables),
     ]
