@@ -134,7 +134,9 @@ class TaskProtocol(BaseModel):
         wall_time_s: Runner wall-clock limit per episode (None: none).
         metrics: Metric names (see :data:`METRIC_PATTERN`). ``win_rate``,
             ``bradley_terry`` and ``elo`` are for games whose agents record win / loss /
-            draw (see :mod:`envsuite.evaluation.metrics.game_outcomes`).
+            draw: win rates and ratings of the agents within a run's records (see
+            :mod:`envsuite.evaluation.metrics.game_outcomes` and ``game_ratings``);
+            ``ratings`` is a leaderboard's Bradley–Terry rating of its entries.
         seat_rotation: ``none`` (default), ``cyclic`` or ``all``: play every seed once per
             seating of the agent string's lineup (see the module doc).
     """
