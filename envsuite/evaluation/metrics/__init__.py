@@ -75,6 +75,7 @@ from envsuite.evaluation.metrics.regret import (
     regret_curves_by_seed,
     regret_summary,
 )
+from envsuite.evaluation.metrics.seat_returns import GroupReturn, group_returns
 from envsuite.evaluation.metrics.sublinearity import (
     LINEAR_EXPONENT,
     MannKendall,
@@ -101,6 +102,7 @@ __all__ = [
     "LINEAR_EXPONENT",
     "AgentRating",
     "EnvSummary",
+    "GroupReturn",
     "Interval",
     "MannKendall",
     "PassAtKResult",
@@ -132,6 +134,7 @@ __all__ = [
     "external_regret",
     "final_metric",
     "game_matches",
+    "group_returns",
     "loglog_slope",
     "mann_kendall",
     "matrix_game_external_regret",

@@ -104,10 +104,11 @@ def write_report(
             written.append(target / name)
     ratings = {}
     for index, task in enumerate(tables.tasks, start=1):
-        name = f"games-{index}-{_slug(short_task(task))}.png"
+        name = f"agents-{index}-{_slug(short_task(task))}.png"
         win_rates = [row for row in tables.games.win_rates if row.task == task]
+        returns = [row for row in tables.games.returns if row.task == task]
         rated = [row for row in tables.games.ratings if row.task == task]
-        if plot_games(win_rates, rated, target / name):
+        if plot_games(win_rates, returns, rated, target / name):
             ratings[task] = name
             written.append(target / name)
     markdown = target / REPORT_FILE

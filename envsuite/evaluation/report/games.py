@@ -1,11 +1,12 @@
-"""Report rows of games with winners: win rates with Wilson intervals, Bradley–Terry and Elo.
+"""Report rows of the agents of multi-agent runs: returns, win rates, Bradley–Terry and Elo.
 
-Games whose records carry per-seat ``win`` / ``loss`` / ``draw`` outcomes get, per env
-configuration, a win-rate table per run (by agent, seat, role, team, and agent in a role;
-see :mod:`~envsuite.evaluation.metrics.game_outcomes`) and one rating table over every
-run of the report (see :mod:`~envsuite.evaluation.metrics.game_ratings`): an agent string
-is one player in every run, so runs of different lineups rate their agents on one scale.
-Envs without game outcomes get no rows.
+Per env configuration and run: mean returns by agent, seat, role and team (see
+:mod:`~envsuite.evaluation.metrics.seat_returns`) where there is more than the per-seat
+table says (two different agents, or roles or teams); for games whose records carry
+per-seat ``win`` / ``loss`` / ``draw`` outcomes, win rates along the same dimensions (see
+:mod:`~envsuite.evaluation.metrics.game_outcomes`); and one rating table over every run of
+the report (see :mod:`~envsuite.evaluation.metrics.game_ratings`): an agent string is one
+player in every run, so runs of different lineups rate their agents on one scale.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from envsuite.evaluation.metrics.game_outcomes import WinRate, win_rates
 from envsuite.evaluation.metrics.game_ratings import AgentRating, episode_ratings, game_matches
 from envsuite.evaluation.metrics.ratings import Match
 from envsuite.evaluation.metrics.record_groups import TaskKey, task_label
+from envsuite.evaluation.metrics.seat_returns import GroupReturn, group_returns
 from envsuite.records import EpisodeRecord
 
 
@@ -27,6 +29,15 @@ class WinRateRow:
     task: TaskKey
     run: str
     rate: WinRate
+
+
+@dataclass(frozen=True)
+class ReturnRow:
+    """One group's mean return in one run on one env configuration."""
+
+    task: TaskKey
+    run: str
+    mean: GroupReturn
 
 
 @dataclass(frozen=True)
@@ -42,16 +53,24 @@ class GameTables:
     """The game rows of a report.
 
     Attributes:
+        returns: Mean-return rows, by task, then run, then dimension and group.
         win_rates: Win-rate rows, by task, then run, then dimension and group.
         ratings: Rating rows, by task, best agent first.
         rated_runs: Per task, the runs whose matches the ratings come from.
         notes: Why a table could not be made, where one could not.
     """
 
+    returns: list[ReturnRow] = field(default_factory=list)
     win_rates: list[WinRateRow] = field(default_factory=list)
     ratings: list[RatingRow] = field(default_factory=list)
     rated_runs: dict[TaskKey, list[str]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+
+
+def _tells_more(means: list[GroupReturn]) -> bool:
+    """Whether returns by group say more than the per-seat table: two agents, roles or teams."""
+    agents = sum(mean.dimension == "agent" for mean in means)
+    return agents > 1 or any(mean.dimension in ("role", "team") for mean in means)
 
 
 def game_rows(
@@ -62,7 +81,7 @@ def game_rows(
     confidence: float,
     seed: int,
 ) -> GameTables:
-    """Win rates per run and ratings over all runs, for one env configuration.
+    """Returns and win rates per run, and ratings over all runs, for one env configuration.
 
     Args:
         task: The env configuration.
@@ -72,7 +91,8 @@ def game_rows(
         seed: Seed of the rating bootstrap.
 
     Returns:
-        The rows; empty when no record has a game outcome.
+        The rows; empty for single-agent envs, and for self-play without roles, teams or
+        game outcomes.
     """
     tables = GameTables()
     episodes: list[list[Match]] = []
@@ -81,11 +101,14 @@ def game_rows(
         if not records:
             continue
         try:
+            means = group_returns(records, reps=reps, confidence=confidence, seed=seed)
             rates = win_rates(records, confidence=confidence)
             matches = game_matches(records)
         except ValueError as exc:
-            tables.notes.append(f"game outcomes of {label} on {task_label(task)}: {exc}")
+            tables.notes.append(f"agent outcomes of {label} on {task_label(task)}: {exc}")
             continue
+        if _tells_more(means):
+            tables.returns.extend(ReturnRow(task, label, mean) for mean in means)
         tables.win_rates.extend(WinRateRow(task, label, rate) for rate in rates)
         if matches:
             episodes.extend(matches)

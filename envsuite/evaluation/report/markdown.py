@@ -5,19 +5,18 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from envsuite.evaluation.metrics.bootstrap import Interval
-from envsuite.evaluation.metrics.game_outcomes import DIMENSION_TITLES
-from envsuite.evaluation.metrics.game_ratings import DEFAULT_ELO_K
 from envsuite.evaluation.metrics.record_groups import TaskKey
 from envsuite.evaluation.metrics.sublinearity import LINEAR_EXPONENT, verdict_rule
 from envsuite.evaluation.report.formatting import (
     MISSING,
     interval,
+    markdown_table,
     number,
     percent,
     seed_mean,
     short_task,
 )
+from envsuite.evaluation.report.games_markdown import games_section
 from envsuite.evaluation.report.load import Run
 from envsuite.evaluation.report.tables import RegretRow, ReportTables
 
@@ -30,16 +29,6 @@ class Figures:
     pass_at_k: str | None = None
     ratings: Mapping[TaskKey, str] = field(default_factory=dict)
     regret: Mapping[TaskKey, str] = field(default_factory=dict)
-
-
-def _cell(value: object) -> str:
-    return str(value).replace("|", "\\|").replace("\n", " ")
-
-
-def _table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> list[str]:
-    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
-    lines += ["| " + " | ".join(_cell(v) for v in row) + " |" for row in rows]
-    return [*lines, ""]
 
 
 def _protocol_line(runs: Sequence[Run]) -> list[str]:
@@ -83,7 +72,7 @@ def _runs(runs: Sequence[Run], tables: ReportTables) -> list[str]:
     return [
         "## Runs",
         "",
-        *_table(
+        *markdown_table(
             ["run", "agent", "directory", "run id", "records", "episodes the protocol asks for"],
             rows,
         ),
@@ -129,7 +118,7 @@ def _outcomes(tables: ReportTables, figures: Figures) -> list[str]:
         "counted apart and are in no statistic. A number defined by fewer episodes than "
         "`ran` shows its own n; — means no episode defines it.",
         "",
-        *_table(
+        *markdown_table(
             [
                 "env configuration",
                 "agent",
@@ -165,7 +154,7 @@ def _outcomes(tables: ReportTables, figures: Figures) -> list[str]:
             "Each player's return, and its success where the env records "
             '`metrics["<player>/success"]`, computed as above.',
             "",
-            *_table(
+            *markdown_table(
                 ["env configuration", "agent", "player", "episodes", "mean return", "success rate"],
                 player_rows,
             ),
@@ -197,7 +186,7 @@ def _pass_at_k(tables: ReportTables, figures: Figures) -> list[str]:
         "(Chen et al., 2021) and pass^k = C(c, k)/C(n, k) (Yao et al., 2024), averaged over "
         "problems; intervals resample problems. Infrastructure errors are in neither n nor c.",
         "",
-        *_table(
+        *markdown_table(
             [
                 "env configuration",
                 "agent",
@@ -278,7 +267,7 @@ def _regret(tables: ReportTables, figures: Figures) -> list[str]:
         lines += [f"### {short_task(task)}", ""]
         if task in figures.regret:
             lines += [f"![regret on {short_task(task)}]({figures.regret[task]})", ""]
-        lines += _table(
+        lines += markdown_table(
             [
                 "agent",
                 "curve",
@@ -299,98 +288,10 @@ def _regret(tables: ReportTables, figures: Figures) -> list[str]:
                 "share (1: uniform, 0: an arm never tried); SuffFailFreq = share of episodes "
                 "with no optimal pull in their second half.",
                 "",
-                *_table(["agent", "episodes", "OptFrac", "MinFrac", "SuffFailFreq"], exploration),
+                *markdown_table(
+                    ["agent", "episodes", "OptFrac", "MinFrac", "SuffFailFreq"], exploration
+                ),
             ]
-    return lines
-
-
-def _rating(value: Interval) -> str:
-    return f"{value.estimate:.1f} [{value.low:.1f}, {value.high:.1f}]"
-
-
-def _games(tables: ReportTables, figures: Figures) -> list[str]:
-    games = tables.games
-    if not games.win_rates:
-        return []
-    coverage = percent(tables.settings.confidence)
-    lines = [
-        "## Games: win rates and ratings",
-        "",
-        "For games whose players record a win, loss or draw. A trial is one seat of one "
-        "episode; who sat there comes from the episode's agent id (`player_0=oracle,...`, "
-        "or one agent in every seat), so an agent's row counts every seat it played. Win "
-        "rate = wins / trials: **a draw is not a win** and is counted in its own column. "
-        f"Intervals are {coverage} Wilson score intervals, which treat trials as "
-        "independent (not so where one agent holds several seats of an episode, as in "
-        "self-play).",
-        "",
-    ]
-    for task in tables.tasks:
-        rows = [row for row in games.win_rates if row.task == task]
-        if not rows:
-            continue
-        lines += [f"### {short_task(task)}", ""]
-        if task in figures.ratings:
-            lines += [
-                f"![win rates and ratings on {short_task(task)}]({figures.ratings[task]})",
-                "",
-            ]
-        several = len({row.run for row in rows}) > 1
-        lines += _table(
-            [
-                *(["agent (run)"] if several else []),
-                "by",
-                "group",
-                "trials",
-                "wins",
-                "draws",
-                "losses",
-                "win rate",
-                "draw rate",
-            ],
-            [
-                [
-                    *([row.run] if several else []),
-                    DIMENSION_TITLES[row.rate.dimension],
-                    row.rate.group,
-                    row.rate.trials,
-                    row.rate.wins,
-                    row.rate.draws,
-                    row.rate.losses,
-                    interval(row.rate.win_rate),
-                    interval(row.rate.draw_rate),
-                ]
-                for row in rows
-            ],
-        )
-        ratings = [row.rating for row in games.ratings if row.task == task]
-        if not ratings:
-            continue
-        runs = ", ".join(games.rated_runs.get(task, []))
-        lines += [
-            f"Ratings of the agents from every episode of {runs}: each pair of seats held by "
-            "different agents (and not on one team) is a match, a draw half a point. "
-            "Bradley–Terry: maximum-likelihood fit on all matches on the Elo scale (mean "
-            f"1000, 400 points = odds of 10), {coverage} percentile interval resampling "
-            f"episodes ({tables.settings.reps} resamples, seed {tables.settings.seed}). "
-            f"Elo: the sequential update (K = {DEFAULT_ELO_K:g}, start 1000) over episodes in "
-            "record order (task, seed, attempt); it depends on that order, Bradley–Terry "
-            "does not.",
-            "",
-            *_table(
-                ["agent", "matches", "score", "Bradley–Terry rating", "Elo"],
-                [
-                    [
-                        rating.agent,
-                        rating.matches,
-                        number(rating.score),
-                        _rating(rating.bradley_terry),
-                        f"{rating.elo:.1f}",
-                    ]
-                    for rating in ratings
-                ],
-            ),
-        ]
     return lines
 
 
@@ -418,7 +319,7 @@ def _items(tables: ReportTables) -> list[str]:
             [f"`{row.item}`", ", ".join(map(str, row.seeds)), *(r.cell() for r in row.results)]
             for row in rows
         ]
-        lines += _table(["item", "seeds", *runs], table)
+        lines += markdown_table(["item", "seeds", *runs], table)
     return lines
 
 
@@ -440,7 +341,7 @@ def _infra(tables: ReportTables) -> list[str]:
         "Episodes lost to the infrastructure (env crash, unreachable endpoint, ...), not to "
         "the agent; they are left out of every number above.",
         "",
-        *_table(["env configuration", "agent", "episodes", "commonest messages"], rows),
+        *markdown_table(["env configuration", "agent", "episodes", "commonest messages"], rows),
     ]
 
 
@@ -466,7 +367,7 @@ def render_markdown(runs: Sequence[Run], tables: ReportTables, figures: Figures)
         *_outcomes(tables, figures),
         *_pass_at_k(tables, figures),
         *_regret(tables, figures),
-        *_games(tables, figures),
+        *games_section(tables, figures.ratings),
         *_items(tables),
         *_infra(tables),
     ]

@@ -446,6 +446,7 @@ def build_tables(runs: Sequence[Run], settings: Settings) -> ReportTables:
             confidence=settings.confidence,
             seed=settings.seed,
         )
+        tables.games.returns.extend(games.returns)
         tables.games.win_rates.extend(games.win_rates)
         tables.games.ratings.extend(games.ratings)
         tables.games.rated_runs.update(games.rated_runs)

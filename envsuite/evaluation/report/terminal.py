@@ -123,6 +123,31 @@ def regret_table(tables: ReportTables) -> Table | None:
     return table
 
 
+def agent_return_table(tables: ReportTables) -> Table | None:
+    """Mean returns by agent, seat, role and team of multi-agent runs (None without any)."""
+    names = env_labels(tables)
+    rows = tables.games.returns
+    if not rows:
+        return None
+    coverage = percent(tables.settings.confidence)
+    table = _table(
+        f"mean return by agent ({coverage} CI resampling episodes)",
+        ["env", "agent (run)", "by", "group", "trials", "mean return"],
+    )
+    for row in rows:
+        mean = row.mean
+        _row(
+            table,
+            names[row.task],
+            row.run,
+            DIMENSION_TITLES[mean.dimension],
+            mean.group,
+            mean.trials,
+            interval(mean.mean_return),
+        )
+    return table
+
+
 def win_rate_table(tables: ReportTables) -> Table | None:
     """Win rates of games by agent, seat, role and team (None without game outcomes)."""
     names = env_labels(tables)
@@ -195,6 +220,7 @@ def main_tables(tables: ReportTables) -> list[Table]:
         player_table(tables),
         pass_at_k_table(tables),
         regret_table(tables),
+        agent_return_table(tables),
         win_rate_table(tables),
         rating_table(tables),
     ]
