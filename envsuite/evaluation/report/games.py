@@ -86,9 +86,9 @@ def game_rows(
     Args:
         task: The env configuration.
         runs: Each run's label and its records of ``task``.
-        reps: Bootstrap resamples of the rating intervals.
+        reps: Bootstrap resamples of the return and rating intervals.
         confidence: Coverage of every interval.
-        seed: Seed of the rating bootstrap.
+        seed: Seed of those bootstraps.
 
     Returns:
         The rows; empty for single-agent envs, and for self-play without roles, teams or
