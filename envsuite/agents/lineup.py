@@ -15,6 +15,10 @@ every agent plays every seat:
 - ``all``: all n! permutations, in the lexicographic order of
   :func:`itertools.permutations` (seating 0 is the lineup as written).
 
+Rotating seats rotates roles: where a game ties a role to a seat (``player_0`` moves
+first), each agent plays each role; where it deals roles from the seed, every seating of a
+seed gets the same deal, so under ``all`` each agent plays every role dealt that seed.
+
 Seatings that repeat an earlier one (two seats with the same agent) are dropped, so a
 self-play lineup has one seating. Only the seats the agent string names rotate; name
 every seat to rotate them all. A rotated episode records its seating as its ``agent_id``,
