@@ -20,6 +20,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from envsuite.agent_protocol import Agent
+from envsuite.agents.lineup import LineupError, is_lineup, parse_lineup, seat_agents
 from envsuite.agents.random_agent import RandomAgent
 from envsuite.errors import UsageError
 from envsuite.registry import EnvSpec
@@ -61,18 +62,17 @@ def _load_multi_agent(
     agent: str, spec: EnvSpec, env: Any, options: dict[str, Any]
 ) -> dict[str, Agent]:
     names = list(env.possible_agents)
-    if "=" in agent:
-        chosen: dict[str, str] = {}
-        for part in agent.split(","):
-            name, _, value = part.partition("=")
-            if name.strip() not in names or not value.strip():
-                raise AgentLoadError(
-                    f"{part!r} does not name an agent of {spec.id} (agents: {', '.join(names)})"
-                )
-            chosen[name.strip()] = value.strip()
-        wanted = {name: chosen.get(name, "random") for name in names}
-    else:
-        wanted = dict.fromkeys(names, agent)
+    if is_lineup(agent):
+        try:
+            chosen = parse_lineup(agent)
+        except LineupError as exc:
+            raise AgentLoadError(f"{exc} (agents of {spec.id}: {', '.join(names)})") from exc
+        unknown = [name for name in chosen if name not in names]
+        if unknown:
+            raise AgentLoadError(
+                f"{unknown[0]!r} does not name an agent of {spec.id} (agents: {', '.join(names)})"
+            )
+    wanted = seat_agents(agent, names)
     oracles: AgentFactory | None = None
     built: dict[str, Agent] = {}
     for name, value in wanted.items():

@@ -11,6 +11,15 @@ Example::
     seeds: {start: 0, count: 20}
     attempts: 1
     metrics: [success_rate, mean_return, regret]
+
+A protocol for a game between agents can rotate the seats, so that every agent plays
+every seat (``seat_rotation``: ``none``, ``cyclic`` or ``all``; the schedules are those
+of :mod:`envsuite.agents.lineup`). Each seed is then played once per seating (times
+``attempts``); seating s, repeat a is recorded as ``attempt = s * attempts + a`` with the
+seating's lineup (``player_0=random,player_1=oracle``) as its ``agent_id``, so every
+episode keeps a key of its own (task, env, kwargs, seed, attempt) and a resumed run skips
+exactly the seatings already played. pass@k is refused with rotation: the plays of a seed
+are then different matchups, not repeated attempts.
 """
 
 from __future__ import annotations
@@ -24,12 +33,15 @@ from pydantic import (
     ConfigDict,
     Discriminator,
     Field,
+    SerializerFunctionWrapHandler,
     Tag,
     ValidationError,
     field_validator,
+    model_serializer,
     model_validator,
 )
 
+from envsuite.agents.lineup import LineupError, SeatRotation, seatings
 from envsuite.errors import UnknownEnvError, UsageError
 from envsuite.evaluation.jobs import EpisodeJob
 from envsuite.jsonable import canonical_json, to_jsonable
@@ -39,7 +51,7 @@ from envsuite.safe_load import DataFileError, read_yaml
 #: Metric names a protocol may ask for; ``pass@K`` and ``pass^K`` take any K >= 1.
 METRIC_PATTERN = re.compile(
     r"^(success_rate|mean_return|mean_score|iqm_score|optimality_gap|regret|ratings"
-    r"|pass@[1-9][0-9]*|pass\^[1-9][0-9]*)$"
+    r"|win_rate|bradley_terry|elo|pass@[1-9][0-9]*|pass\^[1-9][0-9]*)$"
 )
 SLUG = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 #: Most episodes (envs x seeds x attempts) one protocol may ask for: each is a job in
@@ -120,7 +132,13 @@ class TaskProtocol(BaseModel):
         attempts: Attempts per (env, seed), for pass@k (k <= attempts).
         max_steps: Runner step limit per episode (None: the env's own limits).
         wall_time_s: Runner wall-clock limit per episode (None: none).
-        metrics: Metric names (see :data:`METRIC_PATTERN`).
+        metrics: Metric names (see :data:`METRIC_PATTERN`). ``win_rate``,
+            ``bradley_terry`` and ``elo`` are for games whose agents record win / loss /
+            draw: win rates and ratings of the agents within a run's records (see
+            :mod:`envsuite.evaluation.metrics.game_outcomes` and ``game_ratings``);
+            ``ratings`` is a leaderboard's Bradley–Terry rating of its entries.
+        seat_rotation: ``none`` (default), ``cyclic`` or ``all``: play every seed once per
+            seating of the agent string's lineup (see the module doc).
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -135,6 +153,7 @@ class TaskProtocol(BaseModel):
     max_steps: int | None = Field(default=None, ge=1)
     wall_time_s: float | None = Field(default=None, gt=0)
     metrics: list[str] = Field(default_factory=lambda: ["success_rate", "mean_return"])
+    seat_rotation: SeatRotation = "none"
 
     @field_validator("id")
     @classmethod
@@ -160,6 +179,25 @@ class TaskProtocol(BaseModel):
         if unknown:
             raise ValueError(f"unknown metrics {unknown}; known: {METRIC_PATTERN.pattern}")
         return value
+
+    @model_validator(mode="after")
+    def _no_pass_at_k_across_seatings(self) -> TaskProtocol:
+        passes = [m for m in self.metrics if m.startswith(("pass@", "pass^"))]
+        if passes and self.seat_rotation != "none":
+            raise ValueError(
+                f"{passes[0]} cannot be computed with seat_rotation {self.seat_rotation!r}: "
+                "the plays of a seed are different seatings, not repeated attempts"
+            )
+        return self
+
+    @model_serializer(mode="wrap")
+    def _omit_default_rotation(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # run.json and board protocol files written before rotation existed hold no
+        # seat_rotation; leaving the default out keeps them equal to their protocols.
+        data: dict[str, Any] = handler(self)
+        if self.seat_rotation == "none":
+            data.pop("seat_rotation", None)
+        return data
 
     @model_validator(mode="after")
     def _not_too_many_episodes(self) -> TaskProtocol:
@@ -202,6 +240,21 @@ class TaskProtocol(BaseModel):
                 ) from exc
             env.close()
 
+    def seatings(self, agent: str) -> list[str]:
+        """The agent string of each seating of ``agent`` under :attr:`seat_rotation`.
+
+        Raises:
+            ProtocolError: a malformed lineup, or too many seatings.
+        """
+        try:
+            return seatings(agent, self.seat_rotation)
+        except LineupError as exc:
+            raise ProtocolError(f"task {self.id!r}: {exc}") from exc
+
+    def plays_per_seed(self, agent: str) -> int:
+        """Episodes per (env, seed) for ``agent``: seatings x attempts."""
+        return len(self.seatings(agent)) * self.attempts
+
     def seed_values(self) -> list[int]:
         """The seeds, as a list."""
         return self.seeds.values() if isinstance(self.seeds, SeedRange) else list(self.seeds)
@@ -213,7 +266,23 @@ class TaskProtocol(BaseModel):
     def jobs(
         self, run_id: str, agent: str, agent_options: dict[str, Any] | None = None
     ) -> list[EpisodeJob]:
-        """Every episode of the protocol: envs x seeds x attempts."""
+        """Every episode of the protocol: envs x seeds x seatings x attempts.
+
+        Without seat rotation every job plays ``agent`` and ``attempt`` counts the attempts;
+        with it, seating s's repeat a is attempt ``s * attempts + a`` and plays the seating's
+        lineup (see the module doc).
+
+        Raises:
+            ProtocolError: a malformed lineup, too many seatings, or more than
+                :data:`MAX_EPISODES` episodes in all.
+        """
+        lineups = self.seatings(agent)
+        total = self.episode_count() * len(lineups)
+        if total > MAX_EPISODES:
+            raise ProtocolError(
+                f"task {self.id!r} with {len(lineups)} seatings asks for {total:,} episodes, "
+                f"over the limit of {MAX_EPISODES:,} for one run"
+            )
         return [
             EpisodeJob(
                 run_id=run_id,
@@ -221,14 +290,15 @@ class TaskProtocol(BaseModel):
                 env_id=entry.id,
                 env_kwargs=entry.kwargs,
                 seed=seed,
-                attempt=attempt,
-                agent=agent,
+                attempt=seating * self.attempts + attempt,
+                agent=lineup,
                 agent_options=agent_options or {},
                 max_steps=self.max_steps,
                 wall_time_s=self.wall_time_s,
             )
             for entry in self.envs
             for seed in self.seed_values()
+            for seating, lineup in enumerate(lineups)
             for attempt in range(self.attempts)
         ]
 

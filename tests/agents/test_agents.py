@@ -49,3 +49,30 @@ def test_bad_agent_strings_are_clear_errors(agent, message):
     spec = envsuite.spec("envsuite/Bandit-v0")
     with pytest.raises(AgentLoadError, match=message):
         load_agent(agent, spec, envsuite.make(spec.id))
+
+
+def _game():
+    spec = envsuite.spec("envsuite/RepeatedGame-v0")
+    return spec, envsuite.make(spec.id, parallel=True)
+
+
+def test_a_lineup_seats_each_agent_in_any_written_order():
+    spec, env = _game()
+    agents = load_agent("player_1=oracle, player_0=random", spec, env)
+    assert isinstance(agents["player_0"], RandomAgent)
+    assert not isinstance(agents["player_1"], RandomAgent)
+    assert isinstance(load_agent("player_1=oracle", spec, env)["player_0"], RandomAgent)
+
+
+@pytest.mark.parametrize(
+    ("agent", "message"),
+    [
+        ("player_9=oracle", "'player_9' does not name an agent of envsuite/RepeatedGame-v0"),
+        ("player_0=", "is not NAME=AGENT"),
+        ("player_0=oracle,player_0=random", "named twice"),
+    ],
+)
+def test_bad_lineups_are_clear_errors(agent, message):
+    spec, env = _game()
+    with pytest.raises(AgentLoadError, match=message):
+        load_agent(agent, spec, env)

@@ -5,11 +5,13 @@ from pathlib import Path
 import pytest
 
 from envsuite.evaluation.protocol import ProtocolError, TaskProtocol, adhoc_protocol
+from tests.evaluation.shipped_tasks import RUNNABLE_TASKS, TASKS
 
-TASKS = sorted((Path(__file__).resolve().parents[2] / "tasks").glob("*.yaml"))
+#: Protocols of envs still being written (nim-duel) are checked in test_seat_rotation.py.
+RUNNABLE = RUNNABLE_TASKS
 
 
-@pytest.mark.parametrize("path", TASKS, ids=[p.name for p in TASKS])
+@pytest.mark.parametrize("path", RUNNABLE, ids=[p.name for p in RUNNABLE])
 def test_shipped_protocols_load_and_expand(path):
     protocol = TaskProtocol.load(path)
     jobs = protocol.jobs("run", "random")

@@ -1,4 +1,4 @@
-"""Metrics over episode records: pass@k, rliable aggregates, top-k selection, regret, ratings.
+"""Metrics over episode records: pass@k, rliable aggregates, top-k, regret, win rates, ratings.
 
 Each metric is a pure function over arrays, documented with its formula and its source;
 thin adapters compute it from :class:`~envsuite.records.EpisodeRecord` lists only, never
@@ -26,6 +26,22 @@ from envsuite.evaluation.metrics.exploration import (
     optimal_pulls_from_records,
     suffix_failure,
     suffix_failure_frequency,
+)
+from envsuite.evaluation.metrics.game_outcomes import (
+    DIMENSIONS,
+    SeatResult,
+    WinRate,
+    seat_results,
+    win_rates,
+)
+from envsuite.evaluation.metrics.game_ratings import (
+    AgentRating,
+    agent_ratings,
+    bootstrap_episode_ratings,
+    elo_ratings,
+    episode_matches,
+    episode_ratings,
+    game_matches,
 )
 from envsuite.evaluation.metrics.pass_at_k import (
     PassAtKResult,
@@ -59,6 +75,7 @@ from envsuite.evaluation.metrics.regret import (
     regret_curves_by_seed,
     regret_summary,
 )
+from envsuite.evaluation.metrics.seat_returns import GroupReturn, group_returns
 from envsuite.evaluation.metrics.sublinearity import (
     LINEAR_EXPONENT,
     MannKendall,
@@ -76,24 +93,32 @@ from envsuite.evaluation.metrics.top_k import (
     top_k_metrics,
     top_k_table,
 )
+from envsuite.evaluation.metrics.wilson import wilson_interval
 
 __all__ = [
     "AGGREGATES",
+    "DIMENSIONS",
     "ELO_SCALE",
     "LINEAR_EXPONENT",
+    "AgentRating",
     "EnvSummary",
+    "GroupReturn",
     "Interval",
     "MannKendall",
     "PassAtKResult",
     "ProblemAttempts",
     "RegretSummary",
+    "SeatResult",
     "SublinearityVerdict",
     "TopKMetrics",
+    "WinRate",
+    "agent_ratings",
     "aggregate_intervals",
     "aggregate_iqm",
     "aggregate_mean",
     "aggregate_median",
     "bandit_pseudo_regret",
+    "bootstrap_episode_ratings",
     "bootstrap_interval",
     "bootstrap_rating_samples",
     "bootstrap_ratings",
@@ -102,9 +127,14 @@ __all__ = [
     "count_attempts",
     "cumulative_regret",
     "dynamic_regret",
+    "elo_ratings",
+    "episode_matches",
+    "episode_ratings",
     "exploration_from_records",
     "external_regret",
     "final_metric",
+    "game_matches",
+    "group_returns",
     "loglog_slope",
     "mann_kendall",
     "matrix_game_external_regret",
@@ -127,6 +157,7 @@ __all__ = [
     "regret_curves_by_seed",
     "regret_summary",
     "score_matrix",
+    "seat_results",
     "stratified_bootstrap_interval",
     "sublinearity_verdict",
     "success_rate",
@@ -141,4 +172,6 @@ __all__ = [
     "top_k_table",
     "trim_mean",
     "verdict_rule",
+    "wilson_interval",
+    "win_rates",
 ]

@@ -6,6 +6,8 @@ report:
 * a *task* is ``(task_id, env_id, canonical env_kwargs)`` — one configuration of one env;
 * a *problem* is a task together with a seed — one instance, attempted one or more times;
 * records must come from one agent, and no episode (task, seed, attempt) may appear twice;
+  the seatings of one lineup (``player_0=a,player_1=b`` and ``player_0=b,player_1=a``,
+  from a protocol's ``seat_rotation``) are one agent: one run played them all;
 * records with ``infra_error`` set are infrastructure failures, never agent failures: the
   adapters leave them out of every statistic and count them separately;
 * records are taken in one canonical order (task, seed, attempt), never in the order a file
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from envsuite.agents.lineup import LineupError, is_lineup, parse_lineup
 from envsuite.jsonable import canonical_json
 from envsuite.records import EpisodeRecord
 
@@ -53,6 +56,21 @@ def task_label(key: TaskKey) -> str:
     return f"{task_id}: {name}" if task_id else name
 
 
+def lineup_identity(agent_id: str) -> str:
+    """What the seatings of one lineup share: its seats and the agents in them, unplaced.
+
+    ``player_0=a,player_1=b`` and ``player_0=b,player_1=a`` give the same identity; a plain
+    agent string (or a malformed lineup) is its own identity.
+    """
+    if not is_lineup(agent_id):
+        return agent_id
+    try:
+        seats = parse_lineup(agent_id)
+    except LineupError:
+        return agent_id
+    return canonical_json({"seats": sorted(seats), "agents": sorted(seats.values())})
+
+
 def checked_records(records: Iterable[EpisodeRecord]) -> list[EpisodeRecord]:
     """Return the records in canonical order after checking they can be aggregated together.
 
@@ -61,15 +79,17 @@ def checked_records(records: Iterable[EpisodeRecord]) -> list[EpisodeRecord]:
     permutation of the same records.
 
     Raises:
-        ValueError: no records, records from more than one agent, or an episode
-            (task, seed, attempt) recorded twice.
+        ValueError: no records, records from more than one agent (seatings of one lineup
+            are one agent: see :func:`lineup_identity`), or an episode (task, seed,
+            attempt) recorded twice.
 
     """
     items = list(records)
     if not items:
         raise ValueError("no records to compute a metric from")
+    identities = {lineup_identity(record.agent_id) for record in items}
     agents = sorted({record.agent_id for record in items})
-    if len(agents) > 1:
+    if len(identities) > 1:
         raise ValueError(f"records come from several agents {agents}; compute metrics per agent")
     seen: set[tuple[str, str, str, int, int]] = set()
     for record in items:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from envsuite.evaluation.report.formatting import short_task
+from envsuite.evaluation.report.game_plots import plot_games
 from envsuite.evaluation.report.load import ReportError, Run, load_runs
 from envsuite.evaluation.report.markdown import Figures, render_markdown
 from envsuite.evaluation.report.plots import plot_outcomes, plot_pass_at_k, plot_regret
@@ -63,7 +64,8 @@ def write_report(
 
     Writes ``report.md`` and PNG figures into ``out_dir`` (created if needed): outcomes per
     env configuration with intervals, pass@k over k when runs have several attempts, and
-    regret curves with their no-regret tests where records carry regret curves.
+    regret curves with their no-regret tests where records carry regret curves, and win
+    rates and ratings where players record wins, losses and draws.
 
     Args:
         run_dirs: Run directories written by the runner.
@@ -100,7 +102,16 @@ def write_report(
             plot_regret(rows, target / name)
             regret[task] = name
             written.append(target / name)
+    ratings = {}
+    for index, task in enumerate(tables.tasks, start=1):
+        name = f"agents-{index}-{_slug(short_task(task))}.png"
+        win_rates = [row for row in tables.games.win_rates if row.task == task]
+        returns = [row for row in tables.games.returns if row.task == task]
+        rated = [row for row in tables.games.ratings if row.task == task]
+        if plot_games(win_rates, returns, rated, target / name):
+            ratings[task] = name
+            written.append(target / name)
     markdown = target / REPORT_FILE
-    figures = Figures(outcomes=outcomes, pass_at_k=pass_at_k, regret=regret)
+    figures = Figures(outcomes=outcomes, pass_at_k=pass_at_k, regret=regret, ratings=ratings)
     markdown.write_text(render_markdown(runs, tables, figures), encoding="utf-8")
     return Report(target, markdown, written, runs, tables)

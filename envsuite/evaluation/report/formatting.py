@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from envsuite.evaluation.metrics.bootstrap import Interval
 from envsuite.evaluation.metrics.record_groups import TaskKey
@@ -43,3 +44,14 @@ def short_task(task: TaskKey) -> str:
 def percent(confidence: float) -> str:
     """A coverage as a percentage: ``95%``."""
     return f"{100.0 * confidence:g}%"
+
+
+def _cell(value: object) -> str:
+    return str(value).replace("|", "\\|").replace("\n", " ")
+
+
+def markdown_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> list[str]:
+    """The lines of a markdown table (cells escaped), and a blank line after it."""
+    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
+    lines += ["| " + " | ".join(_cell(v) for v in row) + " |" for row in rows]
+    return [*lines, ""]

@@ -20,7 +20,7 @@ from pydantic import ValidationError
 
 from envsuite.errors import EnvsuiteError
 from envsuite.evaluation.metrics.record_groups import TaskKey, checked_records, task_key
-from envsuite.evaluation.protocol import TaskProtocol
+from envsuite.evaluation.protocol import ProtocolError, TaskProtocol
 from envsuite.evaluation.record_store import RECORDS_FILE
 from envsuite.evaluation.runner import RUN_FILE
 from envsuite.jsonable import canonical_json
@@ -62,16 +62,23 @@ class Run:
 
     @property
     def expected_episodes(self) -> int | None:
-        """Episodes the protocol asks for (envs x seeds x attempts); None without it."""
+        """Episodes the protocol asks for (envs x seeds x seatings x attempts); None without it."""
         if self.protocol is None:
             return None
         return sum(self.expected_by_task().values())
 
     def expected_by_task(self) -> dict[TaskKey, int]:
-        """Episodes the protocol asks for, per task (empty without a protocol)."""
+        """Episodes the protocol asks for, per task (empty without a protocol).
+
+        With seat rotation, each seed is played once per seating of the run's agent string.
+        """
         if self.protocol is None:
             return {}
-        per_env = len(self.protocol.seed_values()) * self.protocol.attempts
+        try:
+            plays = self.protocol.plays_per_seed(self.agent)
+        except ProtocolError:  # an agent string the run could not have run
+            plays = self.protocol.attempts
+        per_env = len(self.protocol.seed_values()) * plays
         return {
             (self.protocol.id, entry.id, canonical_json(entry.kwargs)): per_env
             for entry in self.protocol.envs

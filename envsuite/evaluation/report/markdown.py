@@ -10,11 +10,13 @@ from envsuite.evaluation.metrics.sublinearity import LINEAR_EXPONENT, verdict_ru
 from envsuite.evaluation.report.formatting import (
     MISSING,
     interval,
+    markdown_table,
     number,
     percent,
     seed_mean,
     short_task,
 )
+from envsuite.evaluation.report.games_markdown import games_section
 from envsuite.evaluation.report.load import Run
 from envsuite.evaluation.report.tables import RegretRow, ReportTables
 
@@ -25,17 +27,8 @@ class Figures:
 
     outcomes: str | None = None
     pass_at_k: str | None = None
+    ratings: Mapping[TaskKey, str] = field(default_factory=dict)
     regret: Mapping[TaskKey, str] = field(default_factory=dict)
-
-
-def _cell(value: object) -> str:
-    return str(value).replace("|", "\\|").replace("\n", " ")
-
-
-def _table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> list[str]:
-    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
-    lines += ["| " + " | ".join(_cell(v) for v in row) + " |" for row in rows]
-    return [*lines, ""]
 
 
 def _protocol_line(runs: Sequence[Run]) -> list[str]:
@@ -49,10 +42,16 @@ def _protocol_line(runs: Sequence[Run]) -> list[str]:
     shown = (
         f"{seeds[0]}..{seeds[-1]}" if seeds == list(range(seeds[0], seeds[-1] + 1)) else str(seeds)
     )
+    rotation = (
+        ""
+        if protocol.seat_rotation == "none"
+        else f" Seat rotation `{protocol.seat_rotation}`: every seed is played once per seating "
+        "of the agents (recorded as the episode's agent id)."
+    )
     return [
         f"Task protocol: `{protocol.id}` v{protocol.version}: {len(protocol.envs)} env "
         f"configuration(s), {len(seeds)} seed(s) ({shown}), {protocol.attempts} attempt(s) per "
-        "seed.",
+        f"seed.{rotation}",
         "",
     ]
 
@@ -73,14 +72,15 @@ def _runs(runs: Sequence[Run], tables: ReportTables) -> list[str]:
     return [
         "## Runs",
         "",
-        *_table(
+        *markdown_table(
             ["run", "agent", "directory", "run id", "records", "episodes the protocol asks for"],
             rows,
         ),
         "Every number below is computed from these records only. Every interval is a "
         f"{percent(settings.confidence)} percentile bootstrap interval with "
         f"{settings.reps} resamples drawn by a generator seeded with **{settings.seed}** "
-        "(`--seed`); the same records and seed give the same numbers.",
+        "(`--seed`), except the Wilson intervals of game win rates; the same records and "
+        "seed give the same numbers.",
         "",
     ]
 
@@ -118,7 +118,7 @@ def _outcomes(tables: ReportTables, figures: Figures) -> list[str]:
         "counted apart and are in no statistic. A number defined by fewer episodes than "
         "`ran` shows its own n; — means no episode defines it.",
         "",
-        *_table(
+        *markdown_table(
             [
                 "env configuration",
                 "agent",
@@ -154,7 +154,7 @@ def _outcomes(tables: ReportTables, figures: Figures) -> list[str]:
             "Each player's return, and its success where the env records "
             '`metrics["<player>/success"]`, computed as above.',
             "",
-            *_table(
+            *markdown_table(
                 ["env configuration", "agent", "player", "episodes", "mean return", "success rate"],
                 player_rows,
             ),
@@ -186,7 +186,7 @@ def _pass_at_k(tables: ReportTables, figures: Figures) -> list[str]:
         "(Chen et al., 2021) and pass^k = C(c, k)/C(n, k) (Yao et al., 2024), averaged over "
         "problems; intervals resample problems. Infrastructure errors are in neither n nor c.",
         "",
-        *_table(
+        *markdown_table(
             [
                 "env configuration",
                 "agent",
@@ -267,7 +267,7 @@ def _regret(tables: ReportTables, figures: Figures) -> list[str]:
         lines += [f"### {short_task(task)}", ""]
         if task in figures.regret:
             lines += [f"![regret on {short_task(task)}]({figures.regret[task]})", ""]
-        lines += _table(
+        lines += markdown_table(
             [
                 "agent",
                 "curve",
@@ -288,7 +288,9 @@ def _regret(tables: ReportTables, figures: Figures) -> list[str]:
                 "share (1: uniform, 0: an arm never tried); SuffFailFreq = share of episodes "
                 "with no optimal pull in their second half.",
                 "",
-                *_table(["agent", "episodes", "OptFrac", "MinFrac", "SuffFailFreq"], exploration),
+                *markdown_table(
+                    ["agent", "episodes", "OptFrac", "MinFrac", "SuffFailFreq"], exploration
+                ),
             ]
     return lines
 
@@ -317,7 +319,7 @@ def _items(tables: ReportTables) -> list[str]:
             [f"`{row.item}`", ", ".join(map(str, row.seeds)), *(r.cell() for r in row.results)]
             for row in rows
         ]
-        lines += _table(["item", "seeds", *runs], table)
+        lines += markdown_table(["item", "seeds", *runs], table)
     return lines
 
 
@@ -339,7 +341,7 @@ def _infra(tables: ReportTables) -> list[str]:
         "Episodes lost to the infrastructure (env crash, unreachable endpoint, ...), not to "
         "the agent; they are left out of every number above.",
         "",
-        *_table(["env configuration", "agent", "episodes", "commonest messages"], rows),
+        *markdown_table(["env configuration", "agent", "episodes", "commonest messages"], rows),
     ]
 
 
@@ -365,6 +367,7 @@ def render_markdown(runs: Sequence[Run], tables: ReportTables, figures: Figures)
         *_outcomes(tables, figures),
         *_pass_at_k(tables, figures),
         *_regret(tables, figures),
+        *games_section(tables, figures.ratings),
         *_items(tables),
         *_infra(tables),
     ]

@@ -45,6 +45,7 @@ from envsuite.evaluation.metrics.seed_means import (
     metric_value,
     seed_mean_interval,
 )
+from envsuite.evaluation.report.games import GameTables, game_rows
 from envsuite.evaluation.report.items import ItemRow, item_rows
 from envsuite.evaluation.report.load import Run, task_keys
 from envsuite.records import EpisodeRecord
@@ -191,6 +192,8 @@ class ReportTables:
         infra: Infrastructure errors per (task, run).
         items: Per-item rows, for envs that name the item each seed picks (see
             :mod:`~envsuite.evaluation.report.items`).
+        games: Win rates and ratings of games with winners (see
+            :mod:`~envsuite.evaluation.report.games`).
         notes: Remarks on partial runs, skipped numbers and their reasons.
         warnings: Remarks that call the results themselves into question.
 
@@ -205,6 +208,7 @@ class ReportTables:
     regret: list[RegretRow] = field(default_factory=list)
     infra: list[InfraRow] = field(default_factory=list)
     items: list[ItemRow] = field(default_factory=list)
+    games: GameTables = field(default_factory=GameTables)
     notes: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
@@ -392,9 +396,14 @@ def _spec_hash_notes(runs: Sequence[Run], tables: ReportTables) -> None:
             )
 
 
+def _rotated(run: Run) -> bool:
+    """Whether the run's plays of a seed are seatings (``seat_rotation``), not attempts."""
+    return run.protocol is not None and run.protocol.seat_rotation != "none"
+
+
 def _max_attempts(runs: Sequence[Run]) -> int:
     asked = [run.protocol.attempts for run in runs if run.protocol is not None]
-    held = [record.attempt + 1 for run in runs for record in run.records]
+    held = [record.attempt + 1 for run in runs if not _rotated(run) for record in run.records]
     return max(asked + held)
 
 
@@ -424,12 +433,24 @@ def build_tables(runs: Sequence[Run], settings: Settings) -> ReportTables:
             outcome, players = _outcome(task, run, records, settings)
             tables.outcomes.append(outcome)
             tables.players.extend(players)
-            if tables.max_attempts > 1:
+            if tables.max_attempts > 1 and not _rotated(run):
                 _pass_at_k(task, run, records, tables)
             _regret(task, run, records, tables)
             infra = _infra(task, run, records)
             if infra is not None:
                 tables.infra.append(infra)
+        games = game_rows(
+            task,
+            [(run.label, groups.get(task, [])) for run, groups in grouped],
+            reps=settings.reps,
+            confidence=settings.confidence,
+            seed=settings.seed,
+        )
+        tables.games.returns.extend(games.returns)
+        tables.games.win_rates.extend(games.win_rates)
+        tables.games.ratings.extend(games.ratings)
+        tables.games.rated_runs.update(games.rated_runs)
+        tables.notes.extend(games.notes)
         items, note = item_rows(
             task, [(run.label, groups.get(task, [])) for run, groups in grouped]
         )

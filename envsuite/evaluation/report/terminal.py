@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.table import Table
 from rich.text import Text
 
+from envsuite.evaluation.metrics.game_outcomes import DIMENSION_TITLES
 from envsuite.evaluation.metrics.record_groups import TaskKey
 from envsuite.evaluation.metrics.sublinearity import LINEAR_EXPONENT
 from envsuite.evaluation.report.formatting import interval, number, percent, seed_mean, short_task
@@ -122,6 +123,82 @@ def regret_table(tables: ReportTables) -> Table | None:
     return table
 
 
+def agent_return_table(tables: ReportTables) -> Table | None:
+    """Mean returns by agent, seat, role and team of multi-agent runs (None without any)."""
+    names = env_labels(tables)
+    rows = tables.games.returns
+    if not rows:
+        return None
+    coverage = percent(tables.settings.confidence)
+    table = _table(
+        f"mean return by agent ({coverage} CI resampling episodes)",
+        ["env", "agent (run)", "by", "group", "trials", "mean return"],
+    )
+    for row in rows:
+        mean = row.mean
+        _row(
+            table,
+            names[row.task],
+            row.run,
+            DIMENSION_TITLES[mean.dimension],
+            mean.group,
+            mean.trials,
+            interval(mean.mean_return),
+        )
+    return table
+
+
+def win_rate_table(tables: ReportTables) -> Table | None:
+    """Win rates of games by agent, seat, role and team (None without game outcomes)."""
+    names = env_labels(tables)
+    rows = tables.games.win_rates
+    if not rows:
+        return None
+    coverage = percent(tables.settings.confidence)
+    table = _table(
+        f"win rates ({coverage} Wilson CI; draws are not wins)",
+        ["env", "agent (run)", "by", "group", "trials", "W/D/L", "win rate"],
+    )
+    for row in rows:
+        rate = row.rate
+        _row(
+            table,
+            names[row.task],
+            row.run,
+            DIMENSION_TITLES[rate.dimension],
+            rate.group,
+            rate.trials,
+            f"{rate.wins}/{rate.draws}/{rate.losses}",
+            interval(rate.win_rate),
+        )
+    return table
+
+
+def rating_table(tables: ReportTables) -> Table | None:
+    """Bradley–Terry and Elo ratings of the agents of games (None without any)."""
+    names = env_labels(tables)
+    rows = tables.games.ratings
+    if not rows:
+        return None
+    coverage = percent(tables.settings.confidence)
+    table = _table(
+        f"ratings (Bradley–Terry, {coverage} CI resampling episodes; sequential Elo)",
+        ["env", "agent", "matches", "score", "Bradley–Terry", "Elo"],
+    )
+    for row in rows:
+        rating = row.rating
+        _row(
+            table,
+            names[row.task],
+            rating.agent,
+            rating.matches,
+            number(rating.score),
+            interval(rating.bradley_terry),
+            f"{rating.elo:.1f}",
+        )
+    return table
+
+
 def item_tables(tables: ReportTables) -> list[Table]:
     """Episodes that succeeded per item, one table per env configuration that names items."""
     found = []
@@ -139,7 +216,14 @@ def item_tables(tables: ReportTables) -> list[Table]:
 
 def main_tables(tables: ReportTables) -> list[Table]:
     """The tables printed after a report is written, in order."""
-    found = [player_table(tables), pass_at_k_table(tables), regret_table(tables)]
+    found = [
+        player_table(tables),
+        pass_at_k_table(tables),
+        regret_table(tables),
+        agent_return_table(tables),
+        win_rate_table(tables),
+        rating_table(tables),
+    ]
     return [
         outcome_table(tables),
         *[table for table in found if table is not None],

@@ -24,9 +24,10 @@ from envsuite.evaluation.report.plots import outcomes_figure, pass_at_k_figure, 
 from envsuite.evaluation.report.tables import ReportTables, Settings, build_tables
 from envsuite.records import EpisodeRecord
 from tests.evaluation.metrics.record_factory import make_record
+from tests.evaluation.shipped_tasks import RUNNABLE_TASKS
 
 ROOT = Path(__file__).resolve().parents[3]
-PROTOCOLS = sorted((ROOT / "tasks").glob("*.yaml"))
+PROTOCOLS = RUNNABLE_TASKS
 RUNS = ("oracle", "a-rather-long-agent-name")
 SEEDS = 3
 HORIZON = 30
