@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 import envsuite
 from envsuite.cli import curriculum as curriculum_cli
 from envsuite.evaluation.protocol import TaskProtocol
-from envsuite.evaluation.runner import evaluate
+from envsuite.evaluation.run_directory import evaluate
 from envsuite.families.sat.curriculum import (
     CurriculumController,
     CurriculumSettings,
