@@ -7,8 +7,9 @@ callers is passed in:
 - a *policy* ``(agent, observation, info) -> action`` (``agent`` is None for Gymnasium
   envs) that chooses each action; it may raise :class:`StopEpisode` to end the episode
   early (a human closing stdin, a replay running out of recorded actions);
-- an optional *observer* ``(agent, action, reward, info)`` called after each step, for
-  traces, curves, probabilities or printing (see :data:`StepObserver` for what it gets);
+- an optional *observer* ``(agent, action, observation, reward, terminated, truncated,
+  info)`` called after each step, for traces, curves, probabilities, checks or printing
+  (see :data:`StepObserver` for what it gets);
 - an optional *stop check* ``(steps taken) -> reason or None`` asked before each action,
   for step budgets and wall clocks.
 
@@ -33,11 +34,15 @@ EnvKind = Literal["gymnasium", "parallel", "aec"]
 #: Chooses an action: ``(agent name or None, observation, info) -> action``.
 Policy = Callable[[Any, Any, Mapping[str, Any]], Any]
 
-#: Sees each step after it happened: ``(agent, action, reward, info)``. Gymnasium: agent
-#: None, the action, the float reward and the info. Parallel: agent None and per-agent
-#: dicts of actions, rewards and infos. AEC: the agent that acted, its action, and per-agent
-#: dicts of the rewards (``env.rewards``) and infos (``env.infos``) after its step.
-StepObserver = Callable[[Any, Any, Any, Any], None]
+#: Sees each step after it happened:
+#: ``(agent, action, observation, reward, terminated, truncated, info)``, as the step
+#: returned them. Gymnasium: agent None, the action, and the step's five values (the reward
+#: as a float). Parallel: agent None and per-agent dicts of actions and of the step's five
+#: values. AEC: the agent that acted, its action, observation None (an AEC env gives each
+#: agent its observation through ``last()``, which the policy sees), and the per-agent
+#: dicts ``env.rewards``, ``env.terminations``, ``env.truncations`` and ``env.infos`` after
+#: the step (the env's own dicts: copy what you keep).
+StepObserver = Callable[[Any, Any, Any, Any, Any, Any, Any], None]
 
 #: Asked before each action with the number of steps taken: a reason to stop, or None.
 StopCheck = Callable[[int], "str | None"]
@@ -171,7 +176,7 @@ def run_gymnasium_episode(
             total += reward
             length += 1
             if observer is not None:
-                observer(None, action, reward, info)
+                observer(None, action, observation, reward, terminated, truncated, info)
     except StopEpisode as signal:
         reason = signal.reason
     return EpisodeResult(
@@ -223,7 +228,7 @@ def run_parallel_episode(
             terminated = terminated or any(terminations.values())
             truncated = truncated or any(truncations.values())
             if observer is not None:
-                observer(None, actions, rewards, infos)
+                observer(None, actions, observations, rewards, terminations, truncations, infos)
     except StopEpisode as signal:
         reason = signal.reason
     return EpisodeResult(
@@ -293,7 +298,7 @@ def run_aec_episode(
                 totals[name] += float(reward)
             final_infos.update(env.infos)
             if observer is not None:
-                observer(agent, action, rewards, env.infos)
+                observer(agent, action, None, rewards, env.terminations, env.truncations, env.infos)
     except StopEpisode as signal:
         reason = signal.reason
     return EpisodeResult(

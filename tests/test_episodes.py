@@ -39,7 +39,7 @@ def test_gymnasium_loop_matches_a_hand_written_loop() -> None:
         env,
         3,
         lambda agent, observation, info: next(actions),
-        observer=lambda agent, action, reward, info: seen.append((agent, action, reward)),
+        observer=lambda agent, action, _, reward, *rest: seen.append((agent, action, reward)),
     )
     assert seen == [(None, a, r) for a, r in zip(answers, expected, strict=True)]
     assert result.episode_return == sum(expected)
@@ -49,6 +49,28 @@ def test_gymnasium_loop_matches_a_hand_written_loop() -> None:
         "truncated",
     )
     assert "score" in result.final_info
+
+
+def test_the_observer_sees_what_each_step_returned() -> None:
+    steps: list[tuple[Any, ...]] = []
+    env = envsuite.make(BANDIT, horizon=2)
+    result = run_gymnasium_episode(env, 1, first_legal, observer=lambda *step: steps.append(step))
+    agent, _, observation, reward, terminated, truncated, info = steps[-1]
+    assert agent is None
+    assert observation == result.final_observation and info is result.final_info
+    assert (terminated or truncated) and isinstance(reward, float)
+
+    turns: list[tuple[Any, ...]] = []
+    run_aec_episode(
+        TurnGame(turns=1),
+        0,
+        first_legal,
+        observer=lambda *step: turns.append((step[0], step[2], dict(step[4]))),
+    )
+    assert turns == [
+        ("first", None, {"first": False, "second": False}),
+        ("second", None, {"first": True, "second": True}),
+    ]
 
 
 def test_gymnasium_stop_check_ends_the_episode_with_its_reason() -> None:
@@ -112,7 +134,7 @@ def test_parallel_loop_sums_each_agents_rewards() -> None:
         env,
         0,
         first_legal,
-        observer=lambda agent, actions, rewards, infos: steps.append(dict(rewards)),
+        observer=lambda agent, actions, _, rewards, *rest: steps.append(dict(rewards)),
     )
     assert result.length == len(steps) == 3
     assert result.agents == ["player_0", "player_1"]
@@ -136,7 +158,7 @@ def test_aec_loop_asks_only_the_agent_whose_turn_it_is() -> None:
         TurnGame(turns=2),
         0,
         policy,
-        observer=lambda agent, action, rewards, infos: acted.append((agent, action)),
+        observer=lambda agent, action, *rest: acted.append((agent, action)),
     )
     assert asked == ["first", "second", "first", "second"]
     assert acted == [("first", "2"), ("second", "oops")] * 2

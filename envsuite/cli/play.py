@@ -134,7 +134,15 @@ def play_single_agent(console: Console, env: Any, seed: int | None, read: ReadAc
         _show_legal(console, info)
         return _human_action(read)
 
-    def observer(_: Any, action: Any, reward: float, info: Mapping[str, Any]) -> None:
+    def observer(
+        agent: Any,
+        action: Any,
+        observation: Any,
+        reward: float,
+        terminated: Any,
+        truncated: Any,
+        info: Any,
+    ) -> None:
         nonlocal steps
         steps += 1
         _show_step(console, steps, reward, info)
@@ -179,7 +187,15 @@ def play_multi_agent(
         _show_legal(console, info)
         return _human_action(read)
 
-    def observer(actor: str | None, action: Any, rewards: Any, infos: Any) -> None:
+    def observer(
+        actor: str | None,
+        action: Any,
+        observations: Any,
+        rewards: Any,
+        terminations: Any,
+        truncations: Any,
+        infos: Any,
+    ) -> None:
         nonlocal steps
         steps += 1
         for agent, reward in rewards.items():

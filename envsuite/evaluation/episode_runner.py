@@ -362,7 +362,15 @@ def run_single_agent_episode(
     def policy(_: Any, observation: Any, info: Any) -> Any:
         return act(observation, info)
 
-    def observer(_: Any, action: Any, reward: float, info: Mapping[str, Any]) -> None:
+    def observer(
+        agent: Any,
+        action: Any,
+        observation: Any,
+        reward: float,
+        terminated: Any,
+        truncated: Any,
+        info: Any,
+    ) -> None:
         if record_trace:
             step = {"action": _stored_action(action), "reward": reward}
             step["probability"] = probability()
@@ -434,7 +442,15 @@ def run_multi_agent_episode(
     def policy(name: str, observation: Any, info: Any) -> Any:
         return acts[name](observation, info)
 
-    def observer(actor: str | None, action: Any, rewards: Any, infos: Any) -> None:
+    def observer(
+        actor: str | None,
+        action: Any,
+        observations: Any,
+        rewards: Any,
+        terminations: Any,
+        truncations: Any,
+        infos: Any,
+    ) -> None:
         actions = action if actor is None else {actor: action}
         if record_trace:
             reported = {name: p for name in actions if (p := probabilities[name]()) is not None}

@@ -156,7 +156,7 @@ def replay_episode(record: EpisodeRecord, env: Any, candidates: Mapping[str, Any
         episode.actions.append(action_key(step.action))
         return env_action(step.action, env.action_space)
 
-    def observer(_: Any, action: Any, reward: float, info: Any) -> None:
+    def observer(_: Any, action: Any, __: Any, reward: float, *rest: Any) -> None:
         t = len(episode.rewards)
         if reward != trace[t].reward:
             raise LoggedReplayError(
