@@ -16,6 +16,13 @@ callers is passed in:
 The env kind is the caller's to say (``spec.api``, and whether the Parallel form was
 made): :func:`run_episode` takes it as an argument and never probes the env.
 
+Step counts have two words, one meaning each. An env's *step limit* (its spec's
+``max_episode_steps``, or an env argument such as SWE's ``step_limit``) is enforced inside
+the env, which then reports ``truncated``. A caller's *step budget* (the runner's
+``EpisodeJob.step_budget``, set by a task protocol's ``max_steps`` key or ``envsuite eval
+--step-budget``) is a stop check here that ends the loop from outside; records name such a
+stop ``"step_limit"``, a value kept so that old records keep their meaning.
+
 A :class:`StopEpisode` raised by the policy or the observer ends the loop; any other
 exception of theirs passes through unchanged, while an exception from the env's own
 ``reset``, ``step`` or ``last`` is raised as :class:`EnvCallError` (the original chained),

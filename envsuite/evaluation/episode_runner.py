@@ -307,17 +307,30 @@ def _agent_info(agents: Mapping[str, Agent]) -> dict[str, Any]:
     return info
 
 
-def _acting(name: str, agent: Agent) -> Callable[[Any, Any], Any]:
-    """``agent.act``, with any exception turned into an :class:`InfraError` naming ``name``."""
-    act = agent.act
+def _acting_policy(agents: Mapping[str, Agent]) -> Policy:
+    """The loop's policy: each agent's ``act``, any exception an :class:`InfraError`.
 
-    def guarded(observation: Any, info: Any) -> Any:
+    For a single agent (named ``agent``) the name the loop passes (None) is not looked up.
+    """
+    if len(agents) == 1 and "agent" in agents:
+        act = agents["agent"].act
+
+        def single(_: Any, observation: Any, info: Any) -> Any:
+            try:
+                return act(observation, info)
+            except Exception as exc:
+                raise InfraError(f"agent.act raised {type(exc).__name__}: {exc}") from exc
+
+        return single
+    acts = {name: agent.act for name, agent in agents.items()}
+
+    def each(name: str, observation: Any, info: Any) -> Any:
         try:
-            return act(observation, info)
+            return acts[name](observation, info)
         except Exception as exc:
             raise InfraError(f"{name}.act raised {type(exc).__name__}: {exc}") from exc
 
-    return guarded
+    return each
 
 
 def _play(
@@ -353,28 +366,24 @@ def run_single_agent_episode(
     curve_keys: tuple[str, ...] = tuple(getattr(raw, "record_curves", ()))
     metric_keys: tuple[str, ...] = tuple(getattr(raw, "record_metrics", ()))
     _guard("agent.reset", agent.reset, seed=derive_seed(job.seed, "agent", job.attempt))
-    act = _acting("agent", agent)
+    policy = _acting_policy({"agent": agent})
     probability = _probability_of(agent)
     trace: list[dict[str, Any]] = []  # validated once, in the record
     curves: dict[str, list[float]] = {}
     record_trace = job.record_trace
 
-    def policy(_: Any, observation: Any, info: Any) -> Any:
-        return act(observation, info)
-
     def observer(
-        agent: Any,
+        nobody: None,
         action: Any,
         observation: Any,
         reward: float,
-        terminated: Any,
-        truncated: Any,
+        terminated: bool,
+        truncated: bool,
         info: Any,
     ) -> None:
         if record_trace:
-            step = {"action": _stored_action(action), "reward": reward}
-            step["probability"] = probability()
-            trace.append(step)
+            stored = _stored_action(action)
+            trace.append({"action": stored, "reward": reward, "probability": probability()})
         for key in curve_keys:
             if key in info and info[key] is not None:
                 curves.setdefault(key, []).append(float(info[key]))
@@ -433,14 +442,11 @@ def run_multi_agent_episode(
     for index, (name, agent) in enumerate(agents.items()):
         seed = derive_seed(job.seed, "agent", job.attempt, index)
         _guard(f"{name}.reset", agent.reset, seed=seed)
-    acts = {name: _acting(name, agent) for name, agent in agents.items()}
+    policy = _acting_policy(agents)
     probabilities = {name: _probability_of(agent) for name, agent in agents.items()}
     trace: list[dict[str, Any]] = []
     curves: dict[str, list[float]] = {}
     record_trace = job.record_trace
-
-    def policy(name: str, observation: Any, info: Any) -> Any:
-        return acts[name](observation, info)
 
     def observer(
         actor: str | None,
