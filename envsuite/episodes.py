@@ -148,6 +148,11 @@ def env_kind(api: str, parallel: bool) -> EnvKind:
     return "parallel" if parallel else "aec"
 
 
+def native_kind(api: str) -> EnvKind:
+    """The loop for an env of ``api`` made in its native form (how the runner makes it)."""
+    return env_kind(api, parallel=api == "parallel")
+
+
 def _reset(env: Any, seed: int | None) -> Any:
     try:
         return env.reset(seed=seed)

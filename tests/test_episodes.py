@@ -12,6 +12,7 @@ from envsuite.episodes import (
     EnvCallError,
     StopEpisode,
     env_kind,
+    native_kind,
     run_aec_episode,
     run_episode,
     run_gymnasium_episode,
@@ -209,6 +210,11 @@ def test_the_loop_is_chosen_from_the_spec_never_from_the_env() -> None:
     assert env_kind("parallel", parallel=True) == "parallel"
     assert env_kind("parallel", parallel=False) == "aec"
     assert env_kind("aec", parallel=False) == "aec"
+    assert [native_kind(api) for api in ("gymnasium", "parallel", "aec")] == [
+        "gymnasium",
+        "parallel",
+        "aec",
+    ]
     with pytest.raises(ValueError, match="unknown api"):
         env_kind("openspiel", parallel=False)
     with pytest.raises(ValueError, match="kind must be one of"):

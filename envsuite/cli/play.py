@@ -25,7 +25,7 @@ from envsuite.cli.info import EnvIdArgument, make_env
 from envsuite.episodes import (
     EnvKind,
     StopEpisode,
-    env_kind,
+    native_kind,
     run_episode,
     run_gymnasium_episode,
 )
@@ -295,7 +295,7 @@ def play(
                 USAGE,
             )
         others = "oracle"
-    kind = env_kind(spec.api, parallel=spec.api == "parallel")
+    kind = native_kind(spec.api)
     env = make_env(spec, kwargs, parallel=kind == "parallel")
     try:
         agents = list(env.possible_agents)

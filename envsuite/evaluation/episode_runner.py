@@ -39,7 +39,7 @@ from envsuite.episodes import (
     Policy,
     StepObserver,
     StopCheck,
-    env_kind,
+    native_kind,
     run_episode,
 )
 from envsuite.evaluation.jobs import EpisodeJob
@@ -85,7 +85,7 @@ class EnvCache:
     @staticmethod
     def kind(spec: EnvSpec) -> EnvKind:
         """The form :meth:`get` makes an env of ``spec`` in: its native API's."""
-        return env_kind(spec.api, parallel=spec.api == "parallel")
+        return native_kind(spec.api)
 
     def get(self, job: EpisodeJob) -> tuple[EnvSpec, Any]:
         """The env for ``job``, made on first use in its native form (:meth:`kind`)."""
