@@ -96,6 +96,10 @@ class EpisodeResult:
             by the caller's check is not a truncation by the env.
         stop_reason: :data:`TERMINATED` or :data:`TRUNCATED` when the env ended the
             episode, else the reason the stop check or a :class:`StopEpisode` gave.
+        agents: The env's ``possible_agents`` in order (PettingZoo; empty for Gymnasium).
+        reset_observation: What ``reset`` returned (Gymnasium, Parallel; None for AEC,
+            whose ``reset`` returns nothing).
+        reset_info: The info ``reset`` returned (as ``reset_observation``).
     """
 
     episode_return: Any
@@ -105,8 +109,9 @@ class EpisodeResult:
     terminated: bool
     truncated: bool
     stop_reason: str
-    # Filled by the multi-agent loops only.
     agents: list[str] = field(default_factory=list)
+    reset_observation: Any = None
+    reset_info: Any = None
 
 
 def run_episode(
@@ -170,6 +175,7 @@ def run_gymnasium_episode(
 ) -> EpisodeResult:
     """The Gymnasium loop: reset, then act and step until terminated or truncated."""
     observation, info = _reset(env, seed)
+    reset_observation, reset_info = observation, info
     total, length = 0.0, 0
     terminated = truncated = False
     reason: str | None = None
@@ -199,6 +205,8 @@ def run_gymnasium_episode(
         terminated=bool(terminated),
         truncated=bool(truncated),
         stop_reason=reason or (TERMINATED if terminated else TRUNCATED),
+        reset_observation=reset_observation,
+        reset_info=reset_info,
     )
 
 
@@ -212,6 +220,7 @@ def run_parallel_episode(
 ) -> EpisodeResult:
     """The PettingZoo Parallel loop: every live agent acts each step, until none is left."""
     observations, infos = _reset(env, seed)
+    reset_observations, reset_infos = observations, infos
     agents = list(env.possible_agents)
     totals = dict.fromkeys(agents, 0.0)
     final_infos: dict[str, Any] = dict(infos)
@@ -252,6 +261,8 @@ def run_parallel_episode(
         truncated=truncated,
         stop_reason=reason or (TERMINATED if terminated else TRUNCATED),
         agents=agents,
+        reset_observation=reset_observations,
+        reset_info=reset_infos,
     )
 
 

@@ -56,6 +56,8 @@ def test_the_observer_sees_what_each_step_returned() -> None:
     steps: list[tuple[Any, ...]] = []
     env = envsuite.make(BANDIT, horizon=2)
     result = run_gymnasium_episode(env, 1, first_legal, observer=lambda *step: steps.append(step))
+    first = envsuite.make(BANDIT, horizon=2).reset(seed=1)
+    assert result.reset_observation == first[0] and result.reset_info == first[1]
     agent, _, observation, reward, terminated, truncated, info = steps[-1]
     assert agent is None
     assert observation == result.final_observation and info is result.final_info
