@@ -444,6 +444,12 @@ def test_play_a_turn_based_game_against_another_agent_string(turn_game: None) ->
     assert "Returns: first (you): 6, second: " in result.output
 
 
+def test_play_labels_each_other_agent_by_its_own_agent_string(turn_game: None) -> None:
+    result = invoke("play", TURN_GAME, "--as", "first", "--others", "second = oracle", input="1\n1\n")
+    assert result.exit_code == 0, result.output
+    assert result.output.count("second (oracle) played '3'") == 2
+
+
 def test_play_a_turn_based_game_until_stdin_closes(turn_game: None) -> None:
     result = invoke("play", TURN_GAME, "--as", "second", input="1\n")
     assert result.exit_code == 0, result.output

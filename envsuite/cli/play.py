@@ -225,9 +225,11 @@ def _other_agents(spec: EnvSpec, env: Any, human: str, others: str) -> dict[str,
     """The agents ``others`` names for every agent but ``human``, with their labels."""
     built = load_agent(others, spec, env)
     assert isinstance(built, Mapping)
-    named = dict(part.split("=", 1) for part in others.split(",")) if "=" in others else {}
+    # load_agent has checked the string; here each agent only gets its label.
+    parts = [part.partition("=") for part in others.split(",")] if "=" in others else []
+    named = {name.strip(): value.strip() for name, _, value in parts}
     return {
-        name: (named.get(name, "random").strip() if named else others, agent)
+        name: (named.get(name, "random") if parts else others, agent)
         for name, agent in built.items()
         if name != human
     }
