@@ -445,7 +445,9 @@ def test_play_a_turn_based_game_against_another_agent_string(turn_game: None) ->
 
 
 def test_play_labels_each_other_agent_by_its_own_agent_string(turn_game: None) -> None:
-    result = invoke("play", TURN_GAME, "--as", "first", "--others", "second = oracle", input="1\n1\n")
+    result = invoke(
+        "play", TURN_GAME, "--as", "first", "--others", "second = oracle", input="1\n1\n"
+    )
     assert result.exit_code == 0, result.output
     assert result.output.count("second (oracle) played '3'") == 2
 
