@@ -106,3 +106,22 @@ def test_records_without_per_agent_outcomes_still_replay(tmp_path) -> None:
     record = evaluate(protocol, "oracle", tmp_path, progress=False).records[0]
     old = EpisodeRecord.model_validate({**record.model_dump(), "agents": {}})
     replay_record(old)
+
+
+def test_an_aec_env_that_fails_is_an_infra_error_not_a_crash(
+    turn_game: EnvSpec, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.turn_taking_env import TurnGame
+
+    def broken_step(self: TurnGame, action: object) -> None:
+        raise RuntimeError("engine lost")
+
+    monkeypatch.setattr(TurnGame, "step", broken_step)
+    record = run_job(job("oracle", max_infra_retries=0))
+    assert record.stop_reason == "infra_error"
+    assert record.infra_error == "env.step raised RuntimeError: engine lost"
+
+
+def test_an_agent_that_fails_is_named_in_the_infra_error(turn_game: EnvSpec) -> None:
+    record = run_job(job("first=oracle,second=tests.evaluation.flaky_agents:AlwaysCrashes"))
+    assert record.infra_error is not None and record.infra_error.startswith("second.act raised")
