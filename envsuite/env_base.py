@@ -109,8 +109,9 @@ class EnvsuiteEnv(
         self._last_observation: ObsType | None = None
         self._episode_over = True  # until the first reset
         self._cached_spec_hash: tuple[int, str] | None = None
-        #: A step limit other than the registered one, set by ``envsuite.make``.
-        self.step_limit: int | None = None
+        #: The env's step limit when ``envsuite.make(..., max_episode_steps=N)`` set one
+        #: other than the spec's ``max_episode_steps`` (None: the spec's applies).
+        self.max_episode_steps_override: int | None = None
 
     # -- hooks -------------------------------------------------------------------------
     @abc.abstractmethod
@@ -213,6 +214,6 @@ class EnvsuiteEnv(
         key = id(self.spec)
         if self._cached_spec_hash is None or self._cached_spec_hash[0] != key:
             spec = registry[self.spec.id]
-            value = spec.hash_for(kwargs, max_episode_steps=self.step_limit)
+            value = spec.hash_for(kwargs, max_episode_steps=self.max_episode_steps_override)
             self._cached_spec_hash = (key, value)
         return self._cached_spec_hash[1]

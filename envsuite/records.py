@@ -84,18 +84,22 @@ class EpisodeRecord(BaseModel):
             for single-agent envs; for multi-agent envs, what the env's ``episode_success``
             hook says (each env documents its rule).
         score: ``info["score"]`` at the end, in [0, 1] where the env defines one.
-        length: Number of steps taken.
+        length: Number of steps taken (for AEC envs: agent actions, one trace step each).
         terminated: Whether the episode ended in a terminal state.
-        truncated: Whether it was cut by a step or time limit.
+        truncated: Whether it was cut short: by the env (its step limit) or by the
+            runner's step or wall-clock budget.
         stop_reason: Why the episode ended: ``terminated``, ``truncated`` (by the env),
-            ``step_limit`` / ``wall_time_limit`` (by the runner) or ``infra_error``.
+            ``step_limit`` / ``wall_time_limit`` (the runner's step budget or wall-clock
+            budget ran out; not the env's own step limit, which gives ``truncated``) or
+            ``infra_error``.
         wall_time_s: Seconds the episode took (reporting only; never affects results).
         infra_error: Infrastructure failure (env crash, sandbox loss), kept apart from
             agent failure; None when the episode ran normally.
         metrics: Final per-episode numbers envs report in ``info`` (e.g. ``regret``).
         curves: Per-step series envs report in ``info`` (e.g. ``regret`` for regret curves).
         agent_info: What the agent reported (token usage, latency, ...).
-        trace: The action trace, one :class:`Step` per step.
+        trace: The action trace, one :class:`Step` per step (for AEC envs, one per agent
+            action: ``{agent: action}`` and every agent's reward from that action).
         agents: Per agent of a multi-agent episode: return, own outcome, role and team
             (empty for single-agent envs and for records written before this field).
     """

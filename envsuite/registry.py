@@ -475,7 +475,7 @@ def _build(
             # The limit decides truncation (and where success is judged): it is part of
             # the configuration the spec hash pins.
             raw: Any = env.unwrapped  # an EnvsuiteEnv (env_base imports this module)
-            raw.step_limit = max_episode_steps
+            raw.max_episode_steps_override = max_episode_steps
         return env
 
     if max_episode_steps is not None:

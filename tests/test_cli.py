@@ -20,6 +20,7 @@ from envsuite.cli.env_kwargs import parse_assignments
 from envsuite.cli.extras import extra_installed
 from envsuite.registry import EnvSpec, registry
 from envsuite.spaces import UnicodeText
+from tests.turn_taking_env import TURN_GAME, registered_turn_game
 
 BANDIT = "envsuite/Bandit-v0"
 runner = CliRunner()
@@ -412,6 +413,55 @@ def test_play_multi_agent_rejects_unknown_agent(test_specs: None) -> None:
 
 def test_play_as_needs_multi_agent() -> None:
     assert_clean_failure(invoke("play", BANDIT, "--as", "player_0"), 2)
+
+
+def test_play_others_needs_multi_agent() -> None:
+    result = invoke("play", BANDIT, "--others", "random")
+    assert_clean_failure(result, 2)
+    assert "--others applies to multi-agent envs" in result.stderr
+
+
+@pytest.fixture
+def turn_game() -> Iterator[None]:
+    with registered_turn_game():
+        yield
+
+
+def test_play_a_turn_based_game_on_your_turns(turn_game: None) -> None:
+    result = invoke("play", TURN_GAME, "--as", "second", input="1\n2\n")
+    assert result.exit_code == 0, result.output
+    assert result.output.count("first (oracle) played '3'") == 2
+    assert "second observation (step 1)" in result.output  # after first's move
+    assert "step 2: reward 1" in result.output
+    assert "Returns: first: 6, second (you): 3" in result.output
+    assert "outcome: loss" in result.output
+
+
+def test_play_a_turn_based_game_against_another_agent_string(turn_game: None) -> None:
+    result = invoke("play", TURN_GAME, "--others", "random", input="3\n3\n")
+    assert result.exit_code == 0, result.output
+    assert "second (random) played" in result.output
+    assert "Returns: first (you): 6, second: " in result.output
+
+
+def test_play_labels_each_other_agent_by_its_own_agent_string(turn_game: None) -> None:
+    result = invoke(
+        "play", TURN_GAME, "--as", "first", "--others", "second = oracle", input="1\n1\n"
+    )
+    assert result.exit_code == 0, result.output
+    assert result.output.count("second (oracle) played '3'") == 2
+
+
+def test_play_a_turn_based_game_until_stdin_closes(turn_game: None) -> None:
+    result = invoke("play", TURN_GAME, "--as", "second", input="1\n")
+    assert result.exit_code == 0, result.output
+    assert "stdin closed: stopped after 3 steps, return so far 1." in result.output
+
+
+def test_play_refuses_an_unknown_agent_string_for_the_others(turn_game: None) -> None:
+    result = invoke("play", TURN_GAME, "--others", "nobody")
+    assert_clean_failure(result, 2)
+    assert "unknown agent 'nobody'" in result.stderr
 
 
 # -- the installed entry point ------------------------------------------------------------------

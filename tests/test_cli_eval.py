@@ -242,3 +242,30 @@ def test_eval_checks_the_extras_of_every_env_of_a_protocol(tmp_path, monkeypatch
     assert result.exit_code == 1, result.output
     assert "pip install 'envsuite[physics]'" in result.output
     assert not out.exists()
+
+
+def test_eval_a_turn_based_game_with_a_step_budget(tmp_path):
+    from tests.turn_taking_env import TURN_GAME, registered_turn_game
+
+    with registered_turn_game():
+        result = runner.invoke(
+            app,
+            [
+                "eval", TURN_GAME, "--agent", "first=oracle,second=random", "--episodes", "2",
+                "--step-budget", "3", "--out", str(tmp_path / "r"), "--no-progress",
+            ],
+        )  # fmt: skip
+        old_flag = runner.invoke(
+            app,
+            [
+                "eval", TURN_GAME, "--agent", "oracle", "--max-steps", "2",
+                "--out", str(tmp_path / "old"), "--no-progress",
+            ],
+        )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    records = read_records(tmp_path / "r" / "episodes.jsonl")
+    assert [r.length for r in records] == [3, 3]
+    assert all(r.stop_reason == "step_limit" and r.truncated for r in records)
+    assert [list(step.action) for step in records[0].trace] == [["first"], ["second"], ["first"]]
+    assert old_flag.exit_code == 0, old_flag.output
+    assert read_records(tmp_path / "old" / "episodes.jsonl")[0].length == 2

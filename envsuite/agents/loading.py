@@ -44,7 +44,8 @@ def load_agent(
         agent: ``random``, ``oracle``, ``openai:MODEL``, ``module:Class``; for multi-agent
             envs also ``player_0=oracle,player_1=random`` (agents not named play ``random``).
         spec: The env's spec.
-        env: The made env (the Parallel form for multi-agent specs).
+        env: The made env (multi-agent specs: either PettingZoo form; both give
+            ``possible_agents`` and ``action_space(agent)``).
         options: Keyword arguments for the chat agent (``base_url``, ``api_key``, ...) or
             the ``module:Class`` constructor (which gets those its signature names, plus
             ``env`` and ``spec`` when it asks for them).

@@ -21,7 +21,7 @@ from envsuite.evaluation.metrics import pass_at_k_from_records, regret_summary, 
 from envsuite.evaluation.metrics.bootstrap import Interval
 from envsuite.evaluation.metrics.record_groups import task_key
 from envsuite.evaluation.protocol import TaskProtocol, adhoc_protocol
-from envsuite.evaluation.runner import RunResult, evaluate
+from envsuite.evaluation.run_directory import RunResult, evaluate
 from envsuite.jsonable import canonical_json
 from envsuite.records import EpisodeRecord
 from envsuite.registry import registry
@@ -102,12 +102,21 @@ def eval_command(
         list[str] | None,
         typer.Option(metavar="KEY=VALUE", help="Keyword argument for the agent (repeatable)."),
     ] = None,
-    max_steps: Annotated[
-        int | None, typer.Option(min=1, help="Env targets: runner step limit per episode.")
+    step_budget: Annotated[
+        int | None,
+        typer.Option(
+            "--step-budget",
+            "--max-steps",
+            min=1,
+            help="Env targets: the runner's step budget per episode (a stopped episode "
+            "records stop_reason step_limit); the env's own step limit is not changed.",
+        ),
     ] = None,
     wall_time: Annotated[
         float | None,
-        typer.Option(min=0.001, help="Env targets: runner wall-clock limit per episode (s)."),
+        typer.Option(
+            min=0.001, help="Env targets: the runner's wall-clock budget per episode (s)."
+        ),
     ] = None,
     progress: Annotated[bool, typer.Option(help="Show the progress bar.")] = True,
 ) -> None:
@@ -121,7 +130,7 @@ def eval_command(
     if executor not in EXECUTORS:
         exit_with(f"unknown executor {executor!r}; choose one of: {', '.join(EXECUTORS)}", USAGE)
     if _is_protocol(target):
-        flags = (("--set", set_), ("--max-steps", max_steps), ("--wall-time", wall_time))
+        flags = (("--set", set_), ("--step-budget", step_budget), ("--wall-time", wall_time))
         given = [name for name, value in flags if value]
         if given:
             exit_with(f"{', '.join(given)} only apply to env targets; edit the protocol", USAGE)
@@ -132,7 +141,7 @@ def eval_command(
             # A value the env rejects is the user's to fix (exit 2), not an episode's
             # infrastructure error: make the env once before anything is recorded.
             make_env(registry[target], env_kwargs).close()
-        protocol = protocol.model_copy(update={"max_steps": max_steps, "wall_time_s": wall_time})
+        protocol = protocol.model_copy(update={"max_steps": step_budget, "wall_time_s": wall_time})
     check_extras(protocol)
     options = _options(agent_option)
     if base_url is not None:

@@ -43,11 +43,11 @@ from envsuite.evaluation.policy_selection.config import (
     SelectionConfig,
     SelectionError,
 )
+from envsuite.evaluation.policy_selection.logged_replay import LoggedReplayError
 from envsuite.evaluation.policy_selection.policy import PolicyProbabilityError
-from envsuite.evaluation.policy_selection.replay import ReplayError
 from envsuite.evaluation.policy_selection.results import SelectionResult
 from envsuite.evaluation.policy_selection.selection import RESULTS_FILE, run_selection
-from envsuite.evaluation.runner import RunDirError
+from envsuite.evaluation.run_directory import RunDirError
 from envsuite.registry import registry
 
 CANDIDATE_HELP = (
@@ -272,6 +272,6 @@ def select(
         )
     except (SelectionError, CandidateError, AgentLoadError, RunDirError) as exc:
         exit_with(str(exc), USAGE)
-    except (ReplayError, PolicyProbabilityError) as exc:
+    except (LoggedReplayError, PolicyProbabilityError) as exc:
         exit_with(str(exc), FAILURE)
     show(stdout(), result, out)

@@ -1,1 +1,1 @@
-"""Evaluation: the runner, executors, metrics, task protocols and reports."""
+"""Evaluation: run directories, the episode runner, executors, metrics, protocols, reports."""

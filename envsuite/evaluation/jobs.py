@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator
 
 from envsuite.jsonable import to_jsonable
 from envsuite.records import episode_key
@@ -22,8 +22,12 @@ class EpisodeJob(BaseModel):
         attempt: Attempt index; attempts differ only in the agent's seed.
         agent: An agent string (``random``, ``oracle``, ``openai:MODEL``, ``module:Class``).
         agent_options: Keyword arguments for the agent (e.g. the chat agent's base_url).
-        max_steps: Runner step limit (None: only the env's own limits).
-        wall_time_s: Runner wall-clock limit per episode, checked between steps.
+        step_budget: The runner's step budget: the episode is stopped (``stop_reason``
+            ``"step_limit"``) after this many steps (agent actions for AEC envs) if the env
+            has not ended it. Not the env's own step limit (``max_episode_steps``), which
+            truncates the episode inside the env. None: no budget. Also accepted as
+            ``max_steps``, the task protocol's key.
+        wall_time_s: The runner's wall-clock budget per episode, checked between steps.
         max_infra_retries: How many times an infra error is retried before it is recorded.
         record_trace: Whether to keep the action trace in the record.
     """
@@ -38,7 +42,9 @@ class EpisodeJob(BaseModel):
     attempt: int = Field(default=0, ge=0)
     agent: str
     agent_options: dict[str, Any] = Field(default_factory=dict)
-    max_steps: int | None = Field(default=None, ge=1)
+    step_budget: int | None = Field(
+        default=None, ge=1, validation_alias=AliasChoices("step_budget", "max_steps")
+    )
     wall_time_s: float | None = Field(default=None, gt=0)
     max_infra_retries: int = Field(default=2, ge=0)
     record_trace: bool = True

@@ -130,7 +130,8 @@ class TaskProtocol(BaseModel):
             read datasets take it as a kwarg).
         seeds: A seed range or an explicit list; every env runs every seed.
         attempts: Attempts per (env, seed), for pass@k (k <= attempts).
-        max_steps: Runner step limit per episode (None: the env's own limits).
+        max_steps: The runner's step budget per episode (each job's ``step_budget``;
+            None: none); the env's own step limit is its spec's ``max_episode_steps``.
         wall_time_s: Runner wall-clock limit per episode (None: none).
         metrics: Metric names (see :data:`METRIC_PATTERN`). ``win_rate``,
             ``bradley_terry`` and ``elo`` are for games whose agents record win / loss /
@@ -293,7 +294,7 @@ class TaskProtocol(BaseModel):
                 attempt=seating * self.attempts + attempt,
                 agent=lineup,
                 agent_options=agent_options or {},
-                max_steps=self.max_steps,
+                step_budget=self.max_steps,
                 wall_time_s=self.wall_time_s,
             )
             for entry in self.envs

@@ -118,7 +118,7 @@ class MetricMismatchError(SubmissionRejected):
     check = "recomputation"
 
 
-class ReplayError(SubmissionRejected):
+class TraceReplayError(SubmissionRejected):
     """A sampled action trace does not reproduce its recorded rewards in the real env."""
 
     check = "replay"

@@ -130,7 +130,7 @@ def _sequential_totals(record: EpisodeRecord) -> Reward:
 
 
 #: Stand-ins the runner stores for an action it cannot keep whole: no JSON form, or over
-#: the trace's size cap (see :mod:`envsuite.evaluation.episode`). Neither can be replayed.
+#: the trace's size cap (see :mod:`envsuite.evaluation.episode_runner`). Neither can be replayed.
 _STAND_INS = ("unserialisable", "trace_cut")
 
 

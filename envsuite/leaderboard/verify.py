@@ -27,7 +27,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ValidationError
 
-from envsuite.evaluation.episode import EnvCache
+from envsuite.evaluation.episode_runner import EnvCache
 from envsuite.evaluation.metrics.bootstrap import Interval
 from envsuite.leaderboard.board import BoardVersion, load_board_version
 from envsuite.leaderboard.duplicates import check_not_duplicate
@@ -46,7 +46,6 @@ from envsuite.leaderboard.record_checks import (
     check_consistency,
     check_version_lock,
 )
-from envsuite.leaderboard.replay import opt_in_skipped, replay_record, replay_sample
 from envsuite.leaderboard.safety import (
     check_real_folder,
     read_json_lines,
@@ -62,6 +61,7 @@ from envsuite.leaderboard.submission import (
     EnvLock,
     SubmissionMeta,
 )
+from envsuite.leaderboard.trace_replay import opt_in_skipped, replay_record, replay_sample
 from envsuite.records import EpisodeRecord
 
 ReplayMode = Literal["sample", "all", "none"]

@@ -6,9 +6,9 @@ import pytest
 
 from envsuite.agents.chat_agent import SYSTEM_PROMPT, ChatAgent, ChatAgentError, user_message
 from envsuite.agents.scripted_endpoint import ScriptedEndpoint
-from envsuite.evaluation.episode import MAX_TRACE_ACTION_BYTES, TRACE_CUT_HEAD_CHARS
+from envsuite.evaluation.episode_runner import MAX_TRACE_ACTION_BYTES, TRACE_CUT_HEAD_CHARS
 from envsuite.evaluation.protocol import adhoc_protocol
-from envsuite.evaluation.runner import evaluate
+from envsuite.evaluation.run_directory import evaluate
 
 
 def _agent(endpoint: ScriptedEndpoint, **options) -> ChatAgent:

@@ -15,7 +15,7 @@ from envsuite.agents.chat_agent import ChatAgent
 from envsuite.agents.image_parts import IMAGE_DROPPED, PNG_DATA_URL_PREFIX
 from envsuite.agents.scripted_endpoint import ScriptedEndpoint
 from envsuite.evaluation.protocol import adhoc_protocol
-from envsuite.evaluation.runner import evaluate
+from envsuite.evaluation.run_directory import evaluate
 
 
 def _agent(endpoint: ScriptedEndpoint, **options) -> ChatAgent:

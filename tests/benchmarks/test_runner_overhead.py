@@ -14,7 +14,7 @@ import tempfile
 import envsuite
 from envsuite.agents import RandomAgent
 from envsuite.evaluation.protocol import adhoc_protocol
-from envsuite.evaluation.runner import evaluate
+from envsuite.evaluation.run_directory import evaluate
 from envsuite.seeding import derive_seed
 
 KWARGS = {"observation_mode": "vector", "horizon": 300}

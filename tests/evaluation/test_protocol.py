@@ -66,7 +66,7 @@ def test_adhoc_protocol_asks_pass_at_k_for_several_attempts():
 
 
 def test_a_value_an_env_refuses_stops_the_run_before_anything_is_written(tmp_path):
-    from envsuite.evaluation.runner import evaluate
+    from envsuite.evaluation.run_directory import evaluate
 
     path = _write(
         tmp_path,

@@ -15,7 +15,7 @@ from envsuite.evaluation.record_store import (
     RunInUseError,
     run_dir_lock,
 )
-from envsuite.evaluation.runner import evaluate
+from envsuite.evaluation.run_directory import evaluate
 from envsuite.records import RecordFileError
 
 BANDIT = "envsuite/Bandit-v0"

@@ -10,7 +10,7 @@ import yaml
 from envsuite.errors import UnknownEnvError
 from envsuite.evaluation.protocol import ProtocolError, TaskProtocol
 from envsuite.evaluation.record_store import RECORDS_FILE
-from envsuite.evaluation.runner import RunDirError, evaluate
+from envsuite.evaluation.run_directory import RunDirError, evaluate
 from envsuite.records import read_records
 from envsuite.registry import registry
 

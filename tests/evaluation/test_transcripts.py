@@ -9,7 +9,7 @@ import envsuite
 from envsuite.agents.chat_agent import SYSTEM_PROMPT
 from envsuite.agents.image_parts import ImageLimits
 from envsuite.evaluation.protocol import adhoc_protocol
-from envsuite.evaluation.runner import evaluate
+from envsuite.evaluation.run_directory import evaluate
 from envsuite.evaluation.transcripts import (
     AECTranscriber,
     TranscriptError,

@@ -138,7 +138,7 @@ def test_killed_parallel_eval_leaves_nothing_behind_and_resumes(tmp_path):
 def test_a_worker_that_ends_abruptly_stops_the_run_with_a_message(tmp_path):
     from envsuite.evaluation.executors import WorkerLostError
     from envsuite.evaluation.protocol import adhoc_protocol
-    from envsuite.evaluation.runner import evaluate
+    from envsuite.evaluation.run_directory import evaluate
 
     protocol = adhoc_protocol("envsuite/Bandit-v0", {"horizon": 5}, episodes=4, attempts=1)
     agent = "tests.evaluation.flaky_agents:EndsItsProcess"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import yaml
 
-from envsuite.evaluation.runner import evaluate
+from envsuite.evaluation.run_directory import evaluate
 from envsuite.leaderboard.board import BoardVersion
 from envsuite.leaderboard.board_admin import create_board
 from envsuite.leaderboard.layout import SUBMISSIONS_DIR

@@ -11,8 +11,8 @@ from envsuite.leaderboard.errors import (
     FrozenBoardError,
     ManifestError,
     MetricMismatchError,
-    ReplayError,
     SchemaError,
+    TraceReplayError,
     VersionLockError,
 )
 from envsuite.leaderboard.verify import verify_submission
@@ -48,7 +48,7 @@ def test_an_edited_reward_with_a_matching_return_and_claims_fails_replay(board_c
 
     rewrite_records(folder, edit)
     reclaim(board, folder)
-    with pytest.raises(ReplayError, match=r"step 4: recorded reward .*, the env gives"):
+    with pytest.raises(TraceReplayError, match=r"step 4: recorded reward .*, the env gives"):
         verify_submission(folder, replay="all")
 
 
@@ -57,7 +57,7 @@ def test_an_edited_success_flag_with_matching_claims_fails_replay(board_copy):
     folder = entry(board)
     rewrite_records(folder, lambda rs: replace_record(rs, 2, success=not rs[2].success))
     reclaim(board, folder)
-    with pytest.raises(ReplayError, match=r"success: recorded"):
+    with pytest.raises(TraceReplayError, match=r"success: recorded"):
         verify_submission(folder, replay="all")
 
 
@@ -131,7 +131,7 @@ def test_a_trace_that_does_not_replay_is_rejected(board_copy):
 
     rewrite_records(folder, other_action)
     reclaim(board, folder)
-    with pytest.raises(ReplayError, match=r"replay of envsuite/Bandit-v0 .* seed 0 attempt 1"):
+    with pytest.raises(TraceReplayError, match=r"replay of envsuite/Bandit-v0 .* seed 0 attempt 1"):
         verify_submission(folder, replay="all")
 
 
@@ -144,7 +144,7 @@ def test_a_multi_agent_trace_that_does_not_replay_is_rejected(board_copy):
         return replace_record(records, 0, trace=trace)
 
     rewrite_records(folder, swap)
-    with pytest.raises(ReplayError, match=r"replay of envsuite/RepeatedGame-v0"):
+    with pytest.raises(TraceReplayError, match=r"replay of envsuite/RepeatedGame-v0"):
         verify_submission(folder, replay="all")
 
 

@@ -8,7 +8,7 @@ import subprocess
 import pytest
 import yaml
 
-from envsuite.evaluation.runner import evaluate
+from envsuite.evaluation.run_directory import evaluate
 from envsuite.leaderboard import board as board_module
 from envsuite.leaderboard import frozen_git
 from envsuite.leaderboard.board import load_board_version

@@ -8,7 +8,7 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 
-from envsuite.evaluation.episode import EnvCache, run_job
+from envsuite.evaluation.episode_runner import EnvCache, run_job
 from envsuite.evaluation.executors import WorkerLostError
 from envsuite.evaluation.executors.parent_death import die_with_parent
 from envsuite.evaluation.jobs import EpisodeJob

@@ -15,12 +15,12 @@ class _Worker:
 
     def __init__(self) -> None:
         import envsuite  # noqa: F401  (registers the specs in the actor's process)
-        from envsuite.evaluation.episode import EnvCache
+        from envsuite.evaluation.episode_runner import EnvCache
 
         self.cache = EnvCache()
 
     def run(self, job_json: str) -> str:
-        from envsuite.evaluation.episode import run_job
+        from envsuite.evaluation.episode_runner import run_job
 
         return run_job(EpisodeJob.model_validate_json(job_json), self.cache).to_json_line()
 

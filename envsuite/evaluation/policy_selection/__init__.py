@@ -26,12 +26,16 @@ from envsuite.evaluation.policy_selection.estimators import (
     self_normalized_pdis,
     trajectory_is,
 )
+from envsuite.evaluation.policy_selection.logged_replay import (
+    LoggedData,
+    LoggedReplayError,
+    replay_logged,
+)
 from envsuite.evaluation.policy_selection.policy import (
     LoggingPolicy,
     PolicyProbabilityError,
     StochasticPolicy,
 )
-from envsuite.evaluation.policy_selection.replay import LoggedData, ReplayError, replay_logged
 from envsuite.evaluation.policy_selection.results import SelectionResult
 from envsuite.evaluation.policy_selection.selection import run_selection
 
@@ -40,9 +44,9 @@ __all__ = [
     "Candidate",
     "CandidateError",
     "LoggedData",
+    "LoggedReplayError",
     "LoggingPolicy",
     "PolicyProbabilityError",
-    "ReplayError",
     "SelectionConfig",
     "SelectionError",
     "SelectionResult",

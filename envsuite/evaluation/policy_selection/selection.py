@@ -38,12 +38,12 @@ from envsuite.evaluation.policy_selection.config import (
     SelectionConfig,
     SelectionError,
 )
+from envsuite.evaluation.policy_selection.logged_replay import LoggedData, replay_logged
 from envsuite.evaluation.policy_selection.policy import logs_probabilities, reports_probabilities
 from envsuite.evaluation.policy_selection.q_model import cross_fitted_values
-from envsuite.evaluation.policy_selection.replay import LoggedData, replay_logged
 from envsuite.evaluation.policy_selection.results import CandidateResult, SelectionResult
 from envsuite.evaluation.policy_selection.runs import PolicyRuns, disjoint_seeds, slug
-from envsuite.evaluation.runner import evaluate
+from envsuite.evaluation.run_directory import evaluate
 from envsuite.records import EpisodeRecord
 from envsuite.registry import registry
 
@@ -143,7 +143,7 @@ def run_selection(
     Raises:
         SelectionError: a request that cannot run.
         CandidateError, AgentLoadError: a candidate that cannot be built.
-        ReplayError, PolicyProbabilityError: logged data that cannot be used.
+        LoggedReplayError, PolicyProbabilityError: logged data that cannot be used.
     """
     config.validate()
     out = Path(out)

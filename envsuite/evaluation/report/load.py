@@ -1,6 +1,6 @@
 """Reading run directories for a report: records, run metadata, and the checks between runs.
 
-A run directory (see :mod:`envsuite.evaluation.runner`) holds ``run.json`` (agent and task
+A run directory (see :mod:`envsuite.evaluation.run_directory`) holds ``run.json`` (agent and task
 protocol) and ``episodes.jsonl`` (the records). Everything a report says is computed from
 the records; ``run.json`` only labels the run and says how many episodes the protocol
 asks for, so a partly done run can be reported as what it holds.
@@ -22,7 +22,7 @@ from envsuite.errors import EnvsuiteError
 from envsuite.evaluation.metrics.record_groups import TaskKey, checked_records, task_key
 from envsuite.evaluation.protocol import ProtocolError, TaskProtocol
 from envsuite.evaluation.record_store import RECORDS_FILE
-from envsuite.evaluation.runner import RUN_FILE
+from envsuite.evaluation.run_directory import RUN_FILE
 from envsuite.jsonable import canonical_json
 from envsuite.records import EpisodeRecord, RecordFileError, read_records
 

@@ -8,7 +8,7 @@ import pytest
 
 from envsuite.evaluation.metrics import regret_summary
 from envsuite.evaluation.protocol import TaskProtocol, adhoc_protocol
-from envsuite.evaluation.runner import evaluate
+from envsuite.evaluation.run_directory import evaluate
 
 ROOT = Path(__file__).resolve().parents[3]
 CASES = [

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from envsuite.evaluation.protocol import adhoc_protocol
-from envsuite.evaluation.runner import evaluate
+from envsuite.evaluation.run_directory import evaluate
 
 BANDIT = "envsuite/Bandit-v0"
 #: Long enough for the oracle's regret to bend; the random agent's stays linear.

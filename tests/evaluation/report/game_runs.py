@@ -12,7 +12,7 @@ from pathlib import Path
 
 from envsuite.evaluation.protocol import TaskProtocol
 from envsuite.evaluation.record_store import RECORDS_FILE
-from envsuite.evaluation.runner import RUN_FILE
+from envsuite.evaluation.run_directory import RUN_FILE
 from envsuite.records import EpisodeRecord, write_records
 from tests.evaluation.metrics.game_records import duel
 

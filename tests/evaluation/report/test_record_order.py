@@ -23,7 +23,7 @@ from envsuite.evaluation.metrics import (
 )
 from envsuite.evaluation.protocol import EnvEntry, SeedRange, TaskProtocol
 from envsuite.evaluation.report import write_report
-from envsuite.evaluation.runner import RunResult, evaluate
+from envsuite.evaluation.run_directory import RunResult, evaluate
 from envsuite.records import EpisodeRecord, read_records, write_records
 
 PROTOCOL = TaskProtocol(

@@ -8,7 +8,7 @@ import pytest
 
 from envsuite.evaluation.protocol import adhoc_protocol
 from envsuite.evaluation.report import main_tables, write_report
-from envsuite.evaluation.runner import evaluate
+from envsuite.evaluation.run_directory import evaluate
 from envsuite.families.swe.dataset import load_problems
 from tests.evaluation.report.markdown_tables import cells, section, table_rows
 

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 import envsuite
 from envsuite.evaluation.protocol import TaskProtocol
-from envsuite.evaluation.runner import evaluate
+from envsuite.evaluation.run_directory import evaluate
 from envsuite.families.sat.cli import curriculum as curriculum_cli
 from envsuite.families.sat.curriculum import (
     CurriculumController,

@@ -13,7 +13,7 @@ if os.environ.get("ENVSUITE_REQUIRE_ALL_EXTRAS") != "1":
 
 from envsuite.evaluation.metrics import pass_at_k_from_records
 from envsuite.evaluation.protocol import SeedRange, TaskProtocol
-from envsuite.evaluation.runner import evaluate
+from envsuite.evaluation.run_directory import evaluate
 from envsuite.families.sat.levels import LADDERS, parse_level
 
 TASKS = Path(__file__).resolve().parents[3] / "tasks"

@@ -1,5 +1,11 @@
 """Running one episode job into one :class:`EpisodeRecord`.
 
+An episode is played by the loop of the env's API (:mod:`envsuite.episodes`), chosen from
+the spec: a Gymnasium env, a ``parallel`` spec in its Parallel form, an ``aec`` spec in
+its AEC form. This module adds what a record needs on top of the loop: agents and their
+seeds, the job's step and wall-clock budgets, the action trace, curves, metrics and the
+per-agent outcomes (:mod:`envsuite.outcomes`).
+
 Failures are sorted into two kinds. What the agent does wrong inside the env's rules (a
 malformed action, a wrong answer) is the env's business: it costs reward and shows in the
 record as usual. An exception from the env or the agent (a crashed sandbox, an endpoint that
@@ -26,8 +32,19 @@ from typing import Any
 from envsuite.action_errors import is_interrupt
 from envsuite.agent_protocol import Agent
 from envsuite.agents.loading import load_agent
+from envsuite.episodes import (
+    EnvCallError,
+    EnvKind,
+    EpisodeResult,
+    Policy,
+    StepObserver,
+    StopCheck,
+    native_kind,
+    run_episode,
+)
 from envsuite.evaluation.jobs import EpisodeJob
 from envsuite.jsonable import canonical_json, to_jsonable
+from envsuite.outcomes import agent_outcomes, episode_success
 from envsuite.plain_actions import plain_action
 from envsuite.records import EpisodeRecord
 from envsuite.registry import EnvSpec, registry
@@ -38,6 +55,11 @@ from envsuite.version import __version__
 MAX_TRACE_ACTION_BYTES = 64 << 10
 #: Characters of a cut action kept in its ``trace_cut`` stand-in.
 TRACE_CUT_HEAD_CHARS = 1000
+#: A record's ``stop_reason`` when the job's step budget (:attr:`EpisodeJob.step_budget`)
+#: ran out; the value predates the name and stays, so old records keep their meaning.
+STEP_BUDGET_SPENT = "step_limit"
+#: A record's ``stop_reason`` when the job's wall-clock budget ran out.
+WALL_TIME_SPENT = "wall_time_limit"
 
 
 class InfraError(Exception):
@@ -60,12 +82,17 @@ class EnvCache:
     def __init__(self) -> None:
         self._envs: dict[str, tuple[EnvSpec, Any]] = {}
 
+    @staticmethod
+    def kind(spec: EnvSpec) -> EnvKind:
+        """The form :meth:`get` makes an env of ``spec`` in: its native API's."""
+        return native_kind(spec.api)
+
     def get(self, job: EpisodeJob) -> tuple[EnvSpec, Any]:
-        """The env for ``job``, made on first use (multi-agent envs in Parallel form)."""
+        """The env for ``job``, made on first use in its native form (:meth:`kind`)."""
         key = job.env_id + canonical_json(job.env_kwargs)
         if key not in self._envs:
             spec = registry[job.env_id]
-            options = {"parallel": True} if spec.multi_agent else {}
+            options = {"parallel": True} if self.kind(spec) == "parallel" else {}
             self._envs[key] = (spec, spec.make(**job.env_kwargs, **options))
         return self._envs[key]
 
@@ -158,42 +185,21 @@ def _infra_record(
     )
 
 
-class _Episode:
-    """Accumulates what an episode produced, for either API."""
-
-    def __init__(self, env: Any, job: EpisodeJob, multi_agent: bool = False) -> None:
-        raw = env.unwrapped
-        self.multi_agent = multi_agent
-        self.curve_keys: tuple[str, ...] = tuple(getattr(raw, "record_curves", ()))
-        self.metric_keys: tuple[str, ...] = tuple(getattr(raw, "record_metrics", ()))
-        self.job = job
-        self.trace: list[dict[str, Any]] = []  # validated once, in the record
-        self.curves: dict[str, list[float]] = {}
-        self.length = 0
-
-    def add_curves(self, infos: Mapping[str, Any], prefix: str) -> None:
-        for key in self.curve_keys:
-            if key in infos and infos[key] is not None:
-                self.curves.setdefault(prefix + key, []).append(float(infos[key]))
-
-    def keep(self, action: Any, reward: Any, probability: Any = None) -> None:
-        self.length += 1
-        if self.job.record_trace:
-            stored = (
-                {name: _stored_action(one) for name, one in action.items()}
-                if self.multi_agent
-                else _stored_action(action)
-            )
-            self.trace.append({"action": stored, "reward": reward, "probability": probability})
-
-
-def _probability(agent: Agent) -> float | None:
-    """The probability the agent gave its last action, if it reports one."""
+def _probability_of(agent: Agent) -> Callable[[], float | None]:
+    """Reads the probability the agent gave its last action (None if it reports none)."""
     report = getattr(agent, "last_action_probability", None)
     if not callable(report):
-        return None
-    value = report()
-    return None if value is None else float(value)
+        return _no_probability
+
+    def probability() -> float | None:
+        value = report()
+        return None if value is None else float(value)
+
+    return probability
+
+
+def _no_probability() -> None:
+    return None
 
 
 def _stored_action(action: Any) -> Any:
@@ -244,7 +250,7 @@ def _run_once(job: EpisodeJob, cache: EnvCache) -> EpisodeRecord:
     try:
         if spec.multi_agent:
             assert isinstance(agents, Mapping)
-            outcome = run_parallel_episode(job, env, agents, started)
+            outcome = run_multi_agent_episode(EnvCache.kind(spec), job, env, agents, started)
         else:
             assert isinstance(agents, Agent)
             outcome = run_single_agent_episode(job, env, agents, started)
@@ -266,12 +272,20 @@ def _run_once(job: EpisodeJob, cache: EnvCache) -> EpisodeRecord:
     )
 
 
-def _stop_reason(job: EpisodeJob, steps: int, started: float) -> str | None:
-    if job.max_steps is not None and steps >= job.max_steps:
-        return "step_limit"
-    if job.wall_time_s is not None and time.perf_counter() - started > job.wall_time_s:
-        return "wall_time_limit"
-    return None
+def _runner_stop(job: EpisodeJob, started: float) -> StopCheck | None:
+    """The stop check for the job's step budget and wall clock (None when it has neither)."""
+    budget, seconds = job.step_budget, job.wall_time_s
+    if budget is None and seconds is None:
+        return None
+
+    def stop(steps: int) -> str | None:
+        if budget is not None and steps >= budget:
+            return STEP_BUDGET_SPENT
+        if seconds is not None and time.perf_counter() - started > seconds:
+            return WALL_TIME_SPENT
+        return None
+
+    return stop
 
 
 def _failed_try_info(agents: Any) -> dict[str, Any]:
@@ -293,6 +307,53 @@ def _agent_info(agents: Mapping[str, Agent]) -> dict[str, Any]:
     return info
 
 
+def _acting_policy(agents: Mapping[str, Agent]) -> Policy:
+    """The loop's policy: each agent's ``act``, any exception an :class:`InfraError`.
+
+    For a single agent (named ``agent``) the name the loop passes (None) is not looked up.
+    """
+    if len(agents) == 1 and "agent" in agents:
+        act = agents["agent"].act
+
+        def single(_: Any, observation: Any, info: Any) -> Any:
+            try:
+                return act(observation, info)
+            except Exception as exc:
+                raise InfraError(f"agent.act raised {type(exc).__name__}: {exc}") from exc
+
+        return single
+    acts = {name: agent.act for name, agent in agents.items()}
+
+    def each(name: str, observation: Any, info: Any) -> Any:
+        try:
+            return acts[name](observation, info)
+        except Exception as exc:
+            raise InfraError(f"{name}.act raised {type(exc).__name__}: {exc}") from exc
+
+    return each
+
+
+def _play(
+    kind: EnvKind,
+    env: Any,
+    job: EpisodeJob,
+    policy: Policy,
+    observer: StepObserver,
+    started: float,
+) -> EpisodeResult:
+    """Run the loop of ``kind``, the env's exceptions raised as :class:`InfraError`."""
+    try:
+        return run_episode(
+            kind, env, job.seed, policy, observer=observer, stop=_runner_stop(job, started)
+        )
+    except EnvCallError as exc:
+        raise InfraError(str(exc)) from exc
+
+
+def _stopped_by_runner(reason: str) -> bool:
+    return reason in (STEP_BUDGET_SPENT, WALL_TIME_SPENT)
+
+
 def run_single_agent_episode(
     job: EpisodeJob, env: Any, agent: Agent, started: float
 ) -> dict[str, Any]:
@@ -301,36 +362,50 @@ def run_single_agent_episode(
     Exceptions from the env or the agent are raised as :class:`InfraError`. ``started``
     (``time.perf_counter()``) is when the job's wall-clock limit started counting.
     """
-    episode = _Episode(env, job)
+    raw = env.unwrapped
+    curve_keys: tuple[str, ...] = tuple(getattr(raw, "record_curves", ()))
+    metric_keys: tuple[str, ...] = tuple(getattr(raw, "record_metrics", ()))
     _guard("agent.reset", agent.reset, seed=derive_seed(job.seed, "agent", job.attempt))
-    observation, info = _guard("env.reset", env.reset, seed=job.seed)
-    total, terminated, truncated, reason = 0.0, False, False, None
-    while not (terminated or truncated):
-        reason = _stop_reason(job, episode.length, started)
-        if reason is not None:
-            break
-        action = _guard("agent.act", agent.act, observation, info)
-        observation, reward, terminated, truncated, info = _guard("env.step", env.step, action)
-        total += float(reward)
-        episode.keep(action, float(reward), _probability(agent))
-        episode.add_curves(info, "")
-    reason = reason or ("terminated" if terminated else "truncated")
-    metrics = {key: float(info[key]) for key in episode.metric_keys if info.get(key) is not None}
+    policy = _acting_policy({"agent": agent})
+    probability = _probability_of(agent)
+    trace: list[dict[str, Any]] = []  # validated once, in the record
+    curves: dict[str, list[float]] = {}
+    record_trace = job.record_trace
+
+    def observer(
+        nobody: None,
+        action: Any,
+        observation: Any,
+        reward: float,
+        terminated: bool,
+        truncated: bool,
+        info: Any,
+    ) -> None:
+        if record_trace:
+            stored = _stored_action(action)
+            trace.append({"action": stored, "reward": reward, "probability": probability()})
+        for key in curve_keys:
+            if key in info and info[key] is not None:
+                curves.setdefault(key, []).append(float(info[key]))
+
+    result = _play("gymnasium", env, job, policy, observer, started)
+    info = result.final_info
+    metrics = {key: float(info[key]) for key in metric_keys if info.get(key) is not None}
     success = info.get("success")
     score = info.get("score")
     report = _agent_info({"agent": agent}).get("agent", {})
     return {
-        "episode_return": total,
+        "episode_return": result.episode_return,
         "success": None if success is None else bool(success),
         "score": None if score is None else float(score),
-        "length": episode.length,
-        "terminated": bool(terminated),
-        "truncated": bool(truncated) or reason in ("step_limit", "wall_time_limit"),
-        "stop_reason": reason,
+        "length": result.length,
+        "terminated": result.terminated,
+        "truncated": result.truncated or _stopped_by_runner(result.stop_reason),
+        "stop_reason": result.stop_reason,
         "metrics": metrics,
-        "curves": episode.curves,
+        "curves": curves,
         "agent_info": report,
-        "trace": episode.trace,
+        "trace": trace,
     }
 
 
@@ -339,59 +414,85 @@ def run_parallel_episode(
 ) -> dict[str, Any]:
     """Play one episode of a PettingZoo Parallel env; return the record fields it produced.
 
-    As :func:`run_single_agent_episode`, with per-agent returns, metrics and curves.
+    As :func:`run_single_agent_episode`, with per-agent returns, metrics, curves and
+    outcomes (``agents``); the env-level ``success`` is the env's ``episode_success``.
     """
-    episode = _Episode(env, job, multi_agent=True)
+    return run_multi_agent_episode("parallel", job, env, agents, started)
+
+
+def run_aec_episode(
+    job: EpisodeJob, env: Any, agents: Mapping[str, Agent], started: float
+) -> dict[str, Any]:
+    """Play one episode of a PettingZoo AEC env; return the record fields it produced.
+
+    As :func:`run_parallel_episode`; a trace step is one agent's action
+    (``{"action": {agent: action}, "reward": {every agent: reward}}``) and the length
+    counts agent actions.
+    """
+    return run_multi_agent_episode("aec", job, env, agents, started)
+
+
+def run_multi_agent_episode(
+    kind: EnvKind, job: EpisodeJob, env: Any, agents: Mapping[str, Agent], started: float
+) -> dict[str, Any]:
+    """Play one episode of a PettingZoo env in the form ``kind`` names (see above)."""
+    raw = env.unwrapped
+    curve_keys: tuple[str, ...] = tuple(getattr(raw, "record_curves", ()))
+    metric_keys: tuple[str, ...] = tuple(getattr(raw, "record_metrics", ()))
     for index, (name, agent) in enumerate(agents.items()):
         seed = derive_seed(job.seed, "agent", job.attempt, index)
         _guard(f"{name}.reset", agent.reset, seed=seed)
-    observations, infos = _guard("env.reset", env.reset, seed=job.seed)
-    totals = dict.fromkeys(env.possible_agents, 0.0)
-    final_infos: dict[str, Any] = {}
-    terminated = truncated = False
-    reason = None
-    while env.agents:
-        reason = _stop_reason(job, episode.length, started)
-        if reason is not None:
-            break
-        actions = {
-            name: _guard(f"{name}.act", agents[name].act, observations[name], infos.get(name, {}))
-            for name in env.agents
-        }
-        observations, rewards, terminations, truncations, infos = _guard(
-            "env.step", env.step, actions
-        )
-        for name, reward in rewards.items():
-            totals[name] += float(reward)
+    policy = _acting_policy(agents)
+    probabilities = {name: _probability_of(agent) for name, agent in agents.items()}
+    trace: list[dict[str, Any]] = []
+    curves: dict[str, list[float]] = {}
+    record_trace = job.record_trace
+
+    def observer(
+        actor: str | None,
+        action: Any,
+        observations: Any,
+        rewards: Any,
+        terminations: Any,
+        truncations: Any,
+        infos: Any,
+    ) -> None:
+        actions = action if actor is None else {actor: action}
+        if record_trace:
+            reported = {name: p for name in actions if (p := probabilities[name]()) is not None}
+            trace.append(
+                {
+                    "action": {name: _stored_action(one) for name, one in actions.items()},
+                    "reward": {name: float(r) for name, r in rewards.items()},
+                    "probability": reported or None,
+                }
+            )
         for name, agent_info in infos.items():
-            final_infos[name] = agent_info
-            episode.add_curves(agent_info, f"{name}/")
-        probabilities = {name: _probability(agents[name]) for name in actions}
-        reported = {name: p for name, p in probabilities.items() if p is not None}
-        episode.keep(actions, {name: float(r) for name, r in rewards.items()}, reported or None)
-        terminated = terminated or any(terminations.values())
-        truncated = truncated or any(truncations.values())
-    reason = reason or ("terminated" if terminated else "truncated")
+            for key in curve_keys:
+                if key in agent_info and agent_info[key] is not None:
+                    curves.setdefault(f"{name}/{key}", []).append(float(agent_info[key]))
+
+    result = _play(kind, env, job, policy, observer, started)
+    final_infos: dict[str, Any] = result.final_info
     metrics: dict[str, float] = {}
-    successes = []
     for name, agent_info in final_infos.items():
-        for key in episode.metric_keys:
+        for key in metric_keys:
             if agent_info.get(key) is not None:
                 metrics[f"{name}/{key}"] = float(agent_info[key])
         if agent_info.get("success") is not None:
-            successes.append(bool(agent_info["success"]))
             metrics[f"{name}/success"] = float(bool(agent_info["success"]))
-    all_reported = len(successes) == len(env.possible_agents)
+    returns: dict[str, float] = result.episode_return
     return {
-        "episode_return": totals,
-        "success": all(successes) if successes and all_reported else None,
+        "episode_return": returns,
+        "success": episode_success(env, final_infos),
         "score": None,
-        "length": episode.length,
-        "terminated": terminated,
-        "truncated": truncated or reason in ("step_limit", "wall_time_limit"),
-        "stop_reason": reason,
+        "length": result.length,
+        "terminated": result.terminated,
+        "truncated": result.truncated or _stopped_by_runner(result.stop_reason),
+        "stop_reason": result.stop_reason,
         "metrics": metrics,
-        "curves": episode.curves,
+        "curves": curves,
         "agent_info": _agent_info(agents),
-        "trace": episode.trace,
+        "trace": trace,
+        "agents": agent_outcomes(result.agents, returns, final_infos),
     }

@@ -1,4 +1,7 @@
-"""The runner: protocol x agent -> ``episodes.jsonl`` in a run directory, resumable.
+"""A run directory: protocol x agent -> ``episodes.jsonl``, resumable.
+
+This module manages the directory; :mod:`envsuite.evaluation.episode_runner` runs each
+episode job into a record, on the loops of :mod:`envsuite.episodes`.
 
 A run directory holds ``run.json`` (what was asked: agent, protocol, envsuite version) and
 ``episodes.jsonl`` (one record per finished episode, flushed as it ends). Running the same

@@ -8,7 +8,7 @@ stepping the recorded actions. Each candidate is fed that trajectory through
 gives π_e of the logged action and π_e over every action (for the DR model). Every replayed
 reward must equal the recorded one exactly (same seed and actions give byte-identical
 rewards); a difference means a non-deterministic env or an altered record, and stops the
-estimate with a :class:`ReplayError`.
+estimate with a :class:`LoggedReplayError`.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
+from envsuite.episodes import TERMINATED, TRUNCATED, EnvCallError, run_gymnasium_episode
 from envsuite.errors import EnvsuiteError
 from envsuite.evaluation.policy_selection.policy import (
     TOTAL_TOLERANCE,
@@ -31,8 +32,11 @@ from envsuite.seeding import derive_seed
 
 FloatArray = np.ndarray
 
+#: The loop's stop reason when every recorded action has been replayed.
+TRACE_END = "trace_end"
 
-class ReplayError(EnvsuiteError, ValueError):
+
+class LoggedReplayError(EnvsuiteError, ValueError):
     """A logged episode cannot be used: no trace or probabilities, or it does not replay."""
 
 
@@ -108,9 +112,9 @@ def observation_features(observation: Any) -> FloatArray:
 def _check_record(record: EpisodeRecord) -> list[float]:
     where = f"logged episode (seed {record.seed})"
     if record.infra_error is not None:
-        raise ReplayError(f"{where} has an infra error: {record.infra_error}")
+        raise LoggedReplayError(f"{where} has an infra error: {record.infra_error}")
     if len(record.trace) != record.length:
-        raise ReplayError(
+        raise LoggedReplayError(
             f"{where} holds {len(record.trace)} trace steps for length {record.length}; "
             "the behaviour run must record traces"
         )
@@ -118,49 +122,64 @@ def _check_record(record: EpisodeRecord) -> list[float]:
     for t, step in enumerate(record.trace):
         p = step.probability
         if not isinstance(p, int | float):
-            raise ReplayError(
+            raise LoggedReplayError(
                 f"{where}, step {t}: no behaviour probability recorded; the behaviour agent "
                 "must implement last_action_probability()"
             )
         if not 0.0 < p <= 1.0 + TOTAL_TOLERANCE:
-            raise ReplayError(f"{where}, step {t}: behaviour probability {p} is not in (0, 1]")
+            raise LoggedReplayError(
+                f"{where}, step {t}: behaviour probability {p} is not in (0, 1]"
+            )
         probabilities.append(min(float(p), 1.0))
     return probabilities
 
 
 def replay_episode(record: EpisodeRecord, env: Any, candidates: Mapping[str, Any]) -> _Episode:
-    """Replay one logged episode, feeding each candidate through ``action_probabilities``."""
+    """Replay one logged episode, feeding each candidate through ``action_probabilities``.
+
+    The recorded actions are played through the Gymnasium loop of
+    :mod:`envsuite.episodes`, as the behaviour run played them.
+    """
     behavior = _check_record(record)
     where = f"logged episode (seed {record.seed})"
     for agent in candidates.values():
         agent.reset(seed=derive_seed(record.seed, "agent", record.attempt))
-    observation, info = env.reset(seed=record.seed)
     episode = _Episode(record.seed, [], behavior, [], [], {name: [] for name in candidates})
-    ended = False
-    for t, step in enumerate(record.trace):
-        if ended:
-            raise ReplayError(
-                f"{where}: the replayed episode ended after {t} steps, the record has "
-                f"{record.length}; the env is not deterministic or the record was altered"
-            )
+    trace = record.trace
+
+    def policy(_: Any, observation: Any, info: Mapping[str, Any]) -> Any:
+        step = trace[len(episode.actions)]
         episode.features.append(observation_features(observation))
         for name, agent in candidates.items():
             raw = agent.action_probabilities(observation, info)
             episode.dists[name].append(checked_distribution(raw, f"candidate {name!r}"))
         episode.actions.append(action_key(step.action))
-        observation, reward, terminated, truncated, info = env.step(
-            env_action(step.action, env.action_space)
-        )
-        if float(reward) != step.reward:
-            raise ReplayError(
-                f"{where}, step {t}: the replayed reward {float(reward)!r} differs from the "
-                f"recorded {step.reward!r}; the env is not deterministic or the record was "
-                "altered"
+        return env_action(step.action, env.action_space)
+
+    def observer(_: Any, action: Any, __: Any, reward: float, *rest: Any) -> None:
+        t = len(episode.rewards)
+        if reward != trace[t].reward:
+            raise LoggedReplayError(
+                f"{where}, step {t}: the replayed reward {reward!r} differs from the "
+                f"recorded {trace[t].reward!r}; the env is not deterministic or the record "
+                "was altered"
             )
-        episode.rewards.append(float(reward))
-        ended = bool(terminated or truncated)
-    if record.stop_reason in ("terminated", "truncated") and not ended:
-        raise ReplayError(
+        episode.rewards.append(reward)
+
+    def stop(steps: int) -> str | None:
+        return TRACE_END if steps >= len(trace) else None
+
+    try:
+        result = run_gymnasium_episode(env, record.seed, policy, observer=observer, stop=stop)
+    except EnvCallError as exc:
+        raise LoggedReplayError(f"{where}: {exc}") from exc
+    if result.stop_reason != TRACE_END and result.length < len(trace):
+        raise LoggedReplayError(
+            f"{where}: the replayed episode ended after {result.length} steps, the record has "
+            f"{record.length}; the env is not deterministic or the record was altered"
+        )
+    if record.stop_reason in (TERMINATED, TRUNCATED) and result.stop_reason == TRACE_END:
+        raise LoggedReplayError(
             f"{where}: the record ended after {record.length} steps but the replayed episode "
             "goes on; the env is not deterministic or the record was altered"
         )
@@ -182,11 +201,11 @@ def replay_logged(
         The logged data.
 
     Raises:
-        ReplayError: a record without trace or probabilities, or that does not replay.
+        LoggedReplayError: a record without trace or probabilities, or that does not replay.
         PolicyProbabilityError: a candidate's probabilities are not a distribution.
     """
     if not records:
-        raise ReplayError("no logged episodes to replay")
+        raise LoggedReplayError("no logged episodes to replay")
     episodes = [replay_episode(record, env, candidates) for record in records]
     keys = {key for episode in episodes for key in episode.actions}
     for episode in episodes:

@@ -1,8 +1,9 @@
 """Replaying recorded action traces in the real envs, requiring the recorded outcome exactly.
 
 A replay makes the env from the record's ``env_id`` and ``env_kwargs``, resets it with the
-record's seed and steps the recorded actions (multi-agent envs in their Parallel form, one
-action dict per step), through the runner's own episode loop, so success, score, metrics
+record's seed and steps the recorded actions (multi-agent envs in their native form: one
+action dict per step for Parallel envs, one acting agent's action per step for AEC envs),
+through the runner's own episode loop (:mod:`envsuite.episodes`), so success, score, metrics
 and curves are derived exactly as the runner derived them. Every reward must equal the
 recorded one bit for bit, and so must the rest of the outcome.
 
@@ -19,12 +20,18 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from envsuite.evaluation.episode import EnvCache, InfraError, run_parallel_episode
-from envsuite.evaluation.episode import run_single_agent_episode as run_single_episode
+from envsuite.evaluation.episode_runner import (
+    STEP_BUDGET_SPENT,
+    WALL_TIME_SPENT,
+    EnvCache,
+    InfraError,
+    run_multi_agent_episode,
+    run_single_agent_episode,
+)
 from envsuite.evaluation.jobs import EpisodeJob
 from envsuite.jsonable import canonical_json
 from envsuite.leaderboard.board import BoardVersion
-from envsuite.leaderboard.errors import REPLAY_MISMATCH, ReplayError
+from envsuite.leaderboard.errors import REPLAY_MISMATCH, TraceReplayError
 from envsuite.records import EpisodeRecord, Step
 from envsuite.registry import registry
 from envsuite.seeding import make_generator
@@ -72,10 +79,10 @@ class TraceAgent:
         """The next recorded action.
 
         Raises:
-            ReplayError: the env asks for more actions than were recorded.
+            TraceReplayError: the env asks for more actions than were recorded.
         """
         if self._next >= len(self._actions):
-            raise ReplayError("the env asked for more actions than the trace holds")
+            raise TraceReplayError("the env asked for more actions than the trace holds")
         action = self._actions[self._next]
         self._next += 1
         return action
@@ -90,13 +97,15 @@ def _outcome(record: EpisodeRecord, cache: EnvCache) -> dict[str, Any]:
         seed=record.seed,
         attempt=record.attempt,
         agent="replay",
-        max_steps=max(record.length, 1),
+        step_budget=max(record.length, 1),
     )
     spec, env = cache.get(job)
     started = time.perf_counter()
     if not spec.multi_agent:
         agent = TraceAgent([step.action for step in record.trace], env.action_space)
-        return run_single_episode(job, env, agent, started)
+        return run_single_agent_episode(job, env, agent, started)
+    # A Parallel step holds every live agent's action, an AEC step the one acting agent's:
+    # either way each agent's own actions, in order, are what it played.
     joint = [step.action for step in record.trace if isinstance(step.action, dict)]
     agents = {
         name: TraceAgent(
@@ -104,7 +113,7 @@ def _outcome(record: EpisodeRecord, cache: EnvCache) -> dict[str, Any]:
         )
         for name in env.possible_agents
     }
-    return run_parallel_episode(job, env, agents, started)
+    return run_multi_agent_episode(EnvCache.kind(spec), job, env, agents, started)
 
 
 def _difference(record: EpisodeRecord, outcome: dict[str, Any]) -> str | None:
@@ -117,13 +126,20 @@ def _difference(record: EpisodeRecord, outcome: dict[str, Any]) -> str | None:
             return f"step {number}: recorded reward {old.reward!r}, the env gives {new.reward!r}"
     if outcome["length"] != record.length:
         return f"the episode lasts {outcome['length']} steps in the env, {record.length} recorded"
-    recorded_stop = "step_limit" if record.stop_reason == "wall_time_limit" else record.stop_reason
+    # A replay runs under a step budget of the recorded length, never a wall clock.
+    recorded_stop = (
+        STEP_BUDGET_SPENT if record.stop_reason == WALL_TIME_SPENT else record.stop_reason
+    )
     if outcome["stop_reason"] != recorded_stop:
         return f"the episode ends by {outcome['stop_reason']}, recorded {record.stop_reason}"
     for field in ("episode_return", "success", "score", "terminated", "metrics", "curves"):
         found = _first_difference(field, getattr(record, field), outcome[field])
         if found is not None:
             return found
+    if record.agents:  # records written before per-agent outcomes have none to compare
+        replayed_agents = {name: one.model_dump() for name, one in outcome["agents"].items()}
+        recorded_agents = {name: one.model_dump() for name, one in record.agents.items()}
+        return _first_difference("agents", recorded_agents, replayed_agents)
     return None
 
 
@@ -152,7 +168,7 @@ def replay_record(record: EpisodeRecord, cache: EnvCache | None = None) -> None:
     """Replay one record's trace and require its recorded outcome.
 
     Raises:
-        ReplayError: the env gives another reward, length, ending, success, score, metric or
+        TraceReplayError: the env gives another reward, length, ending, success, score, metric or
             curve than recorded, or fails while replaying.
     """
     own = cache is None
@@ -167,14 +183,14 @@ def replay_record(record: EpisodeRecord, cache: EnvCache | None = None) -> None:
         outcome = _outcome(record, cache)
     except InfraError as exc:
         cause = exc.__cause__
-        why = str(cause) if isinstance(cause, ReplayError) else str(exc)
-        raise ReplayError(REPLAY_MISMATCH.format(**name, why=why)) from exc
+        why = str(cause) if isinstance(cause, TraceReplayError) else str(exc)
+        raise TraceReplayError(REPLAY_MISMATCH.format(**name, why=why)) from exc
     finally:
         if own:
             cache.close()
     difference = _difference(record, outcome)
     if difference is not None:
-        raise ReplayError(REPLAY_MISMATCH.format(**name, why=difference))
+        raise TraceReplayError(REPLAY_MISMATCH.format(**name, why=difference))
 
 
 def replay_sample(

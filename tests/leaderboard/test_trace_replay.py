@@ -7,12 +7,12 @@ import pytest
 import yaml
 from gymnasium import spaces
 
-from envsuite.evaluation.runner import evaluate
-from envsuite.leaderboard import replay as replay_module
+from envsuite.evaluation.run_directory import evaluate
+from envsuite.leaderboard import trace_replay as replay_module
 from envsuite.leaderboard.board_admin import create_board
-from envsuite.leaderboard.errors import ReplayError
-from envsuite.leaderboard.replay import from_json_action, replay_sample
+from envsuite.leaderboard.errors import TraceReplayError
 from envsuite.leaderboard.submit import make_submission
+from envsuite.leaderboard.trace_replay import from_json_action, replay_sample
 from envsuite.leaderboard.verify import verify_submission
 from envsuite.registry import EnvSpec, register, registry
 from tests.leaderboard.helpers import DAY
@@ -81,7 +81,7 @@ def test_without_the_conversion_the_replay_would_not_match(box_board, tmp_path, 
         box_board, tmp_path / "run", name="random", authors=["T"], leakage="none", date=DAY
     )
     monkeypatch.setattr(replay_module, "from_json_action", lambda value, space: value)
-    with pytest.raises(ReplayError, match=r"step 1: recorded reward .*, the env gives -10.0"):
+    with pytest.raises(TraceReplayError, match=r"step 1: recorded reward .*, the env gives -10.0"):
         verify_submission(folder, replay="all")
 
 

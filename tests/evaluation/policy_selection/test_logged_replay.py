@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from envsuite.agents.loading import load_agent
+from envsuite.evaluation.policy_selection.logged_replay import LoggedReplayError, replay_logged
 from envsuite.evaluation.policy_selection.policy import PolicyProbabilityError
-from envsuite.evaluation.policy_selection.replay import ReplayError, replay_logged
 from envsuite.evaluation.protocol import EnvEntry, TaskProtocol
-from envsuite.evaluation.runner import evaluate
+from envsuite.evaluation.run_directory import evaluate
 from envsuite.records import Step
 from envsuite.registry import registry
 
@@ -56,7 +56,7 @@ def test_a_tampered_reward_is_caught(tmp_path):
     records, spec, env = log(tmp_path, f"{MODULE}:UniformPolicy")
     step = records[2].trace[3]
     records[2].trace[3] = Step(action=step.action, reward=step.reward + 1.0, probability=1 / 3)
-    with pytest.raises(ReplayError, match=r"seed 4\), step 3: the replayed reward"):
+    with pytest.raises(LoggedReplayError, match=r"seed 4\), step 3: the replayed reward"):
         replay_logged(records, env, {"u": build(spec, env, "UniformPolicy")})
 
 
@@ -65,13 +65,13 @@ def test_a_shortened_trace_is_caught(tmp_path):
     # Drop the last step: the replayed episode does not end where the record says.
     records[0].trace.pop()
     records[0].length -= 1
-    with pytest.raises(ReplayError, match="goes on"):
+    with pytest.raises(LoggedReplayError, match="goes on"):
         replay_logged(records, env, {"u": build(spec, env, "UniformPolicy")})
 
 
 def test_records_without_probabilities_cannot_be_used(tmp_path):
     records, spec, env = log(tmp_path, "random")
-    with pytest.raises(ReplayError, match="last_action_probability"):
+    with pytest.raises(LoggedReplayError, match="last_action_probability"):
         replay_logged(records, env, {"u": build(spec, env, "UniformPolicy")})
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from envsuite.evaluation.protocol import EnvEntry, SeedRange, TaskProtocol, adhoc_protocol
 from envsuite.evaluation.record_store import RECORDS_FILE
-from envsuite.evaluation.runner import RunDirError, evaluate
+from envsuite.evaluation.run_directory import RunDirError, evaluate
 from envsuite.records import read_records
 from tests.evaluation import flaky_agents
 
@@ -70,7 +70,7 @@ def test_a_directory_holding_another_run_is_refused(tmp_path):
 KILL_SCRIPT = """
 import sys
 from envsuite.evaluation.protocol import adhoc_protocol
-from envsuite.evaluation.runner import evaluate
+from envsuite.evaluation.run_directory import evaluate
 evaluate(adhoc_protocol("envsuite/Bandit-v0", {"horizon": 3000, "text_history": "summary"}, 40, 1),
          "oracle", sys.argv[1], progress=False)
 """
