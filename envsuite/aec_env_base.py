@@ -74,7 +74,7 @@ from envsuite.action_errors import describe_parse_failure, is_interrupt
 from envsuite.env_attributes import EnvAttributes
 from envsuite.env_base import NOT_STARTED as NOT_STARTED
 from envsuite.plain_actions import plain_action
-from envsuite.rendering import render_text_frame
+from envsuite.rendering import TextRendering
 
 if TYPE_CHECKING:
     from envsuite.registry import EnvSpec
@@ -115,6 +115,7 @@ class Turn:
 
 class EnvsuiteAECEnv(
     EnvAttributes,
+    TextRendering,
     AECEnv[str, ObsType, ActType],
     Generic[ObsType, ActType, ParsedT],
     metaclass=ABCMeta,
@@ -244,10 +245,6 @@ class EnvsuiteAECEnv(
         """
         raise NotImplementedError(f"{type(self).__name__} does not provide state_digest()")
 
-    def render_text(self) -> str:
-        """The env's ``ansi`` frame: the state as a person watching the game sees it now."""
-        raise NotImplementedError(f"{type(self).__name__} does not render as text")
-
     # -- spaces ------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """Return the observation space of ``agent`` (the same object on every call)."""
@@ -320,17 +317,6 @@ class EnvsuiteAECEnv(
 
     def close(self) -> None:
         """Release what the env holds (nothing, for text envs)."""
-
-    def render(self) -> Any:
-        """The frame of ``self.render_mode``, made from :meth:`render_text`.
-
-        ``"ansi"``: the text; ``"rgb_array"``: an ``(H, W, 3)`` uint8 image of the text,
-        the same shape for every frame; ``"human"``: prints the text and returns None.
-        None when the env was made without a render mode.
-        """
-        if self.render_mode is None:
-            return None
-        return render_text_frame(self.render_text(), self.render_mode)
 
     # -- bookkeeping -------------------------------------------------------------------
     def _refuse_off_turn(self, named: str | None) -> None:

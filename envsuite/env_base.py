@@ -59,7 +59,7 @@ from envsuite.action_errors import describe_parse_failure, is_interrupt
 from envsuite.env_attributes import EnvAttributes
 from envsuite.plain_actions import plain_action
 from envsuite.registry import registry
-from envsuite.rendering import render_text_frame
+from envsuite.rendering import TextRendering
 
 ObsType = TypeVar("ObsType")
 ActType = TypeVar("ActType")
@@ -82,6 +82,7 @@ NOT_STARTED = "call reset() before step(): no episode has started"
 
 class EnvsuiteEnv(
     EnvAttributes,
+    TextRendering,
     gym.Env[ObsType, ActType],
     Generic[ObsType, ActType, ParsedT],
     metaclass=abc.ABCMeta,
@@ -146,10 +147,6 @@ class EnvsuiteEnv(
         """Advance the env after a malformed action, applying the env's documented penalty."""
         raise NotImplementedError
 
-    def render_text(self) -> str:
-        """The env's ``ansi`` frame: the state as a person reading the env sees it now."""
-        raise NotImplementedError(f"{type(self).__name__} does not render as text")
-
     # -- the loop ----------------------------------------------------------------------
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -185,17 +182,6 @@ class EnvsuiteEnv(
         if self.render_mode == "human":
             self.render()
         return observation, float(reward), bool(terminated), bool(truncated), info
-
-    def render(self) -> Any:
-        """The frame of ``self.render_mode``, made from :meth:`render_text`.
-
-        ``"ansi"``: the text; ``"rgb_array"``: an ``(H, W, 3)`` uint8 image of the text,
-        the same shape for every frame; ``"human"``: prints the text and returns None.
-        None when the env was made without a render mode.
-        """
-        if self.render_mode is None:
-            return None
-        return render_text_frame(self.render_text(), self.render_mode)
 
     # -- identity ----------------------------------------------------------------------
     @property

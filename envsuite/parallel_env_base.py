@@ -45,7 +45,7 @@ from envsuite.action_errors import describe_parse_failure, is_interrupt
 from envsuite.env_attributes import EnvAttributes
 from envsuite.env_base import EPISODE_OVER
 from envsuite.plain_actions import named_in, read_joint_action
-from envsuite.rendering import render_text_frame
+from envsuite.rendering import TextRendering
 
 if TYPE_CHECKING:
     from envsuite.registry import EnvSpec
@@ -66,6 +66,7 @@ StepResult = tuple[
 
 class EnvsuiteParallelEnv(
     EnvAttributes,
+    TextRendering,
     ParallelEnv[str, ObsType, ActType],
     Generic[ObsType, ActType, ParsedT],
     metaclass=abc.ABCMeta,
@@ -149,10 +150,6 @@ class EnvsuiteParallelEnv(
         """
         return None
 
-    def render_text(self) -> str:
-        """The env's ``ansi`` frame: the state as a person watching the game sees it now."""
-        raise NotImplementedError(f"{type(self).__name__} does not render as text")
-
     # -- spaces ------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """Return the observation space of ``agent`` (the same object on every call)."""
@@ -209,17 +206,6 @@ class EnvsuiteParallelEnv(
         if self.render_mode == "human":
             self.render()
         return observations, rewards, terminations, truncations, infos
-
-    def render(self) -> Any:
-        """The frame of ``self.render_mode``, made from :meth:`render_text`.
-
-        ``"ansi"``: the text; ``"rgb_array"``: an ``(H, W, 3)`` uint8 image of the text,
-        the same shape for every frame; ``"human"``: prints the text and returns None.
-        None when the env was made without a render mode.
-        """
-        if self.render_mode is None:
-            return None
-        return render_text_frame(self.render_text(), self.render_mode)
 
     def _answer_after_end(self, actions: Any) -> StepResult:
         named = named_in(actions, self.possible_agents)

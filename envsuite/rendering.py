@@ -116,3 +116,28 @@ class FrameWindow:
     def __setstate__(self, state: dict[str, Any]) -> None:
         """A closed window with the same title."""
         self.__init__(state["title"])  # type: ignore[misc]
+
+
+class TextRendering:
+    """The ``render`` of every envsuite base, made from the env's :meth:`render_text`.
+
+    A text env writes ``render_text()`` and gets the three modes of
+    :data:`TEXT_RENDER_MODES`; an env with pictures of its own overrides ``render``.
+    """
+
+    render_mode: str | None
+
+    def render_text(self) -> str:
+        """The env's ``ansi`` frame: the state as a person reading the env sees it now."""
+        raise NotImplementedError(f"{type(self).__name__} does not render as text")
+
+    def render(self) -> Any:
+        """The frame of ``self.render_mode``, made from :meth:`render_text`.
+
+        ``"ansi"``: the text; ``"rgb_array"``: an ``(H, W, 3)`` uint8 image of the text,
+        the same shape for every frame; ``"human"``: prints the text and returns None.
+        None when the env was made without a render mode.
+        """
+        if self.render_mode is None:
+            return None
+        return render_text_frame(self.render_text(), self.render_mode)

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import gymnasium
+import numpy as np
 import pytest
 
 import envsuite
@@ -76,3 +78,37 @@ def test_bad_lineups_are_clear_errors(agent, message):
     spec, env = _game()
     with pytest.raises(AgentLoadError, match=message):
         load_agent(agent, spec, env)
+
+
+def test_random_agent_samples_under_the_action_mask():
+    agent = RandomAgent(gymnasium.spaces.Discrete(6))
+    agent.reset(seed=3)
+    mask = np.array([0, 1, 0, 0, 1, 0], dtype=np.int8)
+    picks = {agent.act(None, {"action_mask": mask}) for _ in range(200)}
+    assert picks == {1, 4}
+
+
+@pytest.mark.parametrize(
+    "mask",
+    [np.zeros(6, dtype=np.int8), np.ones(5, dtype=np.int8), np.full(6, 2), "not a mask", None],
+    ids=["off-turn zeros", "wrong length", "not 0/1", "text", "none"],
+)
+def test_random_agent_ignores_a_mask_it_cannot_use(mask):
+    agent = RandomAgent(gymnasium.spaces.Discrete(6))
+    agent.reset(seed=3)
+    picks = {agent.act(None, {"action_mask": mask}) for _ in range(300)}
+    assert picks == set(range(6))
+
+
+def test_random_agent_plays_vector_nim_without_forfeiting():
+    """With the mask, random play in vector mode makes legal moves only (no forfeits)."""
+    env = envsuite.make("envsuite/Nim-v0", observation_mode="vector")
+    agents = {name: RandomAgent(env.action_space(name)) for name in env.possible_agents}
+    for seed in range(10):
+        env.reset(seed=seed)
+        for agent in agents.values():
+            agent.reset(seed=seed)
+        for name in env.agent_iter():
+            _, _, terminated, truncated, info = env.last()
+            assert info.get("parse_error") is None
+            env.step(None if terminated or truncated else agents[name].act(None, info))

@@ -9,7 +9,7 @@ import pytest
 
 import envsuite
 from envsuite.dataset_items import item_for_seed
-from envsuite.families.swe.dataset import load_tasks
+from envsuite.families.swe.dataset import load_problems
 from envsuite.families.swe.env import SWEEnv
 
 LIBRARY = "inflection"
@@ -23,7 +23,7 @@ def _make(task_selection: str) -> Any:
 
 @pytest.fixture(scope="module")
 def ids() -> list[str]:
-    return [task.instance_id for task in load_tasks([LIBRARY])]
+    return [task.instance_id for task in load_problems([LIBRARY])]
 
 
 @pytest.mark.parametrize("task_selection", ["seed_index", "random"])
