@@ -25,6 +25,7 @@ import math
 from collections.abc import Mapping
 from typing import Any, Protocol, runtime_checkable
 
+from envsuite.agent_protocol import Agent, ReportsActionProbabilities, ReportsActionProbability
 from envsuite.errors import EnvsuiteError
 from envsuite.jsonable import canonical_json, to_jsonable
 
@@ -37,39 +38,13 @@ class PolicyProbabilityError(EnvsuiteError, ValueError):
 
 
 @runtime_checkable
-class StochasticPolicy(Protocol):
+class StochasticPolicy(Agent, ReportsActionProbabilities, Protocol):
     """An agent that also reports π(· | history) without drawing (see the module doc)."""
-
-    def reset(self, seed: int | None = None) -> None:
-        """Start a new episode; ``seed`` seeds the agent's own randomness."""
-        ...
-
-    def act(self, observation: Any, info: Mapping[str, Any]) -> Any:
-        """Draw an action from π(· | history)."""
-        ...
-
-    def action_probabilities(
-        self, observation: Any, info: Mapping[str, Any]
-    ) -> Mapping[Any, float]:
-        """π(· | history), advancing the agent's state as :meth:`act` would."""
-        ...
 
 
 @runtime_checkable
-class LoggingPolicy(Protocol):
+class LoggingPolicy(Agent, ReportsActionProbability, Protocol):
     """A behaviour agent: reports the probability of the action it last returned."""
-
-    def reset(self, seed: int | None = None) -> None:
-        """Start a new episode."""
-        ...
-
-    def act(self, observation: Any, info: Mapping[str, Any]) -> Any:
-        """Draw an action."""
-        ...
-
-    def last_action_probability(self) -> float | None:
-        """The probability of the action :meth:`act` last returned."""
-        ...
 
 
 def action_key(action: Any) -> str:
@@ -119,9 +94,9 @@ def checked_distribution(raw: Mapping[Any, float], who: str) -> dict[str, float]
 
 def reports_probabilities(agent: Any) -> bool:
     """Whether ``agent`` implements ``action_probabilities`` (a :class:`StochasticPolicy`)."""
-    return callable(getattr(agent, "action_probabilities", None))
+    return isinstance(agent, ReportsActionProbabilities)
 
 
 def logs_probabilities(agent: Any) -> bool:
     """Whether ``agent`` implements ``last_action_probability`` (a :class:`LoggingPolicy`)."""
-    return callable(getattr(agent, "last_action_probability", None))
+    return isinstance(agent, ReportsActionProbability)

@@ -3,9 +3,10 @@
 The controller holds the current level of a ladder (levels of increasing D). It accepts
 results, one attempt at a problem at a time; a problem whose ``attempts`` attempts are all
 in enters a rolling validation window of the last ``window`` problems. Once the window is
-full and its mean pass@k (the evaluation engine's unbiased estimator, Chen et al. 2021)
-reaches ε, the controller moves to the next level and starts a fresh window. On the top
-level it stays, and reports ``finished`` once that level passes too.
+full and its mean pass@k (the unbiased estimator of Chen et al. 2021, in the core's
+:mod:`envsuite.pass_at_k_estimate`) reaches ε, the controller moves to the next level and
+starts a fresh window. On the top level it stays, and reports ``finished`` once that level
+passes too.
 
 It is used inside the envs (``curriculum=...``: each reset draws from the current level and
 each finished episode is recorded) and from ``envsuite curriculum`` to drive an external
@@ -24,8 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from envsuite.errors import UsageError
-from envsuite.evaluation.metrics.pass_at_k import pass_at_k
 from envsuite.families.sat.levels import Level, parse_ladder, parse_level
+from envsuite.pass_at_k_estimate import pass_at_k
 from envsuite.safe_load import DataFileError, read_json
 from envsuite.seeding import derive_seed
 
