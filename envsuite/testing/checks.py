@@ -420,21 +420,26 @@ def check_oracle(spec: EnvSpec) -> None:
         raise _fail(spec, "has no oracle (every env needs one)")
     env = make_for_test(spec)
     oracle = spec.load_oracle()(env)
+    if isinstance(oracle, Mapping):
+        seats = oracle
+
+        def policy(agent: Any, observation: Any, info: Any) -> Any:
+            return seats[agent].act(observation, info)
+
+    else:
+        single = oracle
+
+        def policy(agent: Any, observation: Any, info: Any) -> Any:
+            return single.act(observation, info)
+
     successes = 0
     for seed in ORACLE_SEEDS:
         if isinstance(oracle, Mapping):
             for name, agent in oracle.items():
                 agent.reset(seed=derive_seed(seed, "oracle-agent", str(name)))
-            episode = run_episode(
-                form_of(spec),
-                env,
-                seed,
-                lambda agent, obs, info: oracle[agent].act(obs, info),
-                10_000,
-            )
         else:
             oracle.reset(seed=seed)
-            episode = run_episode(form_of(spec), env, seed, oracle.act, 10_000)
+        episode = run_episode(form_of(spec), env, seed, policy, 10_000)
         successes += episode_success(spec, env, episode)
     rate = successes / len(ORACLE_SEEDS)
     if rate < spec.oracle_success:
