@@ -23,6 +23,10 @@ the env, which then reports ``truncated``. A caller's *step budget* (the runner'
 --step-budget``) is a stop check here that ends the loop from outside; records name such a
 stop ``"step_limit"``, a value kept so that old records keep their meaning.
 
+Replays (leaderboard replay, chat transcripts of a record) feed recorded actions as the
+policy; :func:`from_json_action` turns a recorded JSON action back into what the action
+space expects.
+
 A :class:`StopEpisode` raised by the policy or the observer ends the loop; any other
 exception of theirs passes through unchanged, while an exception from the env's own
 ``reset``, ``step`` or ``last`` is raised as :class:`EnvCallError` (the original chained),
@@ -34,6 +38,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
+
+import numpy as np
+from gymnasium import spaces
 
 #: Which loop drives an env: a Gymnasium env, or a PettingZoo env in one of its two forms.
 EnvKind = Literal["gymnasium", "parallel", "aec"]
@@ -156,6 +163,33 @@ def env_kind(api: str, parallel: bool) -> EnvKind:
 def native_kind(api: str) -> EnvKind:
     """The loop for an env of ``api`` made in its native form (how the runner makes it)."""
     return env_kind(api, parallel=api == "parallel")
+
+
+def from_json_action(value: Any, space: Any) -> Any:
+    """Turn a JSON action back into the type ``space`` expects (unchanged when unsure).
+
+    Bad actions are the env's business (it penalises them), so a value that does not fit the
+    space is passed on as it was recorded, exactly as the agent sent it.
+    """
+    if isinstance(space, spaces.Box | spaces.MultiDiscrete | spaces.MultiBinary):
+        try:
+            array = np.asarray(value, dtype=space.dtype)
+        except (TypeError, ValueError):
+            return value
+        return array.reshape(space.shape) if array.size == int(np.prod(space.shape)) else array
+    if isinstance(space, spaces.Discrete):
+        if isinstance(value, int) and not isinstance(value, bool):
+            return np.int64(value)
+        return value
+    if isinstance(space, spaces.Tuple) and isinstance(value, list):
+        if len(value) == len(space.spaces):
+            return tuple(from_json_action(v, s) for v, s in zip(value, space.spaces, strict=True))
+        return value
+    if isinstance(space, spaces.Dict) and isinstance(value, dict):
+        return {
+            k: from_json_action(v, space[k]) if k in space.spaces else v for k, v in value.items()
+        }
+    return value
 
 
 def _reset(env: Any, seed: int | None) -> Any:
