@@ -312,9 +312,11 @@ def run_aec_episode(
 
     Following PettingZoo's rules, an agent whose ``last()`` says terminated or truncated is
     stepped with ``None`` (its "dead step"), which is neither shown to the policy nor
-    counted in the length. Rewards are read from ``env.rewards`` after each agent's action
-    (PettingZoo clears them on every step), so each agent's return is the sum of what every
-    action, its own or another's, gave it.
+    counted in the length; a dead step that leaves the agent in ``env.agents`` breaks those
+    rules and is raised as an :class:`EnvCallError` (the loop would otherwise never end).
+    Rewards are read from ``env.rewards`` after each agent's action (PettingZoo clears them
+    on every step), so each agent's return is the sum of what every action, its own or
+    another's, gave it.
     """
     _reset(env, seed)
     agents = list(env.possible_agents)
@@ -339,6 +341,9 @@ def run_aec_episode(
                     env.step(None)
                 except Exception as exc:
                     raise EnvCallError("env.step", exc) from exc
+                if agent in env.agents:  # else agent_iter would offer it again, forever
+                    left = RuntimeError(f"the dead step (step(None)) left {agent!r} in env.agents")
+                    raise EnvCallError("env.step", left) from left
                 continue
             if stop is not None:
                 reason = stop(length)

@@ -187,6 +187,21 @@ def test_aec_loop_gives_an_agent_that_leaves_early_its_dead_step() -> None:
     assert env.agents == []  # every agent, the early leaver too, was stepped out
 
 
+class _StayingGame(TurnGame):
+    """A TurnGame whose dead step forgets to remove the finished agent."""
+
+    def step(self, action: Any) -> None:
+        if action is None and self.terminations.get(self.agent_selection):
+            return  # the bug
+        super().step(action)
+
+
+def test_aec_dead_step_that_keeps_the_agent_is_an_env_error_not_a_hang() -> None:
+    with pytest.raises(EnvCallError, match=r"left 'first' in env\.agents") as caught:
+        run_aec_episode(_StayingGame(turns=1), 0, first_legal)
+    assert caught.value.call == "env.step"
+
+
 def test_aec_stop_check_counts_agent_actions() -> None:
     result = run_aec_episode(
         TurnGame(turns=5), 0, first_legal, stop=lambda steps: "budget" if steps >= 3 else None
