@@ -5,13 +5,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import numpy as np
 import pytest
+from gymnasium import spaces
 
 import envsuite
 from envsuite.episodes import (
     EnvCallError,
     StopEpisode,
     env_kind,
+    from_json_action,
     native_kind,
     run_aec_episode,
     run_episode,
@@ -238,3 +241,19 @@ def test_the_loop_is_chosen_from_the_spec_never_from_the_env() -> None:
         run_episode("vector", envsuite.make(BANDIT), 0, first_legal)  # type: ignore[arg-type]
     result = run_episode("aec", envsuite.make(GAME, horizon=2), 0, first_legal)
     assert result.length == 4
+
+
+# -- Recorded actions ----------------------------------------------------------------------------
+
+
+def test_json_actions_come_back_in_the_type_their_space_expects() -> None:
+    box = from_json_action([[0.5, -0.25]], spaces.Box(-1.0, 1.0, (1, 2), np.float32))
+    assert box.dtype == np.float32 and box.shape == (1, 2)
+    assert isinstance(from_json_action(2, spaces.Discrete(4)), np.int64)
+    nested = spaces.Dict({"move": spaces.Discrete(3), "aim": spaces.Tuple([spaces.Discrete(2)])})
+    back = from_json_action({"move": 1, "aim": [0]}, nested)
+    assert isinstance(back["move"], np.int64) and back["aim"] == (np.int64(0),)
+    # What does not fit the space is the env's to penalise: passed on as recorded.
+    assert from_json_action("north", spaces.Discrete(4)) == "north"
+    assert from_json_action({"bad": 1}, spaces.Box(0, 1, (2,))) == {"bad": 1}
+    assert from_json_action(True, spaces.Discrete(2)) is True

@@ -388,7 +388,9 @@ class _TraceFeed:
     the loop, for every agent that left the game.
     """
 
-    def __init__(self, record: EpisodeRecord, env: Any, kind: EnvKind, limits: Any) -> None:
+    def __init__(
+        self, record: EpisodeRecord, env: Any, kind: EnvKind, limits: ImageLimits | None
+    ) -> None:
         self.where = f"{record.env_id} seed {record.seed}"
         self.trace = record.trace
         self.env = env
