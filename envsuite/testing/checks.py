@@ -61,6 +61,7 @@ from envsuite.testing.rollout import (
     form_of,
     iter_step_values,
     make_for_test,
+    play,
     random_policy,
     run_episode,
 )
@@ -463,17 +464,23 @@ def check_global_rng_untouched(spec: EnvSpec) -> None:
 
 
 def _render_rollout(spec: EnvSpec, mode: str, steps: int = RENDER_STEPS) -> list[Any]:
-    """The frames of ``mode`` after a seeded reset and after each of a few steps."""
+    """The frames of ``mode`` after a seeded reset and after each of a few random actions."""
     env = make_for_test(spec, render_mode=mode)
-    chooser = ActionChooser(0)
+    choose = random_policy(spec, env, ActionChooser(0))
+    frames: list[Any] = []
+
+    def policy(agent: Any, observation: Any, info: Any) -> Any:
+        if not frames:  # first asked right after the reset
+            frames.append(env.render())
+        return choose(agent, observation, info)
+
+    def observer(*_: Any) -> None:
+        frames.append(env.render())
+
     # Human mode prints (text envs) or warns that no window can open (no display).
     with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
         warnings.simplefilter("ignore")
-        env.reset(seed=0)
-        frames = [env.render()]
-        for _ in range(steps):
-            _step_once(spec, env, chooser.choose(_action_space(spec, env), {}))
-            frames.append(env.render())
+        play(form_of(spec), env, 0, policy, observer, steps)
     env.close()
     return frames
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from envsuite.episodes import EnvCallError, EpisodeResult, Policy
+from envsuite.episodes import EnvCallError, EpisodeResult, Policy, StepObserver
 from envsuite.episodes import run_episode as run_loop
 from envsuite.outcomes import episode_success as env_episode_success
 from envsuite.registry import Api, EnvSpec
@@ -178,20 +178,36 @@ def run_episode(
             agents (AEC; finished agents still take their dead steps as they come up).
 
     Raises:
-        Exception: whatever the env raised, unwrapped (the checks report the env's own
-            exception, not the loop's :class:`~envsuite.episodes.EnvCallError`).
+        Exception: whatever the env raised (see :func:`play`).
     """
     recorder = _EpisodeRecorder(form, env, policy)
+    result = play(form, env, seed, recorder.policy, recorder.observe, max_steps)
+    return recorder.episode(result)
+
+
+def play(
+    form: Api,
+    env: Any,
+    seed: int | None,
+    policy: Policy,
+    observer: StepObserver | None,
+    max_steps: int,
+) -> EpisodeResult:
+    """The shared loop of ``form`` with at most ``max_steps`` actions; env errors unwrapped.
+
+    Raises:
+        Exception: whatever the env raised (the checks report the env's own exception, not
+            the loop's :class:`~envsuite.episodes.EnvCallError`).
+    """
 
     def stop(steps: int) -> str | None:
         return "max_steps" if steps >= max_steps else None
 
     try:
-        result = run_loop(form, env, seed, recorder.policy, observer=recorder.observe, stop=stop)
+        return run_loop(form, env, seed, policy, observer=observer, stop=stop)
     except EnvCallError as exc:
         assert exc.__cause__ is not None  # EnvCallError always chains the env's exception
         raise exc.__cause__ from None
-    return recorder.episode(result)
 
 
 class MixedPolicy:
