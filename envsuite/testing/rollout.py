@@ -13,6 +13,8 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from envsuite.episodes import EnvCallError, EpisodeResult, Policy, StepObserver
 from envsuite.episodes import run_episode as run_loop
 from envsuite.outcomes import episode_success as env_episode_success
@@ -102,6 +104,30 @@ class ActionChooser:
         return self._spaces[key].sample()
 
 
+class _RawRewards:
+    """A Gymnasium env as the shared loop sees it, keeping each reward as the env gave it.
+
+    The loop sums ``float(reward)`` and shows observers that float; the kit checks the env's
+    own value (a string or None is a reward the kit must refuse, even one ``float`` reads).
+    So the loop is shown 0.0 for a reward that is not a real number, and
+    :attr:`reward` keeps the value for the :class:`Transition`.
+    """
+
+    def __init__(self, env: Any) -> None:
+        self.env = env
+        self.reward: Any = None
+
+    def reset(self, **kwargs: Any) -> Any:
+        return self.env.reset(**kwargs)
+
+    def step(self, action: Any) -> Any:
+        observation, reward, terminated, truncated, info = self.env.step(action)
+        self.reward = reward
+        if isinstance(reward, bool) or not isinstance(reward, int | float | np.number):
+            reward = 0.0
+        return observation, reward, terminated, truncated, info
+
+
 class _EpisodeRecorder:
     """Collects an :class:`Episode` from the shared loop: a policy wrapper and an observer.
 
@@ -115,6 +141,7 @@ class _EpisodeRecorder:
     def __init__(self, form: Api, env: Any, policy: Callable[..., Any]) -> None:
         self.form = form
         self.env = env
+        self.raw = _RawRewards(env) if form == "gymnasium" else None
         self.wrapped = policy
         self.start: tuple[Any, Any] | None = None
         self.transitions: list[Transition] = []
@@ -139,6 +166,8 @@ class _EpisodeRecorder:
         if self.form == "aec":
             observations, infos = self._aec_view()
             step = Transition(observations, dict(reward), dict(terminated), dict(truncated), infos)
+        elif self.raw is not None:
+            step = Transition(observation, self.raw.reward, terminated, truncated, info)
         else:
             step = Transition(observation, reward, terminated, truncated, info)
         self.transitions.append(step)
@@ -181,7 +210,8 @@ def run_episode(
         Exception: whatever the env raised (see :func:`play`).
     """
     recorder = _EpisodeRecorder(form, env, policy)
-    result = play(form, env, seed, recorder.policy, recorder.observe, max_steps)
+    played = env if recorder.raw is None else recorder.raw
+    result = play(form, played, seed, recorder.policy, recorder.observe, max_steps)
     return recorder.episode(result)
 
 
