@@ -23,6 +23,10 @@ the env, which then reports ``truncated``. A caller's *step budget* (the runner'
 --step-budget``) is a stop check here that ends the loop from outside; records name such a
 stop ``"step_limit"``, a value kept so that old records keep their meaning.
 
+Replays (leaderboard replay, chat transcripts of a record) feed recorded actions as the
+policy; :func:`from_json_action` turns a recorded JSON action back into what the action
+space expects.
+
 A :class:`StopEpisode` raised by the policy or the observer ends the loop; any other
 exception of theirs passes through unchanged, while an exception from the env's own
 ``reset``, ``step`` or ``last`` is raised as :class:`EnvCallError` (the original chained),
@@ -34,6 +38,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
+
+import numpy as np
+from gymnasium import spaces
 
 #: Which loop drives an env: a Gymnasium env, or a PettingZoo env in one of its two forms.
 EnvKind = Literal["gymnasium", "parallel", "aec"]
@@ -158,6 +165,33 @@ def native_kind(api: str) -> EnvKind:
     return env_kind(api, parallel=api == "parallel")
 
 
+def from_json_action(value: Any, space: Any) -> Any:
+    """Turn a JSON action back into the type ``space`` expects (unchanged when unsure).
+
+    Bad actions are the env's business (it penalises them), so a value that does not fit the
+    space is passed on as it was recorded, exactly as the agent sent it.
+    """
+    if isinstance(space, spaces.Box | spaces.MultiDiscrete | spaces.MultiBinary):
+        try:
+            array = np.asarray(value, dtype=space.dtype)
+        except (TypeError, ValueError):
+            return value
+        return array.reshape(space.shape) if array.size == int(np.prod(space.shape)) else array
+    if isinstance(space, spaces.Discrete):
+        if isinstance(value, int) and not isinstance(value, bool):
+            return np.int64(value)
+        return value
+    if isinstance(space, spaces.Tuple) and isinstance(value, list):
+        if len(value) == len(space.spaces):
+            return tuple(from_json_action(v, s) for v, s in zip(value, space.spaces, strict=True))
+        return value
+    if isinstance(space, spaces.Dict) and isinstance(value, dict):
+        return {
+            k: from_json_action(v, space[k]) if k in space.spaces else v for k, v in value.items()
+        }
+    return value
+
+
 def _reset(env: Any, seed: int | None) -> Any:
     try:
         return env.reset(seed=seed)
@@ -278,9 +312,11 @@ def run_aec_episode(
 
     Following PettingZoo's rules, an agent whose ``last()`` says terminated or truncated is
     stepped with ``None`` (its "dead step"), which is neither shown to the policy nor
-    counted in the length. Rewards are read from ``env.rewards`` after each agent's action
-    (PettingZoo clears them on every step), so each agent's return is the sum of what every
-    action, its own or another's, gave it.
+    counted in the length; a dead step that leaves the agent in ``env.agents`` breaks those
+    rules and is raised as an :class:`EnvCallError` (the loop would otherwise never end).
+    Rewards are read from ``env.rewards`` after each agent's action (PettingZoo clears them
+    on every step), so each agent's return is the sum of what every action, its own or
+    another's, gave it.
     """
     _reset(env, seed)
     agents = list(env.possible_agents)
@@ -305,6 +341,9 @@ def run_aec_episode(
                     env.step(None)
                 except Exception as exc:
                     raise EnvCallError("env.step", exc) from exc
+                if agent in env.agents:  # else agent_iter would offer it again, forever
+                    left = RuntimeError(f"the dead step (step(None)) left {agent!r} in env.agents")
+                    raise EnvCallError("env.step", left) from left
                 continue
             if stop is not None:
                 reason = stop(length)

@@ -5,13 +5,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import numpy as np
 import pytest
+from gymnasium import spaces
 
 import envsuite
 from envsuite.episodes import (
     EnvCallError,
     StopEpisode,
     env_kind,
+    from_json_action,
     native_kind,
     run_aec_episode,
     run_episode,
@@ -187,6 +190,21 @@ def test_aec_loop_gives_an_agent_that_leaves_early_its_dead_step() -> None:
     assert env.agents == []  # every agent, the early leaver too, was stepped out
 
 
+class _StayingGame(TurnGame):
+    """A TurnGame whose dead step forgets to remove the finished agent."""
+
+    def step(self, action: Any) -> None:
+        if action is None and self.terminations.get(self.agent_selection):
+            return  # the bug
+        super().step(action)
+
+
+def test_aec_dead_step_that_keeps_the_agent_is_an_env_error_not_a_hang() -> None:
+    with pytest.raises(EnvCallError, match=r"left 'first' in env\.agents") as caught:
+        run_aec_episode(_StayingGame(turns=1), 0, first_legal)
+    assert caught.value.call == "env.step"
+
+
 def test_aec_stop_check_counts_agent_actions() -> None:
     result = run_aec_episode(
         TurnGame(turns=5), 0, first_legal, stop=lambda steps: "budget" if steps >= 3 else None
@@ -223,3 +241,19 @@ def test_the_loop_is_chosen_from_the_spec_never_from_the_env() -> None:
         run_episode("vector", envsuite.make(BANDIT), 0, first_legal)  # type: ignore[arg-type]
     result = run_episode("aec", envsuite.make(GAME, horizon=2), 0, first_legal)
     assert result.length == 4
+
+
+# -- Recorded actions ----------------------------------------------------------------------------
+
+
+def test_json_actions_come_back_in_the_type_their_space_expects() -> None:
+    box = from_json_action([[0.5, -0.25]], spaces.Box(-1.0, 1.0, (1, 2), np.float32))
+    assert box.dtype == np.float32 and box.shape == (1, 2)
+    assert isinstance(from_json_action(2, spaces.Discrete(4)), np.int64)
+    nested = spaces.Dict({"move": spaces.Discrete(3), "aim": spaces.Tuple([spaces.Discrete(2)])})
+    back = from_json_action({"move": 1, "aim": [0]}, nested)
+    assert isinstance(back["move"], np.int64) and back["aim"] == (np.int64(0),)
+    # What does not fit the space is the env's to penalise: passed on as recorded.
+    assert from_json_action("north", spaces.Discrete(4)) == "north"
+    assert from_json_action({"bad": 1}, spaces.Box(0, 1, (2,))) == {"bad": 1}
+    assert from_json_action(True, spaces.Discrete(2)) is True

@@ -180,7 +180,8 @@ def test_transcripts_are_prefix_stable_and_replay_from_records(spec: EnvSpec, mi
 
 
 def test_every_kind_of_text_env_is_covered():
-    """The registry holds single- and multi-agent text envs; both must be among the cases."""
+    """The registry holds single-agent, Parallel and turn-based (AEC) text envs: all are cases."""
     apis = {case.values[0].api for case in CASES}
-    assert {"gymnasium", "parallel"} <= apis
-    assert any(case.values[0].id == "envsuite/RepeatedGame-v0" for case in CASES)
+    assert {"gymnasium", "parallel", "aec"} <= apis
+    ids = {case.values[0].id for case in CASES}
+    assert {"envsuite/RepeatedGame-v0", "envsuite/Nim-v0"} <= ids

@@ -34,8 +34,8 @@ Two ways in:
   and the actions). Every replayed reward must equal the recorded one. Multi-agent
   episodes give one transcript per agent.
 
-The replay loops below are the smallest that serve this module; they are meant to move
-onto the shared episode loops (``envsuite.episodes``) once those exist.
+A replay runs in the shared episode loop of the env's kind (:mod:`envsuite.episodes`, the
+runner's own): a policy gives the recorded actions and an observer feeds the transcriber.
 """
 
 from __future__ import annotations
@@ -46,11 +46,18 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, SupportsFloat
 
 import gymnasium
-import numpy as np
-from gymnasium import spaces
 
 from envsuite.agents.chat_agent import SYSTEM_PROMPT
 from envsuite.agents.image_parts import Content, ImageLimits, observation_content
+from envsuite.episodes import (
+    EnvCallError,
+    EnvKind,
+    EpisodeResult,
+    StopEpisode,
+    from_json_action,
+    native_kind,
+    run_episode,
+)
 from envsuite.errors import EnvsuiteError
 from envsuite.jsonable import canonical_json, to_jsonable
 from envsuite.records import EpisodeRecord
@@ -286,22 +293,6 @@ class TranscriptWrapper(gymnasium.Wrapper[Any, Any, Any, Any]):
 # --- From a record -------------------------------------------------------------------------
 
 
-def _json_action(value: Any, space: Any) -> Any:
-    """A recorded JSON action in the type ``space`` expects (unchanged when unsure)."""
-    if (
-        isinstance(space, spaces.Discrete)
-        and isinstance(value, int)
-        and not isinstance(value, bool)
-    ):
-        return np.int64(value)
-    if isinstance(space, spaces.Box | spaces.MultiDiscrete | spaces.MultiBinary):
-        try:
-            return np.asarray(value, dtype=space.dtype).reshape(space.shape)
-        except (TypeError, ValueError):
-            return value
-    return value
-
-
 def _check_replayable(record: EpisodeRecord, api: str) -> None:
     """Refuse a record whose episode cannot be replayed, saying why."""
     where = f"{record.env_id} seed {record.seed}"
@@ -364,94 +355,122 @@ def transcripts_from_record(
     _check_replayable(record, spec.api)
     own = env is None
     env = make_env(spec, record.env_kwargs) if own else env
+    feed = _TraceFeed(record, env, native_kind(spec.api), limits)
     try:
-        if spec.api == "gymnasium":
-            found = _replay_gymnasium(record, env, limits)
-        elif spec.api == "parallel":
-            found = _replay_parallel(record, env, limits)
-        else:
-            found = _replay_aec(record, env, limits)
-    except (TranscriptError, KeyboardInterrupt):
-        raise
-    except Exception as exc:  # the env failed while replaying: say so, keep the cause
+        result = run_episode(
+            feed.kind, env, record.seed, feed.policy, observer=feed.observer, stop=feed.stop
+        )
+        found = feed.finish(result)
+    except EnvCallError as exc:  # the env failed while replaying: say so, keep the cause
+        cause = exc.__cause__
         raise TranscriptError(
-            f"{record.env_id} seed {record.seed}: the env raised {type(exc).__name__} while "
-            f"replaying the record: {exc}"
-        ) from exc
+            f"{record.env_id} seed {record.seed}: the env raised {type(cause).__name__} while "
+            f"replaying the record: {cause}"
+        ) from cause
     finally:
         if own:
             env.close()
     return list(found.values())
 
 
-def _replay_gymnasium(
-    record: EpisodeRecord, env: Any, limits: ImageLimits | None
-) -> dict[str | None, Transcript]:
-    where = f"{record.env_id} seed {record.seed}"
-    transcriber = GymnasiumTranscriber(env, limits)
-    observation, info = env.reset(seed=record.seed)
-    transcriber.reset(observation, info)
-    for number, step in enumerate(record.trace, start=1):
-        action = _json_action(step.action, env.action_space)
-        observation, reward, terminated, truncated, info = env.step(action)
-        if float(reward) != step.reward:
-            raise _rewards_differ(where, number, step.reward, float(reward))
-        transcriber.step(action, observation, reward, terminated, truncated, info)
-        if (terminated or truncated) and number < len(record.trace):
-            raise TranscriptError(f"{where}: the env ends at step {number}, before the trace")
-    return transcriber.transcripts
+class _TraceFeed:
+    """Plays a record's trace in the shared loop, feeding a transcriber as it goes.
 
+    Its :meth:`policy` gives the recorded actions (turned back from JSON for the action
+    space) and its :meth:`observer` checks each replayed reward against the recorded one.
+    One trace step is one loop step: an env step (Gymnasium, Parallel) or one agent's
+    action (AEC), as the runner records them.
 
-def _replay_parallel(
-    record: EpisodeRecord, env: Any, limits: ImageLimits | None
-) -> dict[str | None, Transcript]:
-    where = f"{record.env_id} seed {record.seed}"
-    transcriber = ParallelTranscriber(env, limits)
-    observations, infos = env.reset(seed=record.seed)
-    transcriber.reset(observations, infos)
-    for number, step in enumerate(record.trace, start=1):
-        if not env.agents:
-            raise TranscriptError(f"{where}: the env ends at step {number - 1}, before the trace")
-        assert isinstance(step.action, dict)  # _check_replayable
-        actions = {
-            agent: _json_action(step.action[agent], env.action_space(agent))
-            for agent in env.agents
-            if agent in step.action
-        }
-        observations, rewards, terminations, truncations, infos = env.step(actions)
-        replayed = {agent: float(reward) for agent, reward in rewards.items()}
-        if isinstance(step.reward, dict) and replayed != step.reward:
-            raise _rewards_differ(where, number, step.reward, replayed)
-        transcriber.step(actions, observations, rewards, terminations, truncations, infos)
-    return transcriber.transcripts
+    What the transcriber is told: Gymnasium and Parallel, the reset output when the policy
+    is first asked (before the first step) and what each step returned; AEC, each agent's
+    observation at its turn (what ``last()`` showed the policy) and every agent's reward
+    for each action. The observation an AEC agent is shown at its dead step is added after
+    the loop, for every agent that left the game.
+    """
 
+    def __init__(
+        self, record: EpisodeRecord, env: Any, kind: EnvKind, limits: ImageLimits | None
+    ) -> None:
+        self.where = f"{record.env_id} seed {record.seed}"
+        self.trace = record.trace
+        self.env = env
+        self.kind = kind
+        self.index = 0  # the trace step being played
+        self.transcriber: Any
+        if kind == "gymnasium":
+            self.transcriber = GymnasiumTranscriber(env, limits)
+        elif kind == "parallel":
+            self.transcriber = ParallelTranscriber(env, limits)
+            self.transcriber.reset({}, {})
+        else:
+            self.transcriber = AECTranscriber(env, limits)
+            self.transcriber.reset()
 
-def _replay_aec(
-    record: EpisodeRecord, env: Any, limits: ImageLimits | None
-) -> dict[str | None, Transcript]:
-    """Replay an AEC trace: one step per action, ``{agent: action}`` for the agent to move."""
-    where = f"{record.env_id} seed {record.seed}"
-    transcriber = AECTranscriber(env, limits)
-    env.reset(seed=record.seed)
-    transcriber.reset()
-    steps: Iterator[tuple[int, Any]] = iter(enumerate(record.trace, start=1))
-    for agent in env.agent_iter():
-        observation, _, terminated, truncated, info = env.last()
-        transcriber.observe(agent, observation, info)
-        if terminated or truncated:
-            env.step(None)
-            continue
-        number, step = next(steps, (0, None))
-        if step is None:
-            break
-        if not isinstance(step.action, dict) or agent not in step.action:
-            raise TranscriptError(f"{where}: step {number} holds no action for {agent}")
-        action = _json_action(step.action[agent], env.action_space(agent))
-        env.step(action)
-        transcriber.act(agent, action, env.rewards)
-    if next(steps, None) is not None:
-        raise TranscriptError(f"{where}: the env ends before the trace does")
-    return transcriber.transcripts
+    def stop(self, steps: int) -> str | None:
+        """Gymnasium and Parallel: stop once the trace is played (AEC: see :meth:`policy`)."""
+        return "end of trace" if self.kind != "aec" and steps >= len(self.trace) else None
+
+    def policy(self, agent: Any, observation: Any, info: Mapping[str, Any]) -> Any:
+        """Note what the agent is shown, then give its recorded action."""
+        if self.kind == "aec":
+            self.transcriber.observe(agent, observation, info)
+            if self.index >= len(self.trace):  # its observation is in, as at a live turn
+                raise StopEpisode("end of trace")
+        elif self.index == 0 and self.kind == "gymnasium":
+            self.transcriber.reset(observation, info)
+        elif self.index == 0:
+            self.transcriber.recorders[agent].observe(observation, info)
+        recorded = self.trace[self.index].action
+        if agent is None:
+            return from_json_action(recorded, self.env.action_space)
+        if not isinstance(recorded, dict) or agent not in recorded:
+            raise TranscriptError(
+                f"{self.where}: step {self.index + 1} holds no action for {agent}"
+            )
+        return from_json_action(recorded[agent], self.env.action_space(agent))
+
+    def observer(
+        self,
+        agent: Any,
+        action: Any,
+        observation: Any,
+        reward: Any,
+        terminated: Any,
+        truncated: Any,
+        info: Any,
+    ) -> None:
+        """Check the step's rewards against the record and add the step to the transcripts."""
+        recorded = self.trace[self.index].reward
+        self.index += 1
+        if self.kind == "gymnasium":
+            if reward != recorded:
+                raise _rewards_differ(self.where, self.index, recorded, reward)
+            self.transcriber.step(action, observation, reward, terminated, truncated, info)
+            return
+        replayed = {name: float(value) for name, value in reward.items()}
+        if isinstance(recorded, dict) and replayed != recorded:
+            raise _rewards_differ(self.where, self.index, recorded, replayed)
+        if self.kind == "parallel":
+            self.transcriber.step(action, observation, reward, terminated, truncated, info)
+        else:
+            self.transcriber.act(agent, action, reward)
+
+    def finish(self, result: EpisodeResult) -> dict[str | None, Transcript]:
+        """The transcripts, once the loop ended; a trace longer than the episode is refused."""
+        if self.index < len(self.trace):
+            raise TranscriptError(
+                f"{self.where}: the env ends at step {self.index}, before the trace"
+            )
+        if self.index == 0 and self.kind != "aec":  # no step: the policy was never asked
+            self.transcriber.reset(result.reset_observation, result.reset_info)
+        if self.kind == "aec":
+            for agent in result.agents:
+                if agent not in self.env.agents and agent in result.final_observation:
+                    self.transcriber.observe(
+                        agent, result.final_observation[agent], result.final_info[agent]
+                    )
+        transcripts: dict[str | None, Transcript] = self.transcriber.transcripts
+        return transcripts
 
 
 def transcript_rows(

@@ -61,6 +61,7 @@ from envsuite.testing.rollout import (
     form_of,
     iter_step_values,
     make_for_test,
+    play,
     random_policy,
     run_episode,
 )
@@ -420,21 +421,26 @@ def check_oracle(spec: EnvSpec) -> None:
         raise _fail(spec, "has no oracle (every env needs one)")
     env = make_for_test(spec)
     oracle = spec.load_oracle()(env)
+    if isinstance(oracle, Mapping):
+        seats = oracle
+
+        def policy(agent: Any, observation: Any, info: Any) -> Any:
+            return seats[agent].act(observation, info)
+
+    else:
+        single = oracle
+
+        def policy(agent: Any, observation: Any, info: Any) -> Any:
+            return single.act(observation, info)
+
     successes = 0
     for seed in ORACLE_SEEDS:
         if isinstance(oracle, Mapping):
             for name, agent in oracle.items():
                 agent.reset(seed=derive_seed(seed, "oracle-agent", str(name)))
-            episode = run_episode(
-                form_of(spec),
-                env,
-                seed,
-                lambda agent, obs, info: oracle[agent].act(obs, info),
-                10_000,
-            )
         else:
             oracle.reset(seed=seed)
-            episode = run_episode(form_of(spec), env, seed, oracle.act, 10_000)
+        episode = run_episode(form_of(spec), env, seed, policy, 10_000)
         successes += episode_success(spec, env, episode)
     rate = successes / len(ORACLE_SEEDS)
     if rate < spec.oracle_success:
@@ -458,17 +464,23 @@ def check_global_rng_untouched(spec: EnvSpec) -> None:
 
 
 def _render_rollout(spec: EnvSpec, mode: str, steps: int = RENDER_STEPS) -> list[Any]:
-    """The frames of ``mode`` after a seeded reset and after each of a few steps."""
+    """The frames of ``mode`` after a seeded reset and after each of a few random actions."""
     env = make_for_test(spec, render_mode=mode)
-    chooser = ActionChooser(0)
+    choose = random_policy(spec, env, ActionChooser(0))
+    frames: list[Any] = []
+
+    def policy(agent: Any, observation: Any, info: Any) -> Any:
+        if not frames:  # first asked right after the reset
+            frames.append(env.render())
+        return choose(agent, observation, info)
+
+    def observer(*_: Any) -> None:
+        frames.append(env.render())
+
     # Human mode prints (text envs) or warns that no window can open (no display).
     with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
         warnings.simplefilter("ignore")
-        env.reset(seed=0)
-        frames = [env.render()]
-        for _ in range(steps):
-            _step_once(spec, env, chooser.choose(_action_space(spec, env), {}))
-            frames.append(env.render())
+        play(form_of(spec), env, 0, policy, observer, steps)
     env.close()
     return frames
 

@@ -1,7 +1,9 @@
-"""Small episode loops the conformance checks share (single-agent, Parallel and AEC).
+"""Episodes as the conformance checks see them, played by the shared loops.
 
-Which loop drives an env comes from its spec (``spec.api``) and the form the kit made it
-in (:func:`form_of`), never from probing the env.
+The kit plays its episodes with :mod:`envsuite.episodes` (one loop per API, the runner's
+own) and records every step as a :class:`Transition` of an :class:`Episode`, the shape the
+checks compare. Which loop drives an env comes from its spec (``spec.api``) and the form
+the kit made it in (:func:`form_of`), never from probing the env.
 """
 
 from __future__ import annotations
@@ -11,6 +13,10 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
+from envsuite.episodes import EnvCallError, EpisodeResult, Policy, StepObserver
+from envsuite.episodes import run_episode as run_loop
 from envsuite.outcomes import episode_success as env_episode_success
 from envsuite.registry import Api, EnvSpec
 from envsuite.seeding import derive_seed, make_generator
@@ -98,82 +104,140 @@ class ActionChooser:
         return self._spaces[key].sample()
 
 
-def single_agent_episode(
-    env: Any,
-    seed: int | None,
-    policy: Callable[[Any, Mapping[str, Any]], Any],
-    max_steps: int = MAX_ROLLOUT_STEPS,
-) -> Episode:
-    """Run one episode of a Gymnasium env with ``policy(observation, info) -> action``."""
-    observation, info = env.reset(seed=seed)
-    episode = Episode(observation, info)
-    for _ in range(max_steps):
-        action = policy(observation, info)
-        observation, reward, terminated, truncated, info = env.step(action)
-        episode.transitions.append(Transition(observation, reward, terminated, truncated, info))
-        if terminated or truncated:
-            break
-    return episode
+class _RawRewards:
+    """A Gymnasium env as the shared loop sees it, keeping each reward as the env gave it.
 
-
-def parallel_episode(
-    env: Any,
-    seed: int | None,
-    policy: Callable[[str, Any, Mapping[str, Any]], Any],
-    max_steps: int = MAX_ROLLOUT_STEPS,
-) -> Episode:
-    """Run one episode of a PettingZoo Parallel env with ``policy(agent, obs, info)``."""
-    observations, infos = env.reset(seed=seed)
-    episode = Episode(observations, infos)
-    for _ in range(max_steps):
-        if not env.agents:
-            break
-        actions = {
-            agent: policy(agent, observations[agent], infos.get(agent, {})) for agent in env.agents
-        }
-        observations, rewards, terminations, truncations, infos = env.step(actions)
-        episode.transitions.append(
-            Transition(observations, rewards, terminations, truncations, infos)
-        )
-    return episode
-
-
-def aec_episode(
-    env: Any,
-    seed: int | None,
-    policy: Callable[[str, Any, Mapping[str, Any]], Any],
-    max_steps: int = MAX_ROLLOUT_STEPS,
-) -> Episode:
-    """Run one episode of a PettingZoo AEC env with ``policy(agent, obs, info)``.
-
-    ``max_steps`` bounds the actions of live agents; finished agents are stepped with
-    None (PettingZoo's dead step) as they come up, until none is left.
+    The loop sums ``float(reward)`` and shows observers that float; the kit checks the env's
+    own value (a string or None is a reward the kit must refuse, even one ``float`` reads).
+    So the loop is shown 0.0 for a reward that is not a real number, and
+    :attr:`reward` keeps the value for the :class:`Transition`.
     """
-    env.reset(seed=seed)
-    episode = Episode(
-        {agent: env.observe(agent) for agent in env.agents},
-        {agent: dict(env.infos[agent]) for agent in env.agents},
-    )
-    steps = 0
-    for agent in env.agent_iter(max_steps + len(env.possible_agents) + 1):
-        observation, _, terminated, truncated, info = env.last()
-        if terminated or truncated:
-            env.step(None)
-            continue
-        if steps >= max_steps:
-            break
-        env.step(policy(agent, observation, info))
-        steps += 1
-        episode.transitions.append(
-            Transition(
-                {name: env.observe(name) for name in env.agents},
-                dict(env.rewards),
-                dict(env.terminations),
-                dict(env.truncations),
-                {name: dict(env.infos[name]) for name in env.agents},
-            )
+
+    def __init__(self, env: Any) -> None:
+        self.env = env
+        self.reward: Any = None
+
+    def reset(self, **kwargs: Any) -> Any:
+        return self.env.reset(**kwargs)
+
+    def step(self, action: Any) -> Any:
+        observation, reward, terminated, truncated, info = self.env.step(action)
+        self.reward = reward
+        if isinstance(reward, bool) or not isinstance(reward, int | float | np.number):
+            reward = 0.0
+        return observation, reward, terminated, truncated, info
+
+
+class _EpisodeRecorder:
+    """Collects an :class:`Episode` from the shared loop: a policy wrapper and an observer.
+
+    Gymnasium and Parallel steps are recorded as the loop passes them on, and the reset
+    output is the loop's. An AEC env shows an agent its observation only through
+    ``last()``, so for AEC the recorder reads every present agent's ``observe`` and
+    ``infos`` itself: at the start (when the policy is first asked, before any action) and
+    after each action.
+    """
+
+    def __init__(self, form: Api, env: Any, policy: Callable[..., Any]) -> None:
+        self.form = form
+        self.env = env
+        self.raw = _RawRewards(env) if form == "gymnasium" else None
+        self.wrapped = policy
+        self.start: tuple[Any, Any] | None = None
+        self.transitions: list[Transition] = []
+
+    def policy(self, agent: Any, observation: Any, info: Mapping[str, Any]) -> Any:
+        """Note the AEC start, then ask the wrapped policy."""
+        if self.start is None and self.form == "aec":
+            self.start = self._aec_view()
+        return self.wrapped(agent, observation, info)
+
+    def observe(
+        self,
+        agent: Any,
+        action: Any,
+        observation: Any,
+        reward: Any,
+        terminated: Any,
+        truncated: Any,
+        info: Any,
+    ) -> None:
+        """Record the step as a :class:`Transition` (see :class:`Transition` for AEC)."""
+        if self.form == "aec":
+            observations, infos = self._aec_view()
+            step = Transition(observations, dict(reward), dict(terminated), dict(truncated), infos)
+        elif self.raw is not None:
+            step = Transition(observation, self.raw.reward, terminated, truncated, info)
+        else:
+            step = Transition(observation, reward, terminated, truncated, info)
+        self.transitions.append(step)
+
+    def _aec_view(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        env = self.env
+        return (
+            {name: env.observe(name) for name in env.agents},
+            {name: dict(env.infos[name]) for name in env.agents},
         )
-    return episode
+
+    def episode(self, result: EpisodeResult) -> Episode:
+        """The :class:`Episode` (an AEC episode no live agent acted in starts empty)."""
+        if self.form == "aec":
+            observation, info = self.start or ({}, {})
+        else:
+            observation, info = result.reset_observation, result.reset_info
+        return Episode(observation, info, self.transitions)
+
+
+def run_episode(
+    form: Api,
+    env: Any,
+    seed: int | None,
+    policy: Callable[..., Any],
+    max_steps: int = MAX_ROLLOUT_STEPS,
+) -> Episode:
+    """Run one episode of an env of ``form`` (see :func:`form_of`) in the shared loop.
+
+    Args:
+        form: ``"gymnasium"``, ``"parallel"`` or ``"aec"``.
+        env: The env, in that form.
+        seed: The seed for ``reset``.
+        policy: ``(agent, observation, info) -> action`` (agent None for Gymnasium envs),
+            as :data:`envsuite.episodes.Policy`.
+        max_steps: Most actions taken: env steps (Gymnasium, Parallel) or actions of live
+            agents (AEC; finished agents still take their dead steps as they come up).
+
+    Raises:
+        Exception: whatever the env raised (see :func:`play`).
+    """
+    recorder = _EpisodeRecorder(form, env, policy)
+    played = env if recorder.raw is None else recorder.raw
+    result = play(form, played, seed, recorder.policy, recorder.observe, max_steps)
+    return recorder.episode(result)
+
+
+def play(
+    form: Api,
+    env: Any,
+    seed: int | None,
+    policy: Policy,
+    observer: StepObserver | None,
+    max_steps: int,
+) -> EpisodeResult:
+    """The shared loop of ``form`` with at most ``max_steps`` actions; env errors unwrapped.
+
+    Raises:
+        Exception: whatever the env raised (the checks report the env's own exception, not
+            the loop's :class:`~envsuite.episodes.EnvCallError`).
+    """
+
+    def stop(steps: int) -> str | None:
+        return "max_steps" if steps >= max_steps else None
+
+    try:
+        return run_loop(form, env, seed, policy, observer=observer, stop=stop)
+    except EnvCallError as exc:
+        assert exc.__cause__ is not None  # EnvCallError always chains the env's exception
+        raise exc.__cause__ from None
 
 
 class MixedPolicy:
@@ -201,13 +265,16 @@ class MixedPolicy:
             agent.reset(seed=derive_seed(0 if seed is None else seed, "kit-oracle", name))
 
     def __call__(self, *args: Any) -> Any:
-        """``(observation, info)`` for single-agent envs, ``(agent, observation, info)`` else."""
+        """Choose an action for ``(agent, observation, info)``, as the shared loops ask.
+
+        ``agent`` is None for Gymnasium envs, whose own loops may pass just
+        ``(observation, info)``.
+        """
+        agent, observation, info = args if len(args) == 3 else (None, *args)
         if self.multi:
-            agent, observation, info = args
             space = self.env.action_space(agent)
             oracle = self.oracle[agent] if self.oracle is not None else None
         else:
-            observation, info = args
             space = self.env.action_space
             oracle = self.oracle
         random_action = self.chooser.choose(space, info)
@@ -217,26 +284,11 @@ class MixedPolicy:
         return oracle_action if self.chooser.rng.random() < self.oracle_share else random_action
 
 
-def random_policy(spec: EnvSpec, env: Any, chooser: ActionChooser) -> Callable[..., Any]:
+def random_policy(spec: EnvSpec, env: Any, chooser: ActionChooser) -> Policy:
     """A policy drawing from ``chooser`` for ``spec``'s env (any form)."""
     if spec.multi_agent:
         return lambda agent, observation, info: chooser.choose(env.action_space(agent), info)
-    return lambda observation, info: chooser.choose(env.action_space, info)
-
-
-#: The episode loop of each form.
-LOOPS: dict[str, Callable[..., Episode]] = {
-    "gymnasium": single_agent_episode,
-    "parallel": parallel_episode,
-    "aec": aec_episode,
-}
-
-
-def run_episode(
-    form: Api, env: Any, seed: int | None, policy: Callable[..., Any], max_steps: int
-) -> Episode:
-    """Run one episode of an env of ``form`` (see :func:`form_of`)."""
-    return LOOPS[form](env, seed, policy, max_steps)
+    return lambda agent, observation, info: chooser.choose(env.action_space, info)
 
 
 def iter_step_values(episode: Episode) -> Iterator[tuple[str | None, Any, Any, Any]]:

@@ -221,3 +221,106 @@ def test_an_env_failing_during_the_replay_is_a_transcript_error(bandit_records):
     with pytest.raises(TranscriptError, match="raised RuntimeError while replaying") as caught:
         transcripts_from_record(record, env=env)
     assert isinstance(caught.value.__cause__, RuntimeError)
+
+
+# --- A turn-based game run by the runner -------------------------------------------------------
+
+NIM = "envsuite/Nim-v0"
+
+
+@pytest.fixture(scope="module")
+def nim_record(tmp_path_factory):
+    (record,) = _run(tmp_path_factory.mktemp("nim"), NIM, {}, episodes=1)
+    return record
+
+
+def _live_aec_transcripts(record: EpisodeRecord):
+    """Transcripts fed by hand, turn by turn, while the recorded moves are played again."""
+    env = envsuite.make(record.env_id, **record.env_kwargs)
+    transcriber = AECTranscriber(env)
+    env.reset(seed=record.seed)
+    transcriber.reset()
+    steps = iter(record.trace)
+    snapshots = [transcriber.transcripts]
+    for agent in env.agent_iter():
+        observation, _, terminated, truncated, info = env.last()
+        transcriber.observe(agent, observation, info)
+        snapshots.append(transcriber.transcripts)
+        if terminated or truncated:
+            env.step(None)
+            continue
+        step = next(steps)
+        assert list(step.action) == [agent]  # the runner records one mover per trace step
+        env.step(step.action[agent])
+        assert {name: float(r) for name, r in env.rewards.items()} == step.reward
+        transcriber.act(agent, step.action[agent], env.rewards)
+        snapshots.append(transcriber.transcripts)
+    assert next(steps, None) is None
+    env.close()
+    return snapshots
+
+
+def test_a_nim_run_gives_each_player_its_transcript_as_played(nim_record):
+    assert nim_record.terminated and len(nim_record.trace) == nim_record.length >= 2
+    replayed = transcripts_from_record(nim_record)
+    snapshots = _live_aec_transcripts(nim_record)
+    assert replayed == list(snapshots[-1].values())
+    for before, after in itertools.pairwise(snapshots):
+        for agent in before:
+            assert after[agent].messages[: len(before[agent].messages)] == before[agent].messages
+    assert [t.agent for t in replayed] == ["player_0", "player_1"]
+    for transcript in replayed:
+        moves = [m["content"] for m in transcript.messages if m["role"] == "assistant"]
+        assert moves == [
+            s.action[transcript.agent] for s in nim_record.trace if transcript.agent in s.action
+        ]
+        # Nim pays only at the end, after both have moved: every reward belongs to a turn.
+        assert sum(transcript.rewards) == nim_record.episode_return[transcript.agent]
+        assert transcript.messages[-1]["role"] == "user"  # the game's last words, at its dead step
+        assert "The game is over" in transcript.messages[-1]["content"]
+
+
+def test_nim_transcripts_are_what_each_chat_player_was_shown(tmp_path):
+    from envsuite.agents.scripted_endpoint import ScriptedEndpoint
+
+    with ScriptedEndpoint() as endpoint:
+        (record,) = evaluate(
+            adhoc_protocol(NIM, {}, 1, 1),
+            "openai:scripted",
+            tmp_path,
+            agent_options={"base_url": endpoint.base_url},
+            progress=False,
+        ).records
+        requests = [request["messages"] for request in endpoint.requests]
+    for transcript in transcripts_from_record(record):
+        shown = [r for r in requests if transcript.messages[: len(r)] == r]
+        moves = sum(transcript.agent in step.action for step in record.trace)
+        assert len(shown) == moves  # every prompt this player was sent, none of the other's
+        assert len(transcript.messages) == len(shown[-1]) + 2  # its last move, its last words
+
+
+def test_an_altered_turn_reward_is_caught(nim_record):
+    step = nim_record.trace[-1]
+    changed = {name: reward + 1.0 for name, reward in step.reward.items()}
+    record = _with_step(nim_record, len(nim_record.trace) - 1, reward=changed)
+    number = len(nim_record.trace)
+    with pytest.raises(TranscriptError, match=f"step {number} replays with reward"):
+        transcripts_from_record(record)
+
+
+def test_a_turn_trace_longer_than_the_game_is_refused(nim_record):
+    extra = nim_record.trace[-2]  # a move for the player who just lost
+    record = nim_record.model_copy(
+        update={"trace": [*nim_record.trace, extra], "length": nim_record.length + 1}
+    )
+    with pytest.raises(TranscriptError, match=r"the env ends at step \d+, before the trace"):
+        transcripts_from_record(record)
+
+
+def test_a_turn_step_for_the_wrong_player_is_refused(nim_record):
+    first = nim_record.trace[0]
+    (mover,) = first.action
+    other = "player_1" if mover == "player_0" else "player_0"
+    record = _with_step(nim_record, 0, action={other: first.action[mover]})
+    with pytest.raises(TranscriptError, match=f"step 1 holds no action for {mover}"):
+        transcripts_from_record(record)

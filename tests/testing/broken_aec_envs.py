@@ -129,3 +129,13 @@ class _Forfeiter:
 def forfeiting_oracle(env: Any) -> dict[str, Any]:
     """The perfect oracle for player_1, and a player_0 that never moves legally."""
     return {**nim_oracle(env), "player_0": _Forfeiter()}
+
+
+class StayingNim(NimEnv):
+    __doc__ = NimEnv.__doc__
+
+    def step(self, action: Any, agent: str | None = None) -> None:
+        selected = self.agent_selection
+        if self.agents and self.terminations[selected] and action is None:
+            return  # the bug: the dead step leaves the finished agent in the game
+        super().step(action, agent)

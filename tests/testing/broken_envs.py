@@ -171,6 +171,22 @@ class NoParseErrorEnv(GoodEnv):
         return obs, reward, terminated, truncated, info
 
 
+class TextRewardEnv(GoodEnv):
+    __doc__ = GoodEnv.__doc__
+
+    def step(self, action: Any) -> Any:
+        obs, reward, terminated, truncated, info = super().step(action)
+        return obs, str(reward), terminated, truncated, info  # the bug: "1.0" is not a number
+
+
+class NoRewardEnv(GoodEnv):
+    __doc__ = GoodEnv.__doc__
+
+    def step(self, action: Any) -> Any:
+        obs, _, terminated, truncated, info = super().step(action)
+        return obs, None, terminated, truncated, info  # the bug: no reward at all
+
+
 class AnsiOnlyEnv(GoodEnv):
     __doc__ = GoodEnv.__doc__
     metadata = {"render_modes": ["ansi"], "render_fps": 4}  # the bug: no rgb_array

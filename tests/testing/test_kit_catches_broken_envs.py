@@ -52,6 +52,8 @@ def test_a_correct_env_passes_every_check(registered):
         ("UndocumentedEnv", "docstring", "lacks the 'Description' section"),
         ("UnpicklableEnv", "pickle", "cannot be pickled"),
         ("NoParseErrorEnv", "rollout_values", "parse_error"),
+        ("TextRewardEnv", "rollout_values", "reward is not a finite number: '"),
+        ("NoRewardEnv", "rollout_values", "reward is not a finite number: None"),
         ("AnsiOnlyEnv", "render_modes", "does not offer render_mode='rgb_array'"),
         ("NoisyFrameEnv", "render_modes", "differs between two envs seeded alike"),
         ("GrowingFrameEnv", "render_modes", "frames change shape"),

@@ -82,6 +82,14 @@ def test_a_broken_turn_based_env_fails_the_right_check(registered, env_class, ch
         run_conformance(spec, only=[check])
 
 
+def test_a_dead_step_that_keeps_the_agent_fails_and_never_hangs(registered):
+    # Rollouts (the shared AEC loop) stop on the broken dead step instead of looping on it.
+    spec = registered(_aec_spec("StayingNim"))
+    for check in ("oracle", "determinism", "rollout_values"):
+        with pytest.raises(RuntimeError, match=r"dead step \(step\(None\)\) left"):
+            run_conformance(spec, only=[check])
+
+
 def test_a_turn_based_oracle_is_judged_by_the_envs_success_hook(registered):
     spec = registered(
         dataclasses.replace(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import envsuite
 from envsuite.families.decision.nim_oracle import nim_oracle
-from envsuite.testing.rollout import aec_episode, episode_success, form_of, iter_step_values
+from envsuite.testing.rollout import episode_success, form_of, iter_step_values, run_episode
 
 NIM = "envsuite/Nim-v0"
 
@@ -19,7 +19,7 @@ def test_the_form_comes_from_the_spec():
 def test_an_oracle_game_records_every_move_and_ends_with_outcomes():
     env = envsuite.make(NIM)
     oracle = nim_oracle(env)
-    episode = aec_episode(env, 0, lambda agent, obs, info: oracle[agent].act(obs, info))
+    episode = run_episode("aec", env, 0, lambda agent, obs, info: oracle[agent].act(obs, info))
     assert env.agents == []  # every finished agent took its dead step
     # One transition per move: the objects left fall at every one, to none.
     left = [sum(t.info["player_0"]["heaps"]) for t in episode.transitions]
@@ -37,6 +37,6 @@ def test_an_oracle_game_records_every_move_and_ends_with_outcomes():
 
 def test_max_steps_bounds_the_actions_of_live_agents():
     env = envsuite.make(NIM)
-    episode = aec_episode(env, 0, lambda agent, obs, info: "take 1 from heap 3", max_steps=3)
+    episode = run_episode("aec", env, 0, lambda agent, obs, info: "take 1 from heap 3", 3)
     assert len(episode.transitions) == 3
     assert env.agents == ["player_0", "player_1"]  # the game is still on
