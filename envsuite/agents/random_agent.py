@@ -41,7 +41,11 @@ class RandomAgent:
         if legal:
             return legal[int(self.action_space.np_random.integers(len(legal)))]
         mask = info.get("action_mask") if isinstance(info, Mapping) else None
-        if isinstance(self.action_space, Discrete) and _fits(mask, int(self.action_space.n)):
+        if (
+            mask is not None
+            and isinstance(self.action_space, Discrete)
+            and _fits(mask, int(self.action_space.n))
+        ):
             return self.action_space.sample(mask=np.asarray(mask, dtype=np.int8))
         return self.action_space.sample()
 

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+import warnings
 from collections.abc import Callable, Iterable
 
+from envsuite.action_errors import ParseActionBugWarning
 from envsuite.registry import EnvSpec, registry
 from envsuite.testing import checks
+from envsuite.testing.failures import fail
 
 Check = Callable[[EnvSpec], None]
 
@@ -64,7 +67,18 @@ def conformance_cases(
 
 
 def run_conformance(spec: EnvSpec, only: Iterable[str] | None = None) -> None:
-    """Run the checks for ``spec`` (or just those named in ``only``); raise on the first failure."""
+    """Run the checks for ``spec`` (or just those named in ``only``); raise on the first failure.
+
+    A :class:`~envsuite.action_errors.ParseActionBugWarning` (the env's parser raised
+    something other than ``InvalidAction``: a bug in the env, which ``step`` still turns
+    into the documented penalty) fails the check that provoked it, whatever the caller's
+    warning filters say.
+    """
     selected = checks_for(spec)
     for name in only if only is not None else selected:
-        selected[name](spec)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", ParseActionBugWarning)
+            try:
+                selected[name](spec)
+            except ParseActionBugWarning as bug:
+                raise fail(spec, f"check {name!r}: the parser has a bug: {bug}") from bug

@@ -227,3 +227,12 @@ class HumanReturnsTextEnv(GoodEnv):
 
     def render(self) -> Any:
         return self.render_text() if self.render_mode == "human" else super().render()
+
+
+class BuggyParserEnv(GoodEnv):
+    __doc__ = GoodEnv.__doc__
+
+    def parse_action(self, action: Any) -> int:
+        if isinstance(action, str):
+            return int(action.split()[3])  # the bug: IndexError, not InvalidAction
+        return super().parse_action(action)

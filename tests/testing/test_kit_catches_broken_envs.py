@@ -58,6 +58,7 @@ def test_a_correct_env_passes_every_check(registered):
         ("NoisyFrameEnv", "render_modes", "differs between two envs seeded alike"),
         ("GrowingFrameEnv", "render_modes", "frames change shape"),
         ("GreyFrameEnv", "render_modes", "not an HxWx3 uint8 array"),
+        ("BuggyParserEnv", "malformed_actions", "the parser has a bug: .*IndexError"),
         ("HumanReturnsTextEnv", "render_modes", "render_mode='human' returned str"),
     ],
 )
