@@ -30,7 +30,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from envsuite.action_errors import is_interrupt
-from envsuite.agent_protocol import Agent
+from envsuite.agent_protocol import Agent, ReportsActionProbability, ReportsEpisodeInfo
 from envsuite.agents.loading import load_agent
 from envsuite.episodes import (
     EnvCallError,
@@ -187,9 +187,9 @@ def _infra_record(
 
 def _probability_of(agent: Agent) -> Callable[[], float | None]:
     """Reads the probability the agent gave its last action (None if it reports none)."""
-    report = getattr(agent, "last_action_probability", None)
-    if not callable(report):
+    if not isinstance(agent, ReportsActionProbability):
         return _no_probability
+    report = agent.last_action_probability
 
     def probability() -> float | None:
         value = report()
@@ -301,9 +301,8 @@ def _failed_try_info(agents: Any) -> dict[str, Any]:
 def _agent_info(agents: Mapping[str, Agent]) -> dict[str, Any]:
     info: dict[str, Any] = {}
     for name, agent in agents.items():
-        report = getattr(agent, "episode_info", None)
-        if callable(report):
-            info[name] = report()
+        if isinstance(agent, ReportsEpisodeInfo):
+            info[name] = agent.episode_info()
     return info
 
 

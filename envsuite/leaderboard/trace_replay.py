@@ -17,9 +17,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import numpy as np
-from gymnasium import spaces
-
+from envsuite.episodes import from_json_action
 from envsuite.evaluation.episode_runner import (
     STEP_BUDGET_SPENT,
     WALL_TIME_SPENT,
@@ -35,33 +33,6 @@ from envsuite.leaderboard.errors import REPLAY_MISMATCH, TraceReplayError
 from envsuite.records import EpisodeRecord, Step
 from envsuite.registry import registry
 from envsuite.seeding import make_generator
-
-
-def from_json_action(value: Any, space: Any) -> Any:
-    """Turn a JSON action back into the type ``space`` expects (unchanged when unsure).
-
-    Bad actions are the env's business (it penalises them), so a value that does not fit the
-    space is passed on as it was recorded, exactly as the agent sent it.
-    """
-    if isinstance(space, spaces.Box | spaces.MultiDiscrete | spaces.MultiBinary):
-        try:
-            array = np.asarray(value, dtype=space.dtype)
-        except (TypeError, ValueError):
-            return value
-        return array.reshape(space.shape) if array.size == int(np.prod(space.shape)) else array
-    if isinstance(space, spaces.Discrete):
-        if isinstance(value, int) and not isinstance(value, bool):
-            return np.int64(value)
-        return value
-    if isinstance(space, spaces.Tuple) and isinstance(value, list):
-        if len(value) == len(space.spaces):
-            return tuple(from_json_action(v, s) for v, s in zip(value, space.spaces, strict=True))
-        return value
-    if isinstance(space, spaces.Dict) and isinstance(value, dict):
-        return {
-            k: from_json_action(v, space[k]) if k in space.spaces else v for k, v in value.items()
-        }
-    return value
 
 
 class TraceAgent:

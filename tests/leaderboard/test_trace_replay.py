@@ -7,12 +7,13 @@ import pytest
 import yaml
 from gymnasium import spaces
 
+from envsuite.episodes import from_json_action
 from envsuite.evaluation.run_directory import evaluate
 from envsuite.leaderboard import trace_replay as replay_module
 from envsuite.leaderboard.board_admin import create_board
 from envsuite.leaderboard.errors import TraceReplayError
 from envsuite.leaderboard.submit import make_submission
-from envsuite.leaderboard.trace_replay import from_json_action, replay_sample
+from envsuite.leaderboard.trace_replay import replay_sample
 from envsuite.leaderboard.verify import verify_submission
 from envsuite.registry import EnvSpec, register, registry
 from tests.leaderboard.helpers import DAY
