@@ -10,8 +10,9 @@ recorded beforehand, so no policy is timed on either side:
 - ``test_textarena_llm``: the same with TextArena's default wrappers (``ta.make("<Game>-v0")``:
   ``LLMObservationWrapper`` + ``ActionFormattingWrapper``, the whole history as one string
   every step, what its README's agents read). That wrapper keeps its history across
-  resets, so a fresh wrapper stack goes round the same game object every episode (what
-  ``ta.make`` per episode does, less the game's construction);
+  resets (reuse one and the first observation of its third episode holds the prompt
+  three times), so a fresh wrapper stack goes round the same game object every episode
+  (what ``ta.make`` per episode does, less the game's construction);
 - ``test_envsuite_last`` / ``test_envsuite_full``: the envsuite env through
   ``envsuite.make`` in text mode with ``history="last"`` (the default) and ``"full"``
   (every action and its feedback, the same information as TextArena's wrapper).
@@ -71,7 +72,8 @@ raw / llm: Mastermind 116k / 85k, Minesweeper 24k / 20k, Sudoku 4.3k / 4.2k (its
 reset's uniqueness search dominates), Sokoban 290 / 280 (its room generation at every
 reset dominates), FrozenLake 43k / 39k; Wordle 88k / 71k and Hangman 109k / 73k only
 with a stand-in NLTK corpus, as they cannot run offline. TextArena's cheap games are
-fast: 3x them needs envsuite rows of 250k-350k steps/s.)
+fast: 3x Mastermind-v0 means 350k steps/s against its raw row, 255k against its llm
+row; 3x Minesweeper-v0 means 72k / 59k.)
 
 On a shared machine ``--benchmark-timer=time.process_time`` times CPU rather than wall
 clock. The repo's pytest config passes ``--benchmark-disable``, so without
