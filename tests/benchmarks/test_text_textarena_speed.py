@@ -9,7 +9,7 @@ recorded beforehand, so no policy is timed on either side:
   then ``step(action)`` + ``get_observation()`` per move and ``close()`` at the end;
 - ``test_textarena_llm``: the same with TextArena's default wrappers (``ta.make("<Game>-v0")``:
   ``LLMObservationWrapper`` + ``ActionFormattingWrapper``, the whole history as one string
-  every step, what its README's agents read). That wrapper keeps its history across
+  every step, what an agent of ``ta.make`` reads). That wrapper keeps its history across
   resets (reuse one and the first observation of its third episode holds the prompt
   three times), so a fresh wrapper stack goes round the same game object every episode
   (what ``ta.make`` per episode does, less the game's construction);
