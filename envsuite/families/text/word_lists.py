@@ -10,9 +10,12 @@ raises :class:`WordListError` naming the file, never a failure deep inside a gam
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 from typing import Literal
+
+import numpy as np
 
 from envsuite.data_paths import datasets_root
 
@@ -36,12 +39,15 @@ def words_folder() -> Path:
 
 def checked_length(word_length: object) -> int:
     """``word_length`` if the lists hold words of that length, else a ValueError."""
-    if isinstance(word_length, bool) or word_length not in WORD_LENGTHS:
+    if (
+        isinstance(word_length, bool)
+        or not isinstance(word_length, int | np.integer)
+        or int(word_length) not in WORD_LENGTHS
+    ):
         raise ValueError(
-            f"word_length must be one of {', '.join(map(str, WORD_LENGTHS))}; "
-            f"got {word_length!r}"
+            f"word_length must be one of {', '.join(map(str, WORD_LENGTHS))}; got {word_length!r}"
         )
-    return int(word_length)  # type: ignore[call-overload]
+    return int(word_length)
 
 
 def word_file(kind: Kind, word_length: int) -> Path:
@@ -98,6 +104,14 @@ def _manifest(folder_text: str) -> dict[str, str]:
             raise WordListError(f"{path}: malformed line {line!r} (want '<sha256>  <file>')")
         entries[name] = digest
     return entries
+
+
+def letter_array(words: Sequence[str]) -> np.ndarray:
+    """``words`` (all of one length, a-z) as an int8 array of letter numbers (0 = a)."""
+    if not words:
+        return np.zeros((0, 0), dtype=np.int8)
+    raw = np.frombuffer("".join(words).encode("ascii"), dtype=np.uint8)
+    return (raw.reshape(len(words), -1) - ord("a")).astype(np.int8)
 
 
 def clear_cache() -> None:

@@ -24,7 +24,7 @@ from functools import cache
 
 import numpy as np
 
-from envsuite.families.text.word_lists import load_words
+from envsuite.families.text.word_lists import letter_array, load_words
 
 GREY, YELLOW, GREEN = 0, 1, 2
 #: The marks as the text shows them, indexed by mark.
@@ -96,14 +96,6 @@ def lexicon(word_length: int) -> Lexicon:
 @cache
 def _answer_letters(lex: Lexicon) -> np.ndarray:
     return letter_array(lex.answers)
-
-
-def letter_array(words: Sequence[str]) -> np.ndarray:
-    """``words`` (all of one length, a-z) as an int8 array of letter numbers (0 = a)."""
-    if not words:
-        return np.zeros((0, 0), dtype=np.int8)
-    raw = np.frombuffer("".join(words).encode("ascii"), dtype=np.uint8)
-    return (raw.reshape(len(words), -1) - ord("a")).astype(np.int8)
 
 
 class Hints:

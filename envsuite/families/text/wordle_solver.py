@@ -151,9 +151,7 @@ class WordleSolver:
         share = present.mean(axis=0)
         value = share * (1 - share)
         guess_present = np.zeros((len(everything), 26), dtype=bool)
-        np.put_along_axis(
-            guess_present, self.lex.letters[everything].astype(np.intp), True, axis=1
-        )
+        np.put_along_axis(guess_present, self.lex.letters[everything].astype(np.intp), True, axis=1)
         coverage = guess_present @ value
         size = max(1, POOL_PAIRS // len(keep))
         best = everything[np.argsort(-coverage, kind="stable")[:size]]
