@@ -219,8 +219,9 @@ class WordleEnv(TextGameEnv[str]):
         """Play a legal guess and say what it did."""
         game = self.game
         marks = game.guess(move)
-        if not self.text_mode:
+        if not self.text_mode:  # the vector observation is the board: no text to write
             self._record_vector(move, marks)
+            return MoveResult("", float(game.won), game.over, game.won)
         words = ", ".join(
             f"{letter} {MARK_NAMES[mark]}" for letter, mark in zip(move, marks, strict=True)
         )
@@ -258,9 +259,9 @@ class WordleEnv(TextGameEnv[str]):
 
     def _record_vector(self, word: str, marks: Marks) -> None:
         row = self._board[len(self.game.guesses) - 1]
-        positions = np.arange(self.word_length)
-        row[positions, self.lex.letters[self.lex.guess_index[word]]] = 1
-        row[positions, 26 + np.asarray(marks)] = 1
+        for position, (letter, mark) in enumerate(zip(word, marks, strict=True)):
+            row[position, ord(letter) - 97] = 1
+            row[position, 26 + mark] = 1
         self._mask[self.lex.guess_index[word]] = 0
         if self.hard_mode:
             self._mask &= self.game.hints.mask(self.lex)

@@ -17,7 +17,6 @@ The engine is plain Python: no Gymnasium, no text beyond the rule each refusal n
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -109,12 +108,12 @@ class Hints:
 
     def add(self, word: str, marks: Marks) -> None:
         """Take in the marks of one guess."""
-        revealed: Counter[str] = Counter()
+        revealed: dict[str, int] = {}
         for position, (letter, mark) in enumerate(zip(word, marks, strict=True)):
             if mark == GREEN:
                 self.greens[position] = letter
             if mark != GREY:
-                revealed[letter] += 1
+                revealed[letter] = revealed.get(letter, 0) + 1
         for letter, count in revealed.items():
             if count > self.min_counts.get(letter, 0):
                 self.min_counts[letter] = count

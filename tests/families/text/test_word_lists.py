@@ -35,7 +35,8 @@ def test_lists_hold_sorted_unique_lowercase_words_with_answers_among_guesses(len
 
 
 def test_every_list_is_in_the_manifest_and_nothing_else_is():
-    listed = {line.split("  ")[1] for line in (words_folder() / "MANIFEST").read_text().splitlines()}
+    manifest = (words_folder() / "MANIFEST").read_text().splitlines()
+    listed = {line.split("  ")[1] for line in manifest}
     shipped = {p.name for p in words_folder().iterdir() if p.name != "MANIFEST"}
     assert listed == shipped
 

@@ -65,7 +65,8 @@ def test_the_text_shows_marks_first_then_words_and_a_board():
         "babes -> Y Y G G .  (b yellow, a yellow, b green, e green, s grey); 5 guesses left"
     )
     observation, reward, terminated, _, info = last.step("abbey")
-    assert observation.endswith("solved in 2 guesses") and reward == 1.0 and info["success"]
+    assert observation.endswith("solved in 2 guesses") and reward == 1.0 and terminated
+    assert info["success"] is True
 
 
 def test_the_vector_board_holds_letters_and_marks_and_the_mask_drops_played_guesses():

@@ -49,7 +49,8 @@ def test_the_solver_finds_every_five_letter_answer_within_six_guesses():
 def test_the_opening_is_the_solvers_own_choice_over_the_whole_lists():
     lex = lexicon(5)
     codes = marks_codes(lex.letters, lex.answer_letters)
-    squares = np.array([(np.bincount(row, minlength=243).astype(np.int64) ** 2).sum() for row in codes])
+    counts = [np.bincount(row, minlength=243).astype(np.int64) for row in codes]
+    squares = np.array([(c**2).sum() for c in counts])
     is_answer = np.isin(np.arange(len(lex.guesses)), [lex.guess_index[a] for a in lex.answers])
     score = squares - is_answer
     assert lex.guesses[int(np.lexsort((~is_answer, score))[0])] == OPENINGS[5]
