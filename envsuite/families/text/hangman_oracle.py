@@ -5,6 +5,10 @@ the list is public) that match the revealed pattern, hold no guessed letter at a
 position (so no missed letter at all) and are not a wrong word guessed before. The oracle
 guesses the unguessed letter found in the most candidates (ties: alphabetical order); in
 text mode, once one candidate is left, it guesses that word.
+
+With 6 lives it wins 86.7% of the test split's words (4 letters 61%, 5: 80%, 6: 89%,
+7: 95%; ``tests/families/text/test_hangman.py``): short words leave many candidates
+that differ in one letter (``_ate``), which no letter order resolves within six misses.
 """
 
 from __future__ import annotations

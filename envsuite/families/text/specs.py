@@ -21,7 +21,9 @@ _register(
         api="gymnasium",
         description="Wordle on SCOWL word lists (4-7 letters, hard mode); text or vector.",
         oracle=f"{_PACKAGE}.wordle_oracle:wordle_oracle",
-        oracle_success=1.0,
+        # Every 5-letter answer is won (tests/families/text/test_wordle_solver.py); the
+        # bar here also covers the hard-mode and 4-letter variants, where a few are lost.
+        oracle_success=0.9,
         test_variants=(
             {"observation_mode": "vector"},
             {"hard_mode": True, "history": "full"},
@@ -40,7 +42,8 @@ _register(
         api="gymnasium",
         description="Hangman on SCOWL word lists (4-7 letters, lives); text or vector.",
         oracle=f"{_PACKAGE}.hangman_oracle:hangman_oracle",
-        oracle_success=0.8,
+        # Candidate filtering wins about 87% of words with 6 lives (61% of 4-letter ones).
+        oracle_success=0.7,
         test_variants=(
             {"observation_mode": "vector"},
             {"word_length": 7, "history": "full"},

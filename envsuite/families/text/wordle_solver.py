@@ -14,8 +14,14 @@ are the candidates plus the allowed words that best cover the candidates' uncert
 letters (:data:`POOL_PAIRS`); the first guess of each length is precomputed
 (:data:`OPENINGS`, chosen by the same score over the whole lists); and the solver
 remembers the guess it chose for every history it has seen, so a decision tree builds up
-as games are played. On the shipped 5-letter list it finds every answer within six
-guesses (``tests/families/text/test_wordle_solver.py``).
+as games are played.
+
+Measured on the shipped lists (every answer played, six guesses): 5 letters, every one of
+the 2,318 answers found, 3.553 guesses on average (the bar, checked by
+``tests/families/text/test_wordle_solver.py`` in about 15 s); 6 and 7 letters, every
+answer (3.28 and 3.04 on average); 4 letters, all but one (``haze``, 4.05 on average). In
+hard mode it wins 98.4% of the 5-letter answers (greedy choices can corner it in families
+such as ``-ased``).
 """
 
 from __future__ import annotations
