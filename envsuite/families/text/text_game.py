@@ -215,7 +215,8 @@ class TextGameEnv(EnvsuiteEnv[Any, Any, MoveT], Generic[MoveT]):
     def parse_action(self, action: Any) -> MoveT:
         """Read the agent's text through the answer grammar (or a vector action)."""
         if not self.text_mode:
-            self._echo = _clip(repr(action), ECHO_LIMIT)
+            # No echo: only the text ``full`` history quotes actions, and repr() of an
+            # agent's unchecked object may raise (see envsuite.env_base).
             return self.parse_vector_move(action)
         self._echo = _clip(action, ECHO_LIMIT) if isinstance(action, str) else "?"
         answer = extract_answer(action)
