@@ -32,10 +32,11 @@ What the base does, the same in every game (the docstrings of the games refer he
   ``info["parse_error"]`` and in the observation.
 - **Info**: every step has ``turn`` and ``invalid_actions`` (counts so far) and, where the
   action set is finite, ``legal_actions`` (text mode) or ``action_mask`` (vector mode).
-  The last step adds ``success``, ``score`` (the game's normalised score, by default 1.0
-  for success and 0.0 otherwise), ``optimal_steps`` where known and ``efficiency``
-  (``optimal_steps / turns`` when the game was won, else 0.0); the runner records these
-  as the episode's metrics. Nothing in ``info`` gives the answer away.
+  The last step adds ``success`` and ``score`` (the game's normalised score, by default
+  1.0 for success and 0.0 otherwise) and, where the oracle knows the shortest win,
+  ``optimal_steps`` and ``efficiency`` (``optimal_steps / turns`` when the game was won,
+  else 0.0); the runner records these as the episode's metrics. Nothing in ``info``
+  gives the answer away.
 """
 
 from __future__ import annotations
@@ -258,10 +259,9 @@ class TextGameEnv(EnvsuiteEnv[Any, Any, MoveT], Generic[MoveT]):
             won = bool(done and success)
             info["success"] = won
             info["score"] = float(self.score(won))
-            info["optimal_steps"] = self.optimal_steps
-            info["efficiency"] = (
-                self.optimal_steps / self.turns if won and self.optimal_steps else 0.0
-            )
+            if self.optimal_steps is not None:
+                info["optimal_steps"] = self.optimal_steps
+                info["efficiency"] = self.optimal_steps / self.turns if won else 0.0
         return self._observation(feedback), float(reward), bool(done), truncated, info
 
     def _observation(self, feedback: str) -> Any:

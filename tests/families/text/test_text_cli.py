@@ -49,7 +49,7 @@ def test_eval_with_every_kind_of_agent(tmp_path, spec, agent):
 
 @pytest.mark.parametrize("spec", TEXT_SPECS, ids=lambda spec: spec.id)
 def test_play_in_the_terminal(spec):
-    result = runner.invoke(app, ["play", spec.id, "--seed", "0", *settings(spec)], input="hello\n")
+    result = runner.invoke(app, ["play", spec.id, "--seed", "0", *settings(spec)], input="zzqx9\n")
     assert result.exit_code == 0, result.output
     assert "parse_error:" in result.output and "stdin closed" in result.output
     assert "Traceback" not in result.output
