@@ -11,3 +11,23 @@ TEXT_SPECS: list[EnvSpec] = []
 def _register(spec: EnvSpec) -> None:
     TEXT_SPECS.append(spec)
     register(spec)
+
+
+_register(
+    EnvSpec(
+        id="envsuite/Maze-v0",
+        entry_point=f"{_PACKAGE}.maze:MazeEnv",
+        family="text",
+        api="gymnasium",
+        description="Procedural perfect or braided mazes, full or local view; BFS oracle.",
+        oracle=f"{_PACKAGE}.maze_oracle:maze_oracle",
+        oracle_success=1.0,
+        test_kwargs={"width": 5, "height": 5},
+        test_variants=(
+            {"observation_mode": "vector"},
+            {"observation_mode": "vector", "view_radius": 2, "braid": 0.5},
+            {"view_radius": 1, "history": "summary"},
+            {"history": "full", "braid": 1.0, "width": 4, "height": 3},
+        ),
+    )
+)
