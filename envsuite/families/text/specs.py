@@ -31,3 +31,23 @@ _register(
         ),
     )
 )
+
+_register(
+    EnvSpec(
+        id="envsuite/Mastermind-v0",
+        entry_point=f"{_PACKAGE}.mastermind:MastermindEnv",
+        family="text",
+        api="gymnasium",
+        description="Mastermind: code length, colours, repeats; (black, white) feedback; "
+        "Knuth minimax oracle.",
+        oracle=f"{_PACKAGE}.mastermind_oracle:mastermind_oracle",
+        oracle_success=1.0,
+        test_kwargs={},
+        test_variants=(
+            {"observation_mode": "vector"},
+            {"repeats": False, "history": "summary"},
+            {"code_length": 3, "num_colours": 5, "history": "full", "max_guesses": 6},
+            {"observation_mode": "vector", "code_length": 5, "num_colours": 4},
+        ),
+    )
+)
