@@ -51,3 +51,23 @@ _register(
         ),
     )
 )
+
+_register(
+    EnvSpec(
+        id="envsuite/Minesweeper-v0",
+        entry_point=f"{_PACKAGE}.minesweeper:MinesweeperEnv",
+        family="text",
+        api="gymnasium",
+        description="No-guess Minesweeper (boards certified by a constraint solver); "
+        "presets and densities; logical oracle.",
+        oracle=f"{_PACKAGE}.minesweeper_oracle:minesweeper_oracle",
+        oracle_success=1.0,
+        test_kwargs={},
+        test_variants=(
+            {"observation_mode": "vector"},
+            {"rows": 6, "cols": 7, "mines": 6, "history": "summary"},
+            {"observation_mode": "vector", "preset": "intermediate"},
+            {"rows": 5, "cols": 8, "density": 0.15, "history": "full"},
+        ),
+    )
+)
