@@ -172,6 +172,13 @@ class MinesweeperEnv(TextGameEnv[Move]):
         # pickle copies it whole, so no view of it is kept between moves).
         self._grid = np.full(rows * cols, HIDDEN, dtype=np.int8)
         self._mask = np.zeros(2 * self.cells, dtype=np.int8)
+        # The text board's cells, kept in step move by move, and its column header.
+        self._width = len(str(cols))
+        self._symbols = tuple(s.rjust(self._width) for s in ".12345678#F")
+        self._marks = [self._symbols[HIDDEN]] * self.cells
+        self._header = (
+            " " * len(str(rows)) + " " + " ".join(f"{c:>{self._width}}" for c in range(1, cols + 1))
+        )
 
     # -- drawing the instance ------------------------------------------------------------
     def new_game(self, seed: int | None, options: dict[str, Any] | None) -> None:
@@ -188,14 +195,17 @@ class MinesweeperEnv(TextGameEnv[Move]):
         self.game = MinesweeperGame(self.board)
         self._grid[:] = HIDDEN
         self._mask[:] = 1
+        self._marks = [self._symbols[HIDDEN]] * self.cells
         self._opened(self.game.reveal(self.board.start))
-        self.optimal_steps = self.board.three_bv() - 1
+        self.optimal_steps = self.board.three_bv - 1
 
     def _opened(self, cells: list[int]) -> None:
-        """Keep the vector grid and mask in step with newly revealed cells."""
+        """Keep the vector grid, the mask and the text board in step with revealed cells."""
         numbers, flat, mask, total = self.board.numbers, self._grid, self._mask, self.cells
+        marks, symbols = self._marks, self._symbols
         for cell in cells:
             flat[cell] = numbers[cell]
+            marks[cell] = symbols[numbers[cell]]
             mask[cell] = 0
             mask[total + cell] = 0
 
@@ -218,30 +228,21 @@ class MinesweeperEnv(TextGameEnv[Move]):
 
     def state_text(self) -> str:
         """The counts line and the board with row and column numbers."""
-        game, board = self.game, self.board
+        game = self.game
         flags = sum(game.flagged)
         left = game.safe_cells - game.revealed_count
-        head = f"{self.mines} mines, {flags} flagged, {left} safe cells left to reveal."
-        width = len(str(self.cols))
-        label = len(str(self.rows))
-        show_mines = game.lost
-        mine_set = board.mine_set
-        numbers, revealed, flagged = board.numbers, game.revealed, game.flagged
+        marks = self._marks
+        if game.lost:
+            marks = list(marks)
+            for mine in self.board.mines:
+                marks[mine] = "*".rjust(self._width)
+        cols, label = self.cols, len(str(self.rows))
         lines = [
-            head,
-            " " * label + " " + " ".join(f"{c:>{width}}" for c in range(1, self.cols + 1)),
+            f"{self.mines} mines, {flags} flagged, {left} safe cells left to reveal.",
+            self._header,
         ]
         for row in range(self.rows):
-            marks = []
-            for cell in range(row * self.cols, (row + 1) * self.cols):
-                if revealed[cell]:
-                    mark = str(numbers[cell]) if numbers[cell] else "."
-                elif show_mines and cell in mine_set:
-                    mark = "*"
-                else:
-                    mark = "F" if flagged[cell] else "#"
-                marks.append(mark.rjust(width))
-            lines.append(f"{row + 1:>{label}} " + " ".join(marks))
+            lines.append(f"{row + 1:>{label}} " + " ".join(marks[row * cols : (row + 1) * cols]))
         return "\n".join(lines)
 
     def parse_move(self, answer: str) -> Move:
@@ -280,29 +281,33 @@ class MinesweeperEnv(TextGameEnv[Move]):
         """Reveal, flag or unflag; the feedback shows the board after the move."""
         verb, cell = move
         game = self.game
-        where = f"row {cell // self.cols + 1}, column {cell % self.cols + 1}"
         if verb == "reveal":
             opened = game.reveal(cell)
-            if game.lost:
-                said, reward = f"Revealed {where}: a mine! You lost.", -1.0
-            else:
+            if not game.lost:
                 self._opened(opened)
-                number = self.board.numbers[cell]
-                said = f"Revealed {where}: {number}" + (
-                    f", opening {len(opened)} cells." if len(opened) > 1 else "."
-                )
-                reward = 1.0 if game.won else 0.0
-                if game.won:
-                    said += " Every safe cell is revealed: you won!"
+            reward = -1.0 if game.lost else 1.0 if game.won else 0.0
         else:
-            game.set_flag(cell, verb == "flag")
-            self._grid[cell] = FLAGGED if verb == "flag" else HIDDEN
-            self._mask[cell] = verb == "unflag"
-            said, reward = f"{'Flagged' if verb == 'flag' else 'Unflagged'} {where}.", 0.0
-        done = game.over
+            flag = verb == "flag"
+            game.set_flag(cell, flag)
+            self._grid[cell] = FLAGGED if flag else HIDDEN
+            self._marks[cell] = self._symbols[FLAGGED if flag else HIDDEN]
+            self._mask[cell] = not flag
+            reward = 0.0
         if not self.text_mode:
-            return MoveResult("", reward, done, game.won)
-        return MoveResult(f"{said}\n{self.state_text()}", reward, done, game.won)
+            return MoveResult("", reward, game.over, game.won)
+        where = f"row {cell // self.cols + 1}, column {cell % self.cols + 1}"
+        if verb != "reveal":
+            said = f"{'Flagged' if verb == 'flag' else 'Unflagged'} {where}."
+        elif game.lost:
+            said = f"Revealed {where}: a mine! You lost."
+        else:
+            number = self.board.numbers[cell]
+            said = f"Revealed {where}: {number}" + (
+                f", opening {len(opened)} cells." if len(opened) > 1 else "."
+            )
+            if game.won:
+                said += " Every safe cell is revealed: you won!"
+        return MoveResult(f"{said}\n{self.state_text()}", reward, game.over, game.won)
 
     def legal_moves(self) -> list[str] | None:
         """Every legal action on boards of at most 100 cells (None on bigger ones)."""

@@ -10,6 +10,8 @@ loops are bounded: :func:`draw_board` raises after ``max_attempts`` solver check
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from envsuite.families.text.minesweeper_rules import MinesweeperBoard, neighbours
@@ -28,12 +30,16 @@ DRAWS_PER_CHECK = 200
 
 def draw_candidate(rng: np.random.Generator, rows: int, cols: int, mines: int) -> MinesweeperBoard:
     """A board with a random start cell and ``mines`` mines placed off it and its neighbours."""
-    cells = rows * cols
-    start = int(rng.integers(cells))
-    keep_clear = {start, *neighbours(rows, cols)[start]}
-    allowed = np.array([c for c in range(cells) if c not in keep_clear], dtype=np.int64)
-    chosen = rng.choice(allowed, size=mines, replace=False)
+    start = int(rng.integers(rows * cols))
+    chosen = rng.choice(_mine_cells(rows, cols, start), size=mines, replace=False)
     return MinesweeperBoard(rows, cols, tuple(sorted(int(c) for c in chosen)), start)
+
+
+@functools.cache
+def _mine_cells(rows: int, cols: int, start: int) -> np.ndarray:
+    """The cells a mine may take when ``start`` is the start cell."""
+    keep_clear = {start, *neighbours(rows, cols)[start]}
+    return np.array([c for c in range(rows * cols) if c not in keep_clear], dtype=np.int64)
 
 
 def draw_board(
@@ -62,7 +68,7 @@ def draw_board(
                 f"{game}: no {rows}x{cols} board with {mines} mines of the {split!r} split in "
                 f"{DRAWS_PER_CHECK} draws; the settings allow too few boards"
             )
-        if board.three_bv() > 1 and solves_without_guessing(board):
+        if board.three_bv > 1 and solves_without_guessing(board):
             return board
     raise RuntimeError(
         f"{game}: no {rows}x{cols} board with {mines} mines could be solved without guessing "

@@ -78,6 +78,7 @@ class MinesweeperBoard:
         """The canonical name: size, mine cells and start cell."""
         return f"{self.rows}x{self.cols}:{','.join(map(str, self.mines))}:{self.start}"
 
+    @functools.cached_property
     def three_bv(self) -> int:
         """The board's 3BV: the fewest reveals that clear it (flags never needed).
 

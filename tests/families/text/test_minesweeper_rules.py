@@ -48,10 +48,10 @@ def test_a_mine_loses():
 def test_three_bv_counts_openings_and_lone_numbers():
     # one opening (the right part) and the cells around the mine that no opening touches
     board = board_from("..*.. ..... .....", (2, 4))
-    assert board.three_bv() == 1
+    assert board.three_bv == 1
     board = board_from(".*. *.* .*.", (0, 0))
     # no zero cell: every safe cell takes its own click
-    assert board.three_bv() == 5
+    assert board.three_bv == 5
 
 
 def consistent_layouts(board, revealed, total):
@@ -165,7 +165,7 @@ def test_generated_boards_are_certified_deterministic_and_in_their_split():
             board = draw_board(rng, "minesweeper", split, 9, 9, 10, 100)
             assert split_of("minesweeper", board.key()) == split
             assert board.start not in board.mine_set and board.numbers[board.start] == 0
-            assert solves_without_guessing(board) and board.three_bv() > 1
+            assert solves_without_guessing(board) and board.three_bv > 1
     one = draw_board(np.random.default_rng(5), "minesweeper", "train", 9, 9, 10, 100)
     two = draw_board(np.random.default_rng(5), "minesweeper", "train", 9, 9, 10, 100)
     assert one == two
