@@ -95,6 +95,7 @@ def _remarks(tables: ReportTables) -> list[str]:
 
 
 def _outcomes(tables: ReportTables, figures: Figures) -> list[str]:
+    efficiency = any(row.efficiency for row in tables.outcomes)
     rows = [
         [
             short_task(row.task),
@@ -106,6 +107,7 @@ def _outcomes(tables: ReportTables, figures: Figures) -> list[str]:
             seed_mean(row.success, row.n_ran),
             "per player (below)" if row.players else seed_mean(row.mean_return, row.n_ran),
             seed_mean(row.score, row.n_ran),
+            *([seed_mean(row.efficiency, row.n_ran)] if efficiency else []),
         ]
         for row in tables.outcomes
     ]
@@ -116,7 +118,13 @@ def _outcomes(tables: ReportTables, figures: Figures) -> list[str]:
         "the attempts at each seed are averaged, then the seeds; intervals resample seeds "
         "(rliable's stratified bootstrap, one stratum per row). Infrastructure errors are "
         "counted apart and are in no statistic. A number defined by fewer episodes than "
-        "`ran` shows its own n; — means no episode defines it.",
+        "`ran` shows its own n; — means no episode defines it."
+        + (
+            " Efficiency (where the env knows the shortest win) is the shortest win's "
+            "length over the turns taken, 0 for an episode not won."
+            if efficiency
+            else ""
+        ),
         "",
         *markdown_table(
             [
@@ -129,6 +137,7 @@ def _outcomes(tables: ReportTables, figures: Figures) -> list[str]:
                 "success rate",
                 "mean return",
                 "mean score",
+                *(["efficiency"] if efficiency else []),
             ],
             rows,
         ),

@@ -81,6 +81,8 @@ class OutcomeRow:
         mean_return: Mean return (None for multi-agent envs: see :class:`PlayerRow`).
         score: Mean score, or None when no episode defines one.
         players: The agents of a multi-agent env (empty for single-agent envs).
+        efficiency: Mean of ``metrics["efficiency"]`` (the shortest win's length over
+            the turns taken, 0 for a loss), or None where no episode records it.
 
     """
 
@@ -94,6 +96,7 @@ class OutcomeRow:
     mean_return: SeedMean | None
     score: SeedMean | None
     players: tuple[str, ...]
+    efficiency: SeedMean | None = None
 
 
 @dataclass(frozen=True)
@@ -249,6 +252,7 @@ def _outcome(
         mean_return=None if players else mean(field_value("return")),
         score=mean(field_value("score")),
         players=players,
+        efficiency=mean(metric_value("efficiency")),
     )
     player_rows = [
         PlayerRow(

@@ -34,9 +34,11 @@ def outcome_table(tables: ReportTables) -> Table:
     """Outcomes per (env configuration, run)."""
     names = env_labels(tables)
     coverage = percent(tables.settings.confidence)
+    efficiency = any(row.efficiency for row in tables.outcomes)
     table = _table(
         f"outcomes ({coverage} CI, bootstrap seed {tables.settings.seed})",
-        ["env", "agent", "ran", "infra", "success rate", "mean return", "mean score"],
+        ["env", "agent", "ran", "infra", "success rate", "mean return", "mean score"]
+        + (["efficiency"] if efficiency else []),
     )
     for row in tables.outcomes:
         _row(
@@ -48,6 +50,7 @@ def outcome_table(tables: ReportTables) -> Table:
             seed_mean(row.success, row.n_ran),
             "per player" if row.players else seed_mean(row.mean_return, row.n_ran),
             seed_mean(row.score, row.n_ran),
+            *([seed_mean(row.efficiency, row.n_ran)] if efficiency else []),
         )
     return table
 
