@@ -35,7 +35,8 @@ What the base does, the same in every game (the docstrings of the games refer he
   The last step adds ``success``, ``score`` (the game's normalised score, by default 1.0
   for success and 0.0 otherwise), ``optimal_steps`` where known and ``efficiency``
   (``optimal_steps / turns`` when the game was won, else 0.0); the runner records these
-  as the episode's metrics. Nothing in ``info`` gives the answer away.
+  as the episode's metrics; a game adds its own keys with ``final_info()``. Nothing in
+  ``info`` gives the answer away.
 """
 
 from __future__ import annotations
@@ -183,6 +184,10 @@ class TextGameEnv(EnvsuiteEnv[Any, Any, MoveT], Generic[MoveT]):
         """The game's normalised score in [0, 1] at the end (default: 1.0 for a win)."""
         return 1.0 if success else 0.0
 
+    def final_info(self) -> dict[str, Any]:
+        """Game-specific keys added to the last step's info (default: none)."""
+        return {}
+
     def vector_spaces(self) -> tuple[spaces.Space[Any], spaces.Space[Any]]:
         """Observation and action spaces of the vector mode."""
         raise NotImplementedError(f"{type(self).__name__} has no vector mode")
@@ -261,6 +266,7 @@ class TextGameEnv(EnvsuiteEnv[Any, Any, MoveT], Generic[MoveT]):
             info["efficiency"] = (
                 self.optimal_steps / self.turns if won and self.optimal_steps else 0.0
             )
+            info.update(self.final_info())
         return self._observation(feedback), float(reward), bool(done), truncated, info
 
     def _observation(self, feedback: str) -> Any:
