@@ -1,0 +1,158 @@
+"""Sokoban levels from a seed: a random room, then boxes pulled back from the solved state.
+
+After DeepMind's Boxoban generator (Racanière et al. 2017, "Imagination-augmented
+agents"): a walled room is carved by a random walk that stamps small floor patterns;
+targets and the player are placed on its floor with a box on every target; then the
+player walks at random, pulling boxes behind it (reverse play), and the position that
+scores best (box moves times the boxes' distance from their targets) becomes the start.
+Reverse play makes solvable levels; the solver then certifies each one and records its
+optimal moves and pushes. Attempts are bounded; running out raises.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from envsuite.families.text.sokoban_rules import Level
+from envsuite.families.text.sokoban_solver import SearchBudgetExceeded, min_pushes, solve_moves
+
+#: Floor patterns the room walk stamps around its position (Boxoban's masks).
+PATTERNS = (
+    ((0, 0, 0), (1, 1, 1), (0, 0, 0)),
+    ((0, 1, 0), (0, 1, 0), (0, 1, 0)),
+    ((0, 0, 0), (1, 1, 0), (0, 1, 0)),
+    ((0, 0, 0), (1, 1, 0), (1, 1, 0)),
+    ((0, 0, 0), (0, 1, 1), (0, 1, 0)),
+)
+#: A level needs at least this many pushes per box (fewer: too easy, drawn again).
+MIN_PUSHES_PER_BOX = 2
+#: Levels tried per reset before generation gives up.
+MAX_ATTEMPTS = 100
+#: Reverse-play steps per attempt.
+REVERSE_STEPS = 300
+#: Chance that a step away from an adjacent box pulls it along.
+PULL_CHANCE = 0.8
+#: Reverse walks per room; the best-scoring position of all is kept.
+REVERSE_WALKS = 3
+#: States the certifying solver may expand per level.
+SOLVER_STATES = 50_000
+
+
+@dataclass(frozen=True)
+class CertifiedLevel:
+    """A level with what its solver found: a move-optimal solution and the fewest pushes."""
+
+    level: Level
+    solution: str
+    optimal_moves: int
+    optimal_pushes: int
+
+
+def room(rng: np.random.Generator, width: int, height: int) -> set[int]:
+    """Floor cells of a random room inside a ``width`` x ``height`` walled rectangle."""
+    floor: set[int] = set()
+    r, c = int(rng.integers(1, height - 1)), int(rng.integers(1, width - 1))
+    moves = ((-1, 0), (1, 0), (0, -1), (0, 1))
+    dr, dc = moves[int(rng.integers(4))]
+    for _ in range(int(1.5 * (width + height))):
+        if rng.random() < 0.35:
+            dr, dc = moves[int(rng.integers(4))]
+        r = min(max(r + dr, 1), height - 2)
+        c = min(max(c + dc, 1), width - 2)
+        pattern = PATTERNS[int(rng.integers(len(PATTERNS)))]
+        for i in range(3):
+            for j in range(3):
+                rr, cc = r + i - 1, c + j - 1
+                if pattern[i][j] and 0 < rr < height - 1 and 0 < cc < width - 1:
+                    floor.add(rr * width + cc)
+    return floor
+
+
+def reverse_play(
+    rng: np.random.Generator, width: int, floor: list[int], num_boxes: int
+) -> tuple[frozenset[int], tuple[int, ...], int] | None:
+    """``(targets, boxes, player)`` after pulling boxes back from the solved state."""
+    if len(floor) < num_boxes + 3:
+        return None
+    picks = rng.choice(len(floor), num_boxes + 1, replace=False).tolist()
+    targets = [floor[i] for i in picks[:num_boxes]]
+    player = floor[picks[num_boxes]]
+    open_cells = set(floor)
+    offsets = (-width, width, -1, 1)
+    best: tuple[int, tuple[int, ...], int] | None = None
+    for _ in range(REVERSE_WALKS):
+        best = _walk_back(rng, width, open_cells, targets, player, best)
+    if best is None or best[0] <= 0:
+        return None
+    return frozenset(targets), best[1], best[2]
+
+
+def _walk_back(
+    rng: np.random.Generator,
+    width: int,
+    open_cells: set[int],
+    targets: list[int],
+    player: int,
+    best: tuple[int, tuple[int, ...], int] | None,
+) -> tuple[int, tuple[int, ...], int] | None:
+    """One random reverse walk from the solved state; the best-scoring start so far."""
+    boxes = list(targets)  # box k started on targets[k]
+    offsets = (-width, width, -1, 1)
+    swaps, last, displacement = 0, -1, 0
+    steps = rng.integers(4, size=REVERSE_STEPS).tolist()
+    pulls = (rng.random(REVERSE_STEPS) < PULL_CHANCE).tolist()
+    for direction, pull in zip(steps, pulls, strict=True):
+        d = offsets[direction]
+        nxt = player + d
+        if nxt not in open_cells or nxt in boxes:
+            continue
+        behind = player - d
+        if pull and behind in boxes:
+            k = boxes.index(behind)
+            boxes[k] = player
+            if k != last:
+                swaps, last = swaps + 1, k
+            displacement = sum(
+                abs(b % width - t % width) + abs(b // width - t // width)
+                for b, t in zip(boxes, targets, strict=True)
+            )
+            score = swaps * displacement
+            if (best is None or score > best[0]) and not any(b in targets for b in boxes):
+                best = (score, tuple(sorted(boxes)), nxt)
+        player = nxt
+    return best
+
+
+def generate(
+    rng: np.random.Generator, width: int, height: int, num_boxes: int,
+    max_attempts: int = MAX_ATTEMPTS,
+) -> CertifiedLevel:  # fmt: skip
+    """A level certified solvable by the solver, with its optimal moves and pushes.
+
+    Raises:
+        RuntimeError: no attempt of ``max_attempts`` made a certified level.
+    """
+    for _ in range(max_attempts):
+        floor = sorted(room(rng, width, height))
+        placed = reverse_play(rng, width, floor, num_boxes)
+        if placed is None:
+            continue
+        targets, boxes, player = placed
+        walls = frozenset(set(range(width * height)) - set(floor))
+        level = Level(width, height, walls, targets, boxes, player)
+        try:
+            solution = solve_moves(level, SOLVER_STATES)
+            pushes = min_pushes(level, SOLVER_STATES)
+        except SearchBudgetExceeded:
+            continue
+        if solution is None or pushes is None:  # pragma: no cover - reverse play is solvable
+            continue
+        if pushes < MIN_PUSHES_PER_BOX * num_boxes:  # too easy
+            continue
+        return CertifiedLevel(level, solution, len(solution), pushes)
+    raise RuntimeError(
+        f"no certified {width}x{height} Sokoban level with {num_boxes} boxes in "
+        f"{max_attempts} attempts"
+    )
