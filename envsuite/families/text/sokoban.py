@@ -9,8 +9,8 @@ from gymnasium import spaces
 
 from envsuite.action_parsing import parse_index
 from envsuite.families.text.answer_grammar import GRAMMAR_HELP
-from envsuite.families.text.sokoban_generator import CertifiedLevel, generate
-from envsuite.families.text.sokoban_rules import DIRECTIONS, SokobanBoard
+from envsuite.families.text.sokoban_generator import CertifiedLevel, certify, generate
+from envsuite.families.text.sokoban_rules import DIRECTIONS, SokobanBoard, parse_level
 from envsuite.families.text.splits import Split, draw_in_split
 from envsuite.families.text.text_game import History, InvalidAction, MoveResult, TextGameEnv
 
@@ -76,6 +76,9 @@ class SokobanEnv(TextGameEnv[int]):
         ``pushes`` (the player's).
 
     Arguments:
+        ``reset(options={"level": text})`` plays a level of your own in the standard
+        characters instead (certified by the same solver; ValueError if it has no
+        solution; splits do not apply).
         width, height: The level's size, outer walls included (5-12).
         num_boxes: Boxes (and targets), 1-4.
         end_on_deadlock: End the episode on a detected deadlock (see Termination).
@@ -133,13 +136,16 @@ class SokobanEnv(TextGameEnv[int]):
 
     # -- the game ----------------------------------------------------------------------
     def new_game(self, seed: int | None, options: dict[str, Any] | None) -> None:
-        rng = self.np_random
-        self.certified = draw_in_split(
-            self.game_name,
-            self.split,
-            lambda: generate(rng, self.width, self.height, self.num_boxes),
-            lambda found: _start_text(found),
-        )
+        if options and "level" in options:
+            self.certified = certify(parse_level(options["level"]))
+        else:
+            rng = self.np_random
+            self.certified = draw_in_split(
+                self.game_name,
+                self.split,
+                lambda: generate(rng, self.width, self.height, self.num_boxes),
+                _start_text,
+            )
         self.board = SokobanBoard(self.certified.level)
         self.optimal_steps = self.certified.optimal_moves
         self.optimal_pushes = self.certified.optimal_pushes
@@ -188,7 +194,7 @@ class SokobanEnv(TextGameEnv[int]):
         if board.is_solved():
             return MoveResult(f"{what}. Solved!\n{self.state_text()}", 1.0, True, True)
         if pushed and self.end_on_deadlock:
-            box = board.player + self.certified.level.step(move)  # type: ignore[union-attr]
+            box = board.player + board.level.step(move)
             if board.is_deadlocked(box):
                 return MoveResult(
                     f"{what}. Deadlock: that box can no longer reach a target; the level is "

@@ -125,6 +125,20 @@ def _walk_back(
     return best
 
 
+def certify(level: Level, max_states: int = SOLVER_STATES) -> CertifiedLevel:
+    """``level`` with a move-optimal solution and its fewest pushes.
+
+    Raises:
+        ValueError: the level has no solution.
+        SearchBudgetExceeded: a search expanded more than ``max_states`` states.
+    """
+    solution = solve_moves(level, max_states)
+    pushes = min_pushes(level, max_states)
+    if solution is None or pushes is None:
+        raise ValueError("the level has no solution")
+    return CertifiedLevel(level, solution, len(solution), pushes)
+
+
 def generate(
     rng: np.random.Generator, width: int, height: int, num_boxes: int,
     max_attempts: int = MAX_ATTEMPTS,
@@ -143,15 +157,11 @@ def generate(
         walls = frozenset(set(range(width * height)) - set(floor))
         level = Level(width, height, walls, targets, boxes, player)
         try:
-            solution = solve_moves(level, SOLVER_STATES)
-            pushes = min_pushes(level, SOLVER_STATES)
-        except SearchBudgetExceeded:
+            found = certify(level)
+        except (SearchBudgetExceeded, ValueError):  # too hard to certify (or no solution)
             continue
-        if solution is None or pushes is None:  # pragma: no cover - reverse play is solvable
-            continue
-        if pushes < MIN_PUSHES_PER_BOX * num_boxes:  # too easy
-            continue
-        return CertifiedLevel(level, solution, len(solution), pushes)
+        if found.optimal_pushes >= MIN_PUSHES_PER_BOX * num_boxes:  # else too easy
+            return found
     raise RuntimeError(
         f"no certified {width}x{height} Sokoban level with {num_boxes} boxes in "
         f"{max_attempts} attempts"

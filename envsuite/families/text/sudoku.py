@@ -204,6 +204,8 @@ class SudokuEnv(TextGameEnv[SudokuMove]):
         self.solution: tuple[int, ...] = (0,) * self.geo.cells
         self.board = SudokuBoard(size, (0,) * self.geo.cells)
         self._legal: list[str] | None = None
+        #: The line (0-based) of the bank file the puzzle came from (None: generated).
+        self.bank_entry: int | None = None
 
     @classmethod
     def dataset_files(cls, **config: Any) -> list[Any]:
@@ -222,11 +224,13 @@ class SudokuEnv(TextGameEnv[SudokuMove]):
             path = bank_file(self.size, self.difficulty)
             relative = path.relative_to(datasets_root()).as_posix()
             members = _split_entries(relative, self.game_name, self.split)
-            puzzle_text, solution_text = load_bank(path)[members[int(rng.integers(len(members)))]]
+            self.bank_entry = members[int(rng.integers(len(members)))]
+            puzzle_text, solution_text = load_bank(path)[self.bank_entry]
             symmetry = random_symmetry(self.size, rng)
             puzzle = apply_symmetry(decode(puzzle_text), symmetry)
             solution = apply_symmetry(decode(solution_text), symmetry)
         else:
+            self.bank_entry = None
             want = GRADES[self.size][self.difficulty]
             puzzle, solution = draw_in_split(
                 self.game_name,
