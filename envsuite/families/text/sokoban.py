@@ -133,6 +133,7 @@ class SokobanEnv(TextGameEnv[int]):
         self.certified: CertifiedLevel | None = None
         self.board: SokobanBoard | None = None
         self.optimal_pushes: int | None = None
+        self._planes: tuple[Any, np.ndarray] | None = None  # (level, its static planes)
 
     # -- the game ----------------------------------------------------------------------
     def new_game(self, seed: int | None, options: dict[str, Any] | None) -> None:
@@ -190,19 +191,24 @@ class SokobanEnv(TextGameEnv[int]):
     def play(self, move: int) -> MoveResult:
         board = self._board
         pushed = board.move(move)
-        what = f"{DIRECTIONS[move]}" + (" (pushed a box)" if pushed else "")
-        if board.is_solved():
+        solved = board.is_solved()
+        lost = (
+            not solved
+            and pushed
+            and self.end_on_deadlock
+            and board.is_deadlocked(board.player + board.level.step(move))
+        )
+        if not self.text_mode:  # the vector observation needs no feedback text
+            return MoveResult("", float(solved), solved or lost, solved)
+        what = DIRECTIONS[move] + (" (pushed a box)" if pushed else "")
+        if solved:
             return MoveResult(f"{what}. Solved!\n{self.state_text()}", 1.0, True, True)
-        if pushed and self.end_on_deadlock:
-            box = board.player + board.level.step(move)
-            if board.is_deadlocked(box):
-                return MoveResult(
-                    f"{what}. Deadlock: that box can no longer reach a target; the level is "
-                    f"lost.\n{self.state_text()}",
-                    0.0,
-                    done=True,
-                    success=False,
-                )
+        if lost:
+            return MoveResult(
+                f"{what}. Deadlock: that box can no longer reach a target; the level is "
+                f"lost.\n{self.state_text()}",
+                done=True,
+            )
         return MoveResult(f"{what}.\n{self.state_text()}")
 
     def legal_moves(self) -> list[str]:
@@ -224,9 +230,12 @@ class SokobanEnv(TextGameEnv[int]):
     def vector_observation(self) -> np.ndarray:
         board = self._board
         level = board.level
-        out = np.zeros((4, level.height * level.width), dtype=np.int8)
-        out[0, list(level.walls)] = 1
-        out[1, list(level.targets)] = 1
+        if self._planes is None or self._planes[0] is not level:
+            static = np.zeros((4, level.height * level.width), dtype=np.int8)
+            static[0, sorted(level.walls)] = 1
+            static[1, sorted(level.targets)] = 1
+            self._planes = (level, static)
+        out = self._planes[1].copy()
         out[2, list(board.boxes)] = 1
         out[3, board.player] = 1
         return out.reshape(4, level.height, level.width)

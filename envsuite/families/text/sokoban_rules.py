@@ -34,6 +34,8 @@ class Level:
     push_distance: tuple[int, ...] = field(init=False, compare=False, repr=False)
     #: Per cell, its neighbours that are not walls.
     neighbours: tuple[tuple[int, ...], ...] = field(init=False, compare=False, repr=False)
+    #: The board without boxes and player (cell ``i`` is character ``i + i // width``).
+    empty_text: str = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "push_distance", _push_distances(self))
@@ -43,6 +45,14 @@ class Level:
             for i in range(size)
         )
         object.__setattr__(self, "neighbours", near)
+        rows = (
+            "".join(
+                "#" if i in walls else "." if i in self.targets else " "
+                for i in range(r * self.width, (r + 1) * self.width)
+            )
+            for r in range(self.height)
+        )
+        object.__setattr__(self, "empty_text", "\n".join(rows))
 
     def step(self, direction: int) -> int:
         """The cell offset of a move (0 up, 1 down, 2 left, 3 right)."""
@@ -58,22 +68,12 @@ class Level:
 
     def text(self, boxes: frozenset[int] | set[int], player: int) -> str:
         """The board in the standard characters, one row a line."""
-        rows = []
-        walls, targets = self.walls, self.targets
-        for r in range(self.height):
-            row = []
-            for c in range(self.width):
-                i = r * self.width + c
-                if i in walls:
-                    row.append("#")
-                elif i == player:
-                    row.append("+" if i in targets else "@")
-                elif i in boxes:
-                    row.append("*" if i in targets else "$")
-                else:
-                    row.append("." if i in targets else " ")
-            rows.append("".join(row))
-        return "\n".join(rows)
+        chars = list(self.empty_text)
+        w, targets = self.width, self.targets
+        for b in boxes:
+            chars[b + b // w] = "*" if b in targets else "$"
+        chars[player + player // w] = "+" if player in targets else "@"
+        return "".join(chars)
 
 
 def _push_distances(level: Level) -> tuple[int, ...]:
