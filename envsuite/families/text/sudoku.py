@@ -32,9 +32,9 @@ SudokuMove = tuple[int, int] | tuple[int, ...]
 
 _PLACEMENT = re.compile(
     r"(?i)^\(?\s*r(?:ow)?\s*(\d+)\s*[,;]?\s*c(?:ol(?:umn)?)?\s*(\d+)\s*\)?"
-    r"\s*(?:=|:|->|is|to|,|\s)\s*(\d+|\.|-)$"
+    r"\s*(?:=|:|->|is|to|,|\s)\s*(\d+)$"
 )
-_TRIPLE = re.compile(r"^\(?\s*(\d+)\s*[, ]\s*(\d+)\s*\)?\s*(?:=|:|->|,|\s)\s*(\d+|\.|-)$")
+_TRIPLE = re.compile(r"^\(?\s*(\d+)\s*[, ]\s*(\d+)\s*\)?\s*(?:=|:|->|,|\s)\s*(\d+)$")
 _ERASE = re.compile(
     r"(?i)^(?:erase|clear|delete|remove)\s+\(?\s*r(?:ow)?\s*(\d+)\s*[,;]?\s*"
     r"c(?:ol(?:umn)?)?\s*(\d+)\s*\)?$"
@@ -110,8 +110,8 @@ class SudokuEnv(TextGameEnv[SudokuMove]):
 
     Action:
         ``mode="multi"``: one cell per action, ``r3c4=5`` (also ``r3c4 5``, ``R3C4: 5``,
-        ``row 3 col 4 = 5``, ``(3, 4) = 5``, ``3,4,5``); ``r3c4=0``, ``r3c4=.`` or
-        ``erase r3c4`` clears the player's digit, and a player's digit may be overwritten.
+        ``row 3 col 4 = 5``, ``(3, 4) = 5``, ``3,4,5``); ``r3c4=0`` or ``erase r3c4``
+        (also ``clear``) clears the player's digit, and a player's digit may be overwritten.
         Refused as illegal (InvalidAction naming the rule, checked in this order): a row,
         column or digit out of range, changing a given, erasing an empty cell, writing the
         digit the cell holds, and a digit already in the cell's row, column or box. A
@@ -303,7 +303,6 @@ class SudokuEnv(TextGameEnv[SudokuMove]):
                     f"r3c4=0 to erase; got {text[:40]!r}"
                 )
             row, col, value = (*erase.groups(), "0")
-        value = "0" if value in (".", "-") else value
         return self._checked(int(row) - 1, int(col) - 1, int(value))
 
     def _checked(self, r: int, c: int, value: int) -> tuple[int, int]:

@@ -127,9 +127,9 @@ def test_board_places_erases_and_refuses_nothing_itself():
     assert board.empty == 51 and board.conflict(2, 5) == 0  # r1c1 holds 5
     assert board.conflict(2, 4) == -1
     board.place(2, 4)
-    assert board.empty == 50 and board.candidates(3) & (1 << 3) == 0
+    assert board.empty == 50 and board.candidates(5) & (1 << 3) == 0  # r1c6: a 4 in the row
     board.place(2, 0)
-    assert board.empty == 51 and board.candidates(3) & (1 << 3)
+    assert board.empty == 51 and board.candidates(2) & (1 << 3)
     legal = board.legal_placements()
     assert (2, 4) in legal and (2, 5) not in legal and all(not EASY[c] for c, _ in legal)
     with pytest.raises(ValueError, match="repeats"):
