@@ -32,6 +32,7 @@ SUDOKU = "envsuite/Sudoku-v0"
 EPISODES = 20
 RAW_MEANS: dict[str, float] = {}
 PLACEMENT = re.compile(r"^r(\d+)c(\d+)=(\d+)$")
+NAMES = [f"r{i // 10 // 9 + 1}c{i // 10 % 9 + 1}={i % 10}" for i in range(810)]
 
 
 def puzzles() -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
@@ -71,6 +72,11 @@ def env_run(env: Any, scripts: list[list[Any]]) -> list[tuple[int, ...]]:
     return ends
 
 
+#: A plain 9x9 board with one ``{}`` per cell, as a raw loop would write it.
+TEMPLATE = "\n".join(" ".join(["{}"] * 9) for _ in range(9))
+TOKENS = (".", *"123456789")
+
+
 def raw_run(text: bool) -> list[tuple[int, ...]]:
     ends = []
     for (puzzle, _), moves in zip(PUZZLES, SCRIPTS, strict=True):
@@ -83,12 +89,8 @@ def raw_run(text: bool) -> list[tuple[int, ...]]:
                 continue
             board.place(cell, digit)
             if text:
-                grid = board.grid
-                shown = "\n".join(
-                    " ".join(str(d) if d else "." for d in grid[r * 9 : r * 9 + 9])
-                    for r in range(9)
-                )
-                legal = [f"r{c // 9 + 1}c{c % 9 + 1}={v}" for c, v in board.legal_placements()]
+                shown = TEMPLATE.format(*[TOKENS[d] for d in board.grid])
+                legal = [NAMES[i] for i in board.legal_indices()]
                 assert shown and legal is not None
         ends.append(tuple(board.grid))
     return ends

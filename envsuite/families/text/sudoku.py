@@ -44,12 +44,30 @@ _UNIT_NAMES = ("row", "column", "box")
 
 
 @cache
-def _names(size: int) -> tuple[tuple[str, ...], ...]:
-    """``_names(n)[cell][value]``: the move's text (``r3c4=5``; value 0 erases)."""
+def _names(size: int) -> tuple[str, ...]:
+    """``_names(n)[cell * (n + 1) + value]``: the move's text (``r3c4=5``; 0 erases)."""
     return tuple(
-        tuple(f"r{cell // size + 1}c{cell % size + 1}={v}" for v in range(size + 1))
+        f"r{cell // size + 1}c{cell % size + 1}={v}"
         for cell in range(size * size)
+        for v in range(size + 1)
     )
+
+
+@cache
+def _board_template(size: int) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
+    """The board's text with a ``{}`` per cell (and one for the empty count), and the
+    tokens of given and written digits (index 0: an empty cell)."""
+    geo = geometry(size)
+    gap = ["  " if c and c % geo.box_cols == 0 else "" for c in range(size)]
+    lines = ["    " + " ".join(gap[c] + f"c{c + 1}" for c in range(size))]
+    for r in range(size):
+        if r and r % geo.box_rows == 0:
+            lines.append("")
+        lines.append(f"r{r + 1} " + "".join(gap[c] + "{}" for c in range(size)))
+    lines.append("empty cells: {}")
+    given = ("  .", *(f"  {d}" for d in range(1, size + 1)))
+    written = ("  .", *(f" *{d}" for d in range(1, size + 1)))
+    return "\n".join(lines), given, written
 
 
 @cache
@@ -204,6 +222,7 @@ class SudokuEnv(TextGameEnv[SudokuMove]):
         self.solution: tuple[int, ...] = (0,) * self.geo.cells
         self.board = SudokuBoard(size, (0,) * self.geo.cells)
         self._legal: list[str] | None = None
+        self._givens = np.zeros(self.geo.cells, dtype=np.int8)
         #: The line (0-based) of the bank file the puzzle came from (None: generated).
         self.bank_entry: int | None = None
 
@@ -240,6 +259,7 @@ class SudokuEnv(TextGameEnv[SudokuMove]):
             )
         self.solution = solution
         self.board = SudokuBoard(self.size, puzzle)
+        self._givens = np.array([d > 0 for d in puzzle], dtype=np.int8)
         self._legal = None
         self.optimal_steps = self.board.empty if self.mode == "multi" else 1
 
@@ -269,24 +289,10 @@ class SudokuEnv(TextGameEnv[SudokuMove]):
         return f"{rules}\n{how}"
 
     def state_text(self) -> str:
-        n, br, bc = self.size, self.geo.box_rows, self.geo.box_cols
+        template, given, written = _board_template(self.size)
         grid, puzzle = self.board.grid, self.board.puzzle
-        header = "    " + " ".join(
-            ("  " if c and c % bc == 0 else "") + f"c{c + 1}" for c in range(n)
-        )
-        lines = [header]
-        for r in range(n):
-            if r and r % br == 0:
-                lines.append("")
-            cells = []
-            for c in range(n):
-                i = r * n + c
-                d = grid[i]
-                token = " ." if not d else (f" {d}" if puzzle[i] else f"*{d}")
-                cells.append(("  " if c and c % bc == 0 else "") + f" {token}")
-            lines.append(f"r{r + 1} " + "".join(cells))
-        lines.append(f"empty cells: {self.board.empty}")
-        return "\n".join(lines)
+        tokens = [given[d] if p else written[d] for d, p in zip(grid, puzzle, strict=True)]
+        return template.format(*tokens, self.board.empty)
 
     def parse_move(self, answer: str) -> SudokuMove:
         if self.mode == "single":
@@ -376,6 +382,9 @@ class SudokuEnv(TextGameEnv[SudokuMove]):
             )
         cell, value = move  # type: ignore[misc]
         board.place(cell, value)
+        if not self.text_mode:  # the vector observation needs no feedback text
+            full = board.is_full()
+            return MoveResult("", float(full), full, full)
         name = f"r{cell // self.size + 1}c{cell % self.size + 1}"
         what = f"{name}={value} placed" if value else f"{name} erased"
         if board.is_full():
@@ -397,7 +406,7 @@ class SudokuEnv(TextGameEnv[SudokuMove]):
             return None
         if self._legal is None:
             names = _names(self.size)
-            self._legal = [names[cell][v] for cell, v in self.board.legal_placements()]
+            self._legal = [names[i] for i in self.board.legal_indices()]
         return list(self._legal)
 
     # -- vector mode -------------------------------------------------------------------
@@ -410,10 +419,10 @@ class SudokuEnv(TextGameEnv[SudokuMove]):
 
     def vector_observation(self) -> np.ndarray:
         n = self.size
-        out = np.zeros((2, n, n), dtype=np.int8)
-        out[0] = np.asarray(self.board.grid, dtype=np.int8).reshape(n, n)
-        out[1] = np.asarray(self.board.puzzle, dtype=np.int8).reshape(n, n) > 0
-        return out
+        out = np.empty((2, n * n), dtype=np.int8)
+        out[0] = self.board.grid
+        out[1] = self._givens
+        return out.reshape(2, n, n)
 
     def parse_vector_move(self, action: Any) -> SudokuMove:
         n = self.size
@@ -424,6 +433,5 @@ class SudokuEnv(TextGameEnv[SudokuMove]):
     def legal_move_mask(self) -> np.ndarray:
         n = self.size
         mask = np.zeros(n * n * (n + 1), dtype=np.int8)
-        for cell, value in self.board.legal_placements():
-            mask[cell * (n + 1) + value] = 1
+        mask[self.board.legal_indices()] = 1
         return mask

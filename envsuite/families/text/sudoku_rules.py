@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache
+from itertools import chain
 
 #: Box shape (rows, columns) of each supported grid size.
 BOX_SHAPES: dict[int, tuple[int, int]] = {4: (2, 2), 6: (2, 3), 9: (3, 3)}
@@ -66,6 +67,14 @@ def geometry(size: int) -> Geometry:
     return Geometry(size, *BOX_SHAPES[size])
 
 
+@cache
+def digits_of(size: int) -> tuple[tuple[int, ...], ...]:
+    """``digits_of(n)[mask]``: the digits of a bitmask, in increasing order."""
+    return tuple(
+        tuple(d + 1 for d in range(size) if mask >> d & 1) for mask in range(1 << size)
+    )
+
+
 def conflicts(geo: Geometry, grid: tuple[int, ...] | list[int], cell: int, digit: int) -> int:
     """A peer of ``cell`` already holding ``digit`` (its index), or -1 when there is none."""
     for peer in geo.peers[cell]:
@@ -98,6 +107,8 @@ class SudokuBoard:
         self.puzzle = tuple(puzzle)
         self.grid = list(puzzle)
         self.empty = sum(1 for d in puzzle if d == 0)
+        #: The cells the player may write in (not givens).
+        self.free = tuple(i for i, d in enumerate(puzzle) if d == 0)
         #: Digits (bitmasks) in each unit: rows, then columns, then boxes.
         self.used = [0] * (3 * size)
         for cell, d in enumerate(puzzle):
@@ -105,6 +116,12 @@ class SudokuBoard:
                 if self.conflict(cell, d) >= 0:
                     raise ValueError(f"the puzzle repeats {d} in a unit of cell {cell}")
                 self._mark(cell, d)
+        self._digits = digits_of(size)
+        self._is_free = [d == 0 for d in puzzle]
+        #: Per cell, its legal moves as ``cell * (n + 1) + value`` (kept up to date).
+        self.moves_of: list[list[int]] = [[] for _ in puzzle]
+        for cell in self.free:
+            self._refresh(cell)
 
     def _mark(self, cell: int, digit: int) -> None:
         bit = 1 << (digit - 1)
@@ -132,23 +149,31 @@ class SudokuBoard:
         if digit:
             self._mark(cell, digit)
         self.empty += (digit == 0) - (before == 0)
+        is_free = self._is_free
+        self._refresh(cell)
+        for peer in self.geo.peers[cell]:
+            if is_free[peer]:
+                self._refresh(peer)
 
     def is_full(self) -> bool:
         return self.empty == 0
 
+    def _refresh(self, cell: int) -> None:
+        """Recompute the legal moves of ``cell`` (a free cell)."""
+        r, c, b = self.geo.units_of[cell]
+        used, base = self.used, cell * (self.geo.size + 1)
+        mask = self.geo.full_mask & ~(used[r] | used[c] | used[b])
+        moves = [base + d for d in self._digits[mask]]
+        if self.grid[cell]:
+            moves.insert(0, base)
+        self.moves_of[cell] = moves
+
+    def legal_indices(self) -> list[int]:
+        """Every legal (cell, value) as ``cell * (n + 1) + value``, in cell order: a
+        non-given cell, a digit no peer holds (value 0 erases the player's digit), never
+        the value the cell holds now."""
+        return list(chain.from_iterable(self.moves_of))
+
     def legal_placements(self) -> list[tuple[int, int]]:
-        """Every (cell, value) the rules allow: a non-given cell, a digit no peer holds
-        (value 0 erases the player's digit), never the value the cell holds now."""
-        out = []
-        puzzle, grid = self.puzzle, self.grid
-        for cell in range(self.geo.cells):
-            if puzzle[cell]:
-                continue
-            if grid[cell]:
-                out.append((cell, 0))
-            mask = self.candidates(cell)
-            while mask:
-                bit = mask & -mask
-                mask ^= bit
-                out.append((cell, bit.bit_length()))
-        return out
+        """:meth:`legal_indices` as ``(cell, value)`` pairs."""
+        return [divmod(i, self.geo.size + 1) for i in self.legal_indices()]
