@@ -97,7 +97,12 @@ class TextGameEnv(EnvsuiteEnv[Any, Any, MoveT], Generic[MoveT]):
     """
 
     metadata: dict[str, Any] = {"render_modes": list(TEXT_RENDER_MODES), "render_fps": 4}
-    record_metrics = ("turns", "invalid_actions", "optimal_steps", "efficiency")
+    record_metrics: ClassVar[tuple[str, ...]] = (
+        "turns",
+        "invalid_actions",
+        "optimal_steps",
+        "efficiency",
+    )
 
     #: The name that salts the game's split hashes (never change it: it moves instances
     #: between splits).
