@@ -137,6 +137,7 @@ class SokobanEnv(TextGameEnv[int]):
 
     # -- the game ----------------------------------------------------------------------
     def new_game(self, seed: int | None, options: dict[str, Any] | None) -> None:
+        """Generate a level in the split (or certify ``options['level']``)."""
         if options and "level" in options:
             self.certified = certify(parse_level(options["level"]))
         else:
@@ -158,9 +159,11 @@ class SokobanEnv(TextGameEnv[int]):
         return self.board
 
     def instance_key(self) -> str:
+        """The level's start in the standard characters."""
         return _start_text(self.certified) if self.certified else ""
 
     def instructions(self) -> str:
+        """The rules, the characters and how to answer."""
         return (
             "Sokoban: push every box ($) onto a target (.). # is a wall, @ is you (+ on a "
             "target), * is a box on a target. You move one square per turn: up, down, "
@@ -170,6 +173,7 @@ class SokobanEnv(TextGameEnv[int]):
         )
 
     def state_text(self) -> str:
+        """The board and the counts so far."""
         board = self._board
         return (
             f"{board.text()}\nboxes on targets: {board.on_target}/{len(board.boxes)}, "
@@ -177,6 +181,7 @@ class SokobanEnv(TextGameEnv[int]):
         )
 
     def parse_move(self, answer: str) -> int:
+        """A move word, or InvalidAction naming the rule the move breaks."""
         word = answer.strip().lower()
         if word not in MOVE_WORDS:
             raise InvalidAction(f"expected a move (up, down, left or right); got {word[:40]!r}")
@@ -189,6 +194,7 @@ class SokobanEnv(TextGameEnv[int]):
         return direction
 
     def play(self, move: int) -> MoveResult:
+        """Make the move; end on a solved level or a detected deadlock."""
         board = self._board
         pushed = board.move(move)
         solved = board.is_solved()
@@ -212,22 +218,27 @@ class SokobanEnv(TextGameEnv[int]):
         return MoveResult(f"{what}.\n{self.state_text()}")
 
     def legal_moves(self) -> list[str]:
+        """The legal move words, in the order up, down, left, right."""
         return [DIRECTIONS[d] for d in self._board.legal()]
 
     def score(self, success: bool) -> float:
+        """1.0 when solved, else the fraction of boxes on targets."""
         board = self._board
         return 1.0 if success else board.on_target / len(board.boxes)
 
     def final_info(self) -> dict[str, Any]:
+        """Optimal pushes beside optimal moves, and the player's moves and pushes."""
         board = self._board
         return {"optimal_pushes": self.optimal_pushes, "moves": board.moves, "pushes": board.pushes}
 
     # -- vector mode -------------------------------------------------------------------
     def vector_spaces(self) -> tuple[spaces.Space[Any], spaces.Space[Any]]:
+        """Four planes (walls, targets, boxes, player) and Discrete(4)."""
         shape = (4, self.height, self.width)
         return spaces.Box(0, 1, shape, np.int8), spaces.Discrete(4)
 
     def vector_observation(self) -> np.ndarray:
+        """The four planes of the board now."""
         board = self._board
         level = board.level
         if self._planes is None or self._planes[0] is not level:
@@ -241,9 +252,11 @@ class SokobanEnv(TextGameEnv[int]):
         return out.reshape(4, level.height, level.width)
 
     def parse_vector_move(self, action: Any) -> int:
+        """A move index, or InvalidAction naming the rule the move breaks."""
         return self._checked(parse_index(action, 4, "move"))
 
     def legal_move_mask(self) -> np.ndarray:
+        """1 for each legal move (up, down, left, right)."""
         mask = np.zeros(4, dtype=np.int8)
         mask[self._board.legal()] = 1
         return mask

@@ -80,7 +80,6 @@ def reverse_play(
     targets = [floor[i] for i in picks[:num_boxes]]
     player = floor[picks[num_boxes]]
     open_cells = set(floor)
-    offsets = (-width, width, -1, 1)
     best: tuple[int, tuple[int, ...], int] | None = None
     for _ in range(REVERSE_WALKS):
         best = _walk_back(rng, width, open_cells, targets, player, best)

@@ -10,9 +10,12 @@ from envsuite.families.text.sokoban_solver import solve_moves
 
 
 class SokobanOracle:
-    """Plays the certified move-optimal solution from the start (``optimal_steps`` moves,
-    efficiency 1.0). Dropped into a position it did not reach itself, it solves that
-    position afresh (move-optimal from there)."""
+    """Plays the certified move-optimal solution of the level.
+
+    From the start it takes ``optimal_steps`` moves (efficiency 1.0). Dropped into a
+    position it did not reach itself, it solves that position afresh (move-optimal from
+    there).
+    """
 
     def __init__(self, env: Any) -> None:
         self.env = env.unwrapped
@@ -20,9 +23,11 @@ class SokobanOracle:
         self.expect: tuple[Any, ...] = ()
 
     def reset(self, seed: int | None = None) -> None:
+        """Forget the plan."""
         self.plan, self.expect = [], ()
 
     def act(self, observation: Any, info: dict[str, Any]) -> Any:
+        """The next move of the plan (replanned when the position is not the expected one)."""
         env = self.env
         board, certified = env.board, env.certified
         if self._position() != self.expect or not self.plan:

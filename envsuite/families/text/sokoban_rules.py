@@ -60,6 +60,7 @@ class Level:
 
     @property
     def offsets(self) -> tuple[int, int, int, int]:
+        """Cell offsets of up, down, left and right."""
         return (-self.width, self.width, -1, 1)
 
     def is_dead(self, cell: int) -> bool:
@@ -91,10 +92,10 @@ def _push_distances(level: Level) -> tuple[int, ...]:
         for d in offsets:
             # a box at cell - d, pushed by a player at cell - 2d, lands on cell
             before, behind = cell - d, cell - 2 * d
-            if 0 <= behind < size and before not in walls and behind not in walls:
-                if dist[before] == FAR:
-                    dist[before] = dist[cell] + 1
-                    queue.append(before)
+            free = 0 <= behind < size and before not in walls and behind not in walls
+            if free and dist[before] == FAR:
+                dist[before] = dist[cell] + 1
+                queue.append(before)
     return tuple(dist)
 
 
@@ -134,7 +135,7 @@ class SokobanBoard:
         self.on_target = sum(1 for b in self.boxes if b in level.targets)
 
     def blocked(self, direction: int) -> str | None:
-        """Why the move is illegal (``"wall"``, ``"box against wall"``, ``"two boxes"``), or None."""
+        """Why the move is illegal (``wall``, ``box against wall``, ``two boxes``), or None."""
         d = self.level.step(direction)
         nxt = self.player + d
         if nxt in self.level.walls:
@@ -167,12 +168,15 @@ class SokobanBoard:
         return True
 
     def is_solved(self) -> bool:
+        """Whether every box is on a target."""
         return self.on_target == len(self.boxes)
 
     def is_deadlocked(self, box: int) -> bool:
-        """Whether the box just pushed to ``box`` makes the level unsolvable, as far as two
-        sound tests see: a box off target on a dead square, or a 2x2 block of walls and
-        boxes holding a box off target (frozen for good). Other deadlocks go unseen."""
+        """Whether the box just pushed to ``box`` makes the level unsolvable.
+
+        Two sound tests: a box off target on a dead square, or a 2x2 block of walls and
+        boxes holding a box off target (frozen for good). Other deadlocks go unseen.
+        """
         level = self.level
         if box not in level.targets and level.is_dead(box):
             return True
@@ -186,4 +190,5 @@ class SokobanBoard:
         return False
 
     def text(self) -> str:
+        """The board in the standard characters."""
         return self.level.text(self.boxes, self.player)

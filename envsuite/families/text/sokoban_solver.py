@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import heapq
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from envsuite.families.text.sokoban_rules import FAR, LETTERS, Level
 
@@ -56,7 +56,9 @@ def _heuristic(level: Level, boxes: Iterable[int]) -> int:
     return sum(level.push_distance[b] for b in boxes)
 
 
-def _pushes(level: Level, boxes: frozenset[int], reach: Iterable[int]):
+def _pushes(
+    level: Level, boxes: frozenset[int], reach: Iterable[int]
+) -> Iterator[tuple[int, int, int, frozenset[int]]]:
     """Every push from the player's reachable cells: (spot, direction, box, new boxes)."""
     walls, dist = level.walls, level.push_distance
     reachable = set(reach)
@@ -111,7 +113,7 @@ def _moves_of(level: Level, parent: dict, state: tuple[frozenset[int], int]) -> 
         prev, spot, k = parent[state]
         pushes.append((prev, spot, k))
         state = prev
-    letters = []
+    letters: list[str] = []
     offsets = level.offsets
     for (boxes, player), spot, k in reversed(pushes):
         tree = _walk(level, boxes, player)

@@ -55,8 +55,10 @@ def _names(size: int) -> tuple[str, ...]:
 
 @cache
 def _board_template(size: int) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
-    """The board's text with a ``{}`` per cell (and one for the empty count), and the
-    tokens of given and written digits (index 0: an empty cell)."""
+    """The board's text with a ``{}`` per cell and one for the empty count, and tokens.
+
+    The tokens are those of given and of written digits (index 0: an empty cell).
+    """
     geo = geometry(size)
     gap = ["  " if c and c % geo.box_cols == 0 else "" for c in range(size)]
     lines = ["    " + " ".join(gap[c] + f"c{c + 1}" for c in range(size))]
@@ -82,8 +84,11 @@ def _split_entries(path: str, game: str, split: str) -> tuple[int, ...]:
 
 
 def split_key(puzzle: tuple[int, ...], solution: tuple[int, ...]) -> str:
-    """The key a puzzle's split is a hash of: the puzzle with its digits relabelled in the
-    order they first appear in its solution (so relabelled copies share a split)."""
+    """The key a puzzle's split is a hash of.
+
+    It is the puzzle with its digits relabelled in the order they first appear in its
+    solution, so relabelled copies share a split.
+    """
     relabel = [0] * (max(solution) + 1)
     for d in solution:
         if not relabel[d]:
@@ -238,6 +243,7 @@ class SudokuEnv(TextGameEnv[SudokuMove]):
 
     # -- the game ----------------------------------------------------------------------
     def new_game(self, seed: int | None, options: dict[str, Any] | None) -> None:
+        """Draw a puzzle of the grade in the split (bank entry under a symmetry, or generated)."""
         rng = self.np_random
         if self.source == "bank":
             path = bank_file(self.size, self.difficulty)
@@ -264,9 +270,11 @@ class SudokuEnv(TextGameEnv[SudokuMove]):
         self.optimal_steps = self.board.empty if self.mode == "multi" else 1
 
     def instance_key(self) -> str:
+        """The puzzle's givens, row by row (``.`` for empty)."""
         return encode(self.board.puzzle)
 
     def instructions(self) -> str:
+        """The rules and how to answer in this mode."""
         n = self.size
         rules = (
             f"Sudoku {n}x{n} ({self.difficulty}): fill the grid so that every row, every "
@@ -289,12 +297,14 @@ class SudokuEnv(TextGameEnv[SudokuMove]):
         return f"{rules}\n{how}"
 
     def state_text(self) -> str:
+        """The board, ``*`` marking the player's digits, and the empty cells left."""
         template, given, written = _board_template(self.size)
         grid, puzzle = self.board.grid, self.board.puzzle
         tokens = [given[d] if p else written[d] for d, p in zip(grid, puzzle, strict=True)]
         return template.format(*tokens, self.board.empty)
 
     def parse_move(self, answer: str) -> SudokuMove:
+        """A placement (or the whole grid), or InvalidAction naming the rule."""
         if self.mode == "single":
             return self._parse_grid(answer)
         text = answer.strip()
@@ -364,6 +374,7 @@ class SudokuEnv(TextGameEnv[SudokuMove]):
         return tuple(cells)
 
     def play(self, move: SudokuMove) -> MoveResult:
+        """Write the digit (or grade the grid)."""
         self._legal = None
         board = self.board
         if self.mode == "single":
@@ -380,7 +391,7 @@ class SudokuEnv(TextGameEnv[SudokuMove]):
                 done=True,
                 success=won,
             )
-        cell, value = move  # type: ignore[misc]
+        cell, value = move
         board.place(cell, value)
         if not self.text_mode:  # the vector observation needs no feedback text
             full = board.is_full()
@@ -396,12 +407,14 @@ class SudokuEnv(TextGameEnv[SudokuMove]):
         return sum(1 for i in range(self.geo.cells) if not puzzle[i] and grid[i] == solution[i])
 
     def score(self, success: bool) -> float:
+        """1.0 when solved, else the fraction of empty cells holding the solution's digit."""
         if success:
             return 1.0
         blanks = sum(1 for d in self.board.puzzle if not d)
         return self._filled_correctly() / blanks if blanks else 0.0
 
     def legal_moves(self) -> list[str] | None:
+        """Every legal placement and erasure (multi-turn), None in single-turn mode."""
         if self.mode == "single":
             return None
         if self._legal is None:
@@ -411,6 +424,7 @@ class SudokuEnv(TextGameEnv[SudokuMove]):
 
     # -- vector mode -------------------------------------------------------------------
     def vector_spaces(self) -> tuple[spaces.Space[Any], spaces.Space[Any]]:
+        """Box(0, n, (2, n, n)) of digits and givens, Discrete(n * n * (n + 1))."""
         n = self.size
         return (
             spaces.Box(0, n, (2, n, n), np.int8),
@@ -418,6 +432,7 @@ class SudokuEnv(TextGameEnv[SudokuMove]):
         )
 
     def vector_observation(self) -> np.ndarray:
+        """The digits and the givens' plane."""
         n = self.size
         out = np.empty((2, n * n), dtype=np.int8)
         out[0] = self.board.grid
@@ -425,12 +440,14 @@ class SudokuEnv(TextGameEnv[SudokuMove]):
         return out.reshape(2, n, n)
 
     def parse_vector_move(self, action: Any) -> SudokuMove:
+        """``cell * (n + 1) + value``, or InvalidAction naming the rule."""
         n = self.size
         index = parse_index(action, n * n * (n + 1), "placement")
         cell, value = divmod(index, n + 1)
         return self._checked(cell // n, cell % n, value)
 
     def legal_move_mask(self) -> np.ndarray:
+        """1 for each legal placement and erasure."""
         n = self.size
         mask = np.zeros(n * n * (n + 1), dtype=np.int8)
         mask[self.board.legal_indices()] = 1

@@ -51,6 +51,7 @@ def encode(grid: tuple[int, ...]) -> str:
 
 
 def decode(text: str) -> tuple[int, ...]:
+    """The grid of a row-by-row string (``.`` for empty)."""
     return tuple(0 if ch == "." else int(ch) for ch in text)
 
 
@@ -89,6 +90,7 @@ def random_symmetry(size: int, rng: np.random.Generator) -> tuple[list[int], lis
 
 
 def apply_symmetry(grid: tuple[int, ...], symmetry: tuple[list[int], list[int]]) -> tuple[int, ...]:
+    """``grid`` under ``symmetry`` (see :func:`random_symmetry`)."""
     cell_map, digits = symmetry
     return tuple(digits[grid[i]] for i in cell_map)
 

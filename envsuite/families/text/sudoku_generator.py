@@ -85,9 +85,11 @@ def random_solution(geo: Geometry, rng: np.random.Generator) -> tuple[int, ...]:
 def remove_clues(
     geo: Geometry, solution: tuple[int, ...], rng: np.random.Generator, tier: int, target: int
 ) -> tuple[int, ...]:
-    """Remove clues of ``solution`` in a random order while the puzzle stays unique (and,
-    for tiers 1 and 2, filled by that tier's logic), until ``target`` givens are left or
-    no clue can go."""
+    """Remove clues of ``solution`` in a random order while the puzzle stays unique.
+
+    For tiers 1 and 2 the tier's logic must still fill the grid. Stops when ``target``
+    givens are left or no clue can go.
+    """
     puzzle = list(solution)
     givens = geo.cells
     for cell in rng.permutation(geo.cells).tolist():

@@ -21,6 +21,7 @@ class SudokuOracle:
         """Nothing to reset: every move is read from the env's state."""
 
     def act(self, observation: Any, info: dict[str, Any]) -> Any:
+        """The next placement (an erasure first, if a digit is wrong), or the solved grid."""
         env = self.env
         board, solution, n = env.board, env.solution, env.size
         if env.mode == "single":

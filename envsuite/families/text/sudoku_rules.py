@@ -70,9 +70,7 @@ def geometry(size: int) -> Geometry:
 @cache
 def digits_of(size: int) -> tuple[tuple[int, ...], ...]:
     """``digits_of(n)[mask]``: the digits of a bitmask, in increasing order."""
-    return tuple(
-        tuple(d + 1 for d in range(size) if mask >> d & 1) for mask in range(1 << size)
-    )
+    return tuple(tuple(d + 1 for d in range(size) if mask >> d & 1) for mask in range(1 << size))
 
 
 def conflicts(geo: Geometry, grid: tuple[int, ...] | list[int], cell: int, digit: int) -> int:
@@ -129,6 +127,7 @@ class SudokuBoard:
             self.used[u] ^= bit
 
     def is_given(self, cell: int) -> bool:
+        """Whether ``cell`` holds a given."""
         return self.puzzle[cell] != 0
 
     def candidates(self, cell: int) -> int:
@@ -156,6 +155,7 @@ class SudokuBoard:
                 self._refresh(peer)
 
     def is_full(self) -> bool:
+        """Whether no cell is empty (then the grid is the solution)."""
         return self.empty == 0
 
     def _refresh(self, cell: int) -> None:
@@ -169,9 +169,11 @@ class SudokuBoard:
         self.moves_of[cell] = moves
 
     def legal_indices(self) -> list[int]:
-        """Every legal (cell, value) as ``cell * (n + 1) + value``, in cell order: a
-        non-given cell, a digit no peer holds (value 0 erases the player's digit), never
-        the value the cell holds now."""
+        """Every legal (cell, value) as ``cell * (n + 1) + value``, in cell order.
+
+        Legal: a non-given cell, a digit no peer holds (value 0 erases the player's
+        digit), never the value the cell holds now.
+        """
         return list(chain.from_iterable(self.moves_of))
 
     def legal_placements(self) -> list[tuple[int, int]]:

@@ -56,10 +56,8 @@ def count_solutions(
     full = geo.full_mask
     rows, cols, boxes = _masks(geo, grid)
     for cell, d in enumerate(grid):  # a given that repeats in a unit: no solution
-        if d:
-            r, c, b = geo.units_of[cell]
-            if sum(1 for p in geo.peers[cell] if grid[p] == d):
-                return 0
+        if d and any(grid[p] == d for p in geo.peers[cell]):
+            return 0
     where = [(i, geo.units_of[i][0], geo.units_of[i][1] - n, geo.units_of[i][2] - 2 * n)
              for i in range(geo.cells) if not grid[i]]  # fmt: skip
     forbid_cell, forbid_bit = (-1, 0) if forbid is None else (forbid[0], 1 << (forbid[1] - 1))

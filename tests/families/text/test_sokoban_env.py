@@ -117,23 +117,27 @@ def test_oracle_solves_every_level_in_the_optimal_moves(kwargs):
 
 
 def test_oracle_recovers_from_a_detour():
-    env = SokobanEnv(end_on_deadlock=False)
-    oracle = sokoban_oracle(env)
-    observation, info = env.reset(seed=3)
-    oracle.reset(3)
-    env.step(info["legal_actions"][-1])  # a move the oracle did not choose
-    for _ in range(100):
-        observation, reward, terminated, truncated, info = env.step(oracle.act(observation, info))
-        if terminated or truncated:
-            break
-    assert info.get("success") in (True, False)  # it either solves or the detour was fatal
-    if not info["success"]:
-        assert "Deadlock" in observation or truncated
+    for seed in range(5):
+        env = SokobanEnv()
+        oracle = sokoban_oracle(env)
+        observation, info = env.reset(seed=seed)
+        oracle.reset(seed)
+        board = env.board
+        walk = next(
+            k for k in board.legal() if board.player + board.level.step(k) not in board.boxes
+        )
+        observation, _, _, _, info = env.step(DIRECTIONS[walk])  # a step without a push
+        for _ in range(100):
+            observation, _, terminated, truncated, info = env.step(oracle.act(observation, info))
+            if terminated or truncated:
+                break
+        # a step back undoes the detour, so the replanned play is at most two moves longer
+        assert info["success"] and info["moves"] <= info["optimal_steps"] + 2
 
 
 def test_a_level_of_your_own_is_certified_or_refused():
     env = SokobanEnv()
-    _, info = env.reset(options={"level": "#######\n#@ $ .#\n#######"})
+    env.reset(options={"level": "#######\n#@ $ .#\n#######"})
     assert env.optimal_steps == 3 and env.optimal_pushes == 2
     with pytest.raises(ValueError, match="no solution"):
         env.reset(options={"level": "#####\n#$ .#\n#@  #\n#####"})

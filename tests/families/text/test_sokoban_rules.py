@@ -141,8 +141,11 @@ def test_generated_levels_are_certified_and_deterministic():
         assert found.optimal_moves == len(found.solution) == brute_force_moves(level)
         assert found.optimal_pushes == brute_force_pushes(level) >= 4
         assert not SokobanBoard(level).is_solved()
-        border = [i for i in range(level.width * level.height)
-                  if i // level.width in (0, level.height - 1) or i % level.width in (0, level.width - 1)]  # fmt: skip
+        border = [
+            i
+            for i in range(level.width * level.height)
+            if i // level.width in (0, level.height - 1) or i % level.width in (0, level.width - 1)
+        ]
         assert all(i in level.walls for i in border)
 
 

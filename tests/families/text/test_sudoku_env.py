@@ -29,8 +29,16 @@ def test_every_move_form_names_the_same_placement():
     env.reset(seed=0)
     cell = first_empty(env)
     r, c, d = cell // 9 + 1, cell % 9 + 1, env.solution[cell]
-    forms = [f"r{r}c{c}={d}", f"R{r}C{c}: {d}", f"r{r} c{c} {d}", f"row {r} col {c} = {d}",
-             f"(r{r}, c{c}) -> {d}", f"({r}, {c}) = {d}", f"{r},{c},{d}", f"\\boxed{{r{r}c{c}={d}}}"]  # fmt: skip
+    forms = [
+        f"r{r}c{c}={d}",
+        f"R{r}C{c}: {d}",
+        f"r{r} c{c} {d}",
+        f"row {r} col {c} = {d}",
+        f"(r{r}, c{c}) -> {d}",
+        f"({r}, {c}) = {d}",
+        f"{r},{c},{d}",
+        f"\\boxed{{r{r}c{c}={d}}}",
+    ]
     for form in forms:
         assert env.parse_action(form) == (cell, d), form
     for erase in (f"r{r}c{c}=0", f"r{r}c{c} 0", f"erase r{r}c{c}", f"clear R{r}C{c}"):
@@ -71,9 +79,7 @@ def test_a_wrong_but_rule_abiding_digit_is_allowed_unless_mistakes_are_revealed(
         env = SudokuEnv(reveal_mistakes=reveal)
         env.reset(seed=4)
         wrong = next(
-            (cell, v)
-            for cell, v in env.board.legal_placements()
-            if v and v != env.solution[cell]
+            (cell, v) for cell, v in env.board.legal_placements() if v and v != env.solution[cell]
         )
         error = env.step(f"{name(wrong[0])}={wrong[1]}")[4]["parse_error"]
         if reveal:
@@ -111,9 +117,11 @@ def test_single_turn_grades_the_whole_grid_once():
     given = next(i for i, d in enumerate(env.board.puzzle) if d)
     changed = list(solution)
     changed[given] = solution[given] % 9 + 1
-    assert env.step(encode(tuple(changed)))[4]["parse_error"].startswith(f"{name(given)} is a given")
+    assert env.step(encode(tuple(changed)))[4]["parse_error"].startswith(
+        f"{name(given)} is a given"
+    )
     rows = "\n".join(
-        "r%d | " % (r + 1) + " ".join(map(str, solution[r * 9 : r * 9 + 9])) for r in range(9)
+        f"r{r + 1} | " + " ".join(map(str, solution[r * 9 : r * 9 + 9])) for r in range(9)
     )
     _, reward, terminated, _, info = env.step(f"Here it is:\n\\boxed{{{rows}}}")
     assert (reward, terminated, info["success"], info["score"]) == (1.0, True, True, 1.0)

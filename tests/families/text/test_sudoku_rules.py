@@ -19,9 +19,7 @@ from envsuite.families.text.sudoku_rules import SudokuBoard, geometry, is_valid_
 from envsuite.families.text.sudoku_solver import count_solutions, grade, logical_solve, solve
 
 # A classic puzzle (singles suffice) and its solution.
-EASY = decode(
-    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
-)
+EASY = decode("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
 EASY_SOLUTION = decode(
     "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
 )
