@@ -11,7 +11,7 @@ from envsuite.action_parsing import parse_index
 from envsuite.families.text.answer_grammar import GRAMMAR_HELP
 from envsuite.families.text.sokoban_generator import CertifiedLevel, certify, generate
 from envsuite.families.text.sokoban_rules import DIRECTIONS, SokobanBoard, parse_level
-from envsuite.families.text.splits import Split, draw_in_split
+from envsuite.families.text.splits import Split, split_of
 from envsuite.families.text.text_game import History, InvalidAction, MoveResult, TextGameEnv
 
 #: Words each move may be named by (any case).
@@ -85,9 +85,14 @@ class SokobanEnv(TextGameEnv[int]):
         observation_mode, history, max_turns (default 100), split, invalid_penalty,
             render_mode: the family base's
             (:class:`~envsuite.families.text.text_game.TextGameEnv`).
-        Splits hash the level's text (walls, targets, boxes and player): a level drawn
-        twice is in one split. A 7x7 room with 2 boxes admits far more than 10^6 levels
-        per split (a 5x5 interior alone has 2^25 wall patterns).
+        Splits hash the room: its walls and targets in the standard characters (the
+        instance key without boxes and player), so every start in a room is in the
+        room's split and a test room is never seen in training; the room is checked
+        before the costly certification, so a val or test reset costs about what a train
+        reset does. A 7x7 room with 2 boxes admits far more than 10^6 levels
+        per split (a 5x5 interior alone has 2^25 wall patterns). Out of distribution:
+        train at one size and box count and test at larger rooms or more boxes (e.g.
+        7x7 with 2 boxes for training, 8x8 with 3 on the test split for testing).
 
     Version history:
         v0: Initial version.
@@ -141,12 +146,12 @@ class SokobanEnv(TextGameEnv[int]):
         if options and "level" in options:
             self.certified = certify(parse_level(options["level"]))
         else:
-            rng = self.np_random
-            self.certified = draw_in_split(
-                self.game_name,
-                self.split,
-                lambda: generate(rng, self.width, self.height, self.num_boxes),
-                _start_text,
+            self.certified = generate(
+                self.np_random,
+                self.width,
+                self.height,
+                self.num_boxes,
+                accept=lambda layout: split_of(self.game_name, layout) == self.split,
             )
         self.board = SokobanBoard(self.certified.level)
         self.optimal_steps = self.certified.optimal_moves

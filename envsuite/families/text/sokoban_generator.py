@@ -11,11 +11,12 @@ optimal moves and pushes. Attempts are bounded; running out raises.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
-from envsuite.families.text.sokoban_rules import Level
+from envsuite.families.text.sokoban_rules import Level, layout_text
 from envsuite.families.text.sokoban_solver import SearchBudgetExceeded, min_pushes, solve_moves
 
 #: Floor patterns the room walk stamps around its position (Boxoban's masks).
@@ -30,6 +31,8 @@ PATTERNS = (
 MIN_PUSHES_PER_BOX = 2
 #: Levels tried per reset before generation gives up.
 MAX_ATTEMPTS = 100
+#: Rooms drawn per attempt at most (a split's filter refuses nine in ten at worst).
+ROOMS_PER_ATTEMPT = 50
 #: Reverse-play steps per attempt.
 REVERSE_STEPS = 300
 #: Chance that a step away from an adjacent box pulls it along.
@@ -139,28 +142,47 @@ def certify(level: Level, max_states: int = SOLVER_STATES) -> CertifiedLevel:
 
 
 def generate(
-    rng: np.random.Generator, width: int, height: int, num_boxes: int,
+    rng: np.random.Generator,
+    width: int,
+    height: int,
+    num_boxes: int,
     max_attempts: int = MAX_ATTEMPTS,
-) -> CertifiedLevel:  # fmt: skip
+    accept: Callable[[str], bool] | None = None,
+) -> CertifiedLevel:
     """A level certified solvable by the solver, with its optimal moves and pushes.
+
+    Args:
+        rng: The source of randomness.
+        width: The level's width, outer walls included.
+        height: The level's height, outer walls included.
+        num_boxes: Boxes and targets.
+        max_attempts: Levels certified (or found too easy) before giving up.
+        accept: When given, a room whose layout (:func:`layout_text`) it refuses is
+            drawn again before the costly certification (the env keeps a split's rooms
+            so); at most ``ROOMS_PER_ATTEMPT`` rooms are drawn per attempt.
 
     Raises:
         RuntimeError: no attempt of ``max_attempts`` made a certified level.
     """
-    for _ in range(max_attempts):
+    attempts = 0
+    for _ in range(ROOMS_PER_ATTEMPT * max_attempts):
         floor = sorted(room(rng, width, height))
         placed = reverse_play(rng, width, floor, num_boxes)
         if placed is None:
             continue
         targets, boxes, player = placed
         walls = frozenset(set(range(width * height)) - set(floor))
-        level = Level(width, height, walls, targets, boxes, player)
-        try:
-            found = certify(level)
-        except (SearchBudgetExceeded, ValueError):  # too hard to certify (or no solution)
+        if accept is not None and not accept(layout_text(width, height, walls, targets)):
             continue
-        if found.optimal_pushes >= MIN_PUSHES_PER_BOX * num_boxes:  # else too easy
-            return found
+        attempts += 1
+        try:
+            found = certify(Level(width, height, walls, targets, boxes, player))
+        except (SearchBudgetExceeded, ValueError):  # too hard to certify (or no solution)
+            found = None
+        if found is not None and found.optimal_pushes >= MIN_PUSHES_PER_BOX * num_boxes:
+            return found  # else too easy, or uncertified: drawn again
+        if attempts >= max_attempts:
+            break
     raise RuntimeError(
         f"no certified {width}x{height} Sokoban level with {num_boxes} boxes in "
         f"{max_attempts} attempts"

@@ -45,14 +45,8 @@ class Level:
             for i in range(size)
         )
         object.__setattr__(self, "neighbours", near)
-        rows = (
-            "".join(
-                "#" if i in walls else "." if i in self.targets else " "
-                for i in range(r * self.width, (r + 1) * self.width)
-            )
-            for r in range(self.height)
-        )
-        object.__setattr__(self, "empty_text", "\n".join(rows))
+        text = layout_text(self.width, self.height, walls, self.targets)
+        object.__setattr__(self, "empty_text", text)
 
     def step(self, direction: int) -> int:
         """The cell offset of a move (0 up, 1 down, 2 left, 3 right)."""
@@ -75,6 +69,18 @@ class Level:
             chars[b + b // w] = "*" if b in targets else "$"
         chars[player + player // w] = "+" if player in targets else "@"
         return "".join(chars)
+
+
+def layout_text(width: int, height: int, walls: frozenset[int], targets: frozenset[int]) -> str:
+    """A room's walls, floor and targets in the standard characters (no boxes, no player)."""
+    rows = (
+        "".join(
+            "#" if i in walls else "." if i in targets else " "
+            for i in range(r * width, (r + 1) * width)
+        )
+        for r in range(height)
+    )
+    return "\n".join(rows)
 
 
 def _push_distances(level: Level) -> tuple[int, ...]:

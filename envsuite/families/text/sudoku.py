@@ -173,7 +173,10 @@ class SudokuEnv(TextGameEnv[SudokuMove]):
         relabellings share a split. Bank entries per split (train/val/test, of 3,000 per
         9x9 grade, 1,000 per 4x4/6x6 grade): about 80/10/10%, each shown under up to
         1.2e12 (9x9) symmetries; ``source="generate"`` draws from far more than 10^6
-        puzzles per split at 6x6 and 9x9.
+        puzzles per split at 6x6 and 9x9 (a val or test draw costs about ten
+        generations, since a tenth of the puzzles fall in each). Out of distribution:
+        train on some sizes or grades and test on others (e.g. 4x4 and 6x6, or easy, for
+        training; 9x9 hard on the test split for testing).
 
     Version history:
         v0: Initial version.
