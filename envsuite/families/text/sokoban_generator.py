@@ -27,6 +27,10 @@ PATTERNS = (
     ((0, 0, 0), (1, 1, 0), (1, 1, 0)),
     ((0, 0, 0), (0, 1, 1), (0, 1, 0)),
 )
+_STAMP_CELLS = tuple(
+    tuple((i - 1, j - 1) for i in range(3) for j in range(3) if pattern[i][j])
+    for pattern in PATTERNS
+)
 #: A level needs at least this many pushes per box (fewer: too easy, drawn again).
 MIN_PUSHES_PER_BOX = 2
 #: Levels tried per reset before generation gives up.
@@ -55,21 +59,24 @@ class CertifiedLevel:
 
 def room(rng: np.random.Generator, width: int, height: int) -> set[int]:
     """Floor cells of a random room inside a ``width`` x ``height`` walled rectangle."""
-    floor: set[int] = set()
-    r, c = int(rng.integers(1, height - 1)), int(rng.integers(1, width - 1))
+    steps = int(1.5 * (width + height))
+    start_r, start_c = rng.integers(1, height - 1), rng.integers(1, width - 1)
+    turns = (rng.random(steps + 1) < 0.35).tolist()
+    headings = rng.integers(4, size=steps + 1).tolist()
+    stamps = rng.integers(len(PATTERNS), size=steps).tolist()
     moves = ((-1, 0), (1, 0), (0, -1), (0, 1))
-    dr, dc = moves[int(rng.integers(4))]
-    for _ in range(int(1.5 * (width + height))):
-        if rng.random() < 0.35:
-            dr, dc = moves[int(rng.integers(4))]
+    floor: set[int] = set()
+    r, c = int(start_r), int(start_c)
+    dr, dc = moves[headings[0]]
+    for k in range(steps):
+        if turns[k + 1]:
+            dr, dc = moves[headings[k + 1]]
         r = min(max(r + dr, 1), height - 2)
         c = min(max(c + dc, 1), width - 2)
-        pattern = PATTERNS[int(rng.integers(len(PATTERNS)))]
-        for i in range(3):
-            for j in range(3):
-                rr, cc = r + i - 1, c + j - 1
-                if pattern[i][j] and 0 < rr < height - 1 and 0 < cc < width - 1:
-                    floor.add(rr * width + cc)
+        for i, j in _STAMP_CELLS[stamps[k]]:
+            rr, cc = r + i, c + j
+            if 0 < rr < height - 1 and 0 < cc < width - 1:
+                floor.add(rr * width + cc)
     return floor
 
 
@@ -157,9 +164,9 @@ def generate(
         height: The level's height, outer walls included.
         num_boxes: Boxes and targets.
         max_attempts: Levels certified (or found too easy) before giving up.
-        accept: When given, a room whose layout (:func:`layout_text`) it refuses is
-            drawn again before the costly certification (the env keeps a split's rooms
-            so); at most ``ROOMS_PER_ATTEMPT`` rooms are drawn per attempt.
+        accept: When given, a room whose walls (:func:`layout_text` without targets) it
+            refuses is drawn again before anything else is done (the env keeps a
+            split's rooms so); at most ``ROOMS_PER_ATTEMPT`` rooms are drawn per attempt.
 
     Raises:
         RuntimeError: no attempt of ``max_attempts`` made a certified level.
@@ -167,13 +174,13 @@ def generate(
     attempts = 0
     for _ in range(ROOMS_PER_ATTEMPT * max_attempts):
         floor = sorted(room(rng, width, height))
+        walls = frozenset(set(range(width * height)) - set(floor))
+        if accept is not None and not accept(layout_text(width, height, walls)):
+            continue
         placed = reverse_play(rng, width, floor, num_boxes)
         if placed is None:
             continue
         targets, boxes, player = placed
-        walls = frozenset(set(range(width * height)) - set(floor))
-        if accept is not None and not accept(layout_text(width, height, walls, targets)):
-            continue
         attempts += 1
         try:
             found = certify(Level(width, height, walls, targets, boxes, player))

@@ -37,7 +37,8 @@ class SokobanOracle:
                 here = replace(
                     certified.level, boxes=tuple(sorted(board.boxes)), player=board.player
                 )
-                letters = solve_moves(here) or "u"  # "u": a lost position, any move will do
+                # a lost position (no solution): any legal move will do
+                letters = solve_moves(here) or LETTERS[board.legal()[0]]
             self.plan = [LETTERS.index(ch) for ch in letters]
         move = self.plan.pop(0)
         self.expect = self._after(move)

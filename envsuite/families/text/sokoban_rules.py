@@ -71,7 +71,9 @@ class Level:
         return "".join(chars)
 
 
-def layout_text(width: int, height: int, walls: frozenset[int], targets: frozenset[int]) -> str:
+def layout_text(
+    width: int, height: int, walls: frozenset[int], targets: frozenset[int] = frozenset()
+) -> str:
     """A room's walls, floor and targets in the standard characters (no boxes, no player)."""
     rows = (
         "".join(
