@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from functools import cache
+from itertools import chain
 from typing import Any, ClassVar, Literal
 
 import numpy as np
@@ -230,6 +231,9 @@ class SudokuEnv(TextGameEnv[SudokuMove]):
         self.solution: tuple[int, ...] = (0,) * self.geo.cells
         self.board = SudokuBoard(size, (0,) * self.geo.cells)
         self._legal: list[str] | None = None
+        #: Per cell, the texts of its legal moves, and the board's list they name.
+        self._named: list[list[str]] = []
+        self._named_from: list[list[int] | None] = []
         self._givens = np.zeros(self.geo.cells, dtype=np.int8)
         #: The line (0-based) of the bank file the puzzle came from (None: generated).
         self.bank_entry: int | None = None
@@ -270,6 +274,8 @@ class SudokuEnv(TextGameEnv[SudokuMove]):
         self.board = SudokuBoard(self.size, puzzle)
         self._givens = np.array([d > 0 for d in puzzle], dtype=np.int8)
         self._legal = None
+        self._named = [[] for _ in puzzle]
+        self._named_from = [None] * len(puzzle)
         self.optimal_steps = self.board.empty if self.mode == "multi" else 1
 
     def instance_key(self) -> str:
@@ -421,8 +427,13 @@ class SudokuEnv(TextGameEnv[SudokuMove]):
         if self.mode == "single":
             return None
         if self._legal is None:
-            names = _names(self.size)
-            self._legal = [names[i] for i in self.board.legal_indices()]
+            # the board replaces a cell's list when its moves change: rename only those
+            names, named, sources = _names(self.size), self._named, self._named_from
+            for cell, moves in enumerate(self.board.moves_of):
+                if sources[cell] is not moves:
+                    sources[cell] = moves
+                    named[cell] = [names[i] for i in moves]
+            self._legal = list(chain.from_iterable(named))
         return list(self._legal)
 
     # -- vector mode -------------------------------------------------------------------
