@@ -132,3 +132,16 @@ def test_board_places_erases_and_refuses_nothing_itself():
     assert (2, 4) in legal and (2, 5) not in legal and all(not EASY[c] for c, _ in legal)
     with pytest.raises(ValueError, match="repeats"):
         SudokuBoard(9, decode("55" + "." * 79))
+
+
+def test_bank_manifest_matches_its_files():
+    import hashlib
+
+    folder = bank_file(9, "easy").parent
+    listed = dict(
+        reversed(line.split("  ", 1)) for line in (folder / "MANIFEST").read_text().splitlines()
+    )
+    present = sorted(p.name for p in folder.iterdir() if p.name != "MANIFEST")
+    assert sorted(listed) == present
+    for name, digest in listed.items():
+        assert hashlib.sha256((folder / name).read_bytes()).hexdigest() == digest, name
