@@ -43,7 +43,7 @@ _register(
         family="text",
         api="gymnasium",
         description="Generated Sokoban levels certified by an exact solver (optimal moves and "
-        "pushes recorded); text or grid.",
+        "pushes); text/grid.",
         oracle=f"{_PACKAGE}.sokoban_oracle:sokoban_oracle",
         oracle_success=1.0,
         max_episode_steps=None,
