@@ -35,8 +35,8 @@ What the base does, the same in every game (the docstrings of the games refer he
   The last step adds ``success`` and ``score`` (the game's normalised score, by default
   1.0 for success and 0.0 otherwise) and, where the oracle knows the shortest win,
   ``optimal_steps`` and ``efficiency`` (``optimal_steps / turns`` when the game was won,
-  else 0.0); the runner records these as the episode's metrics. Nothing in ``info``
-  gives the answer away.
+  else 0.0); the runner records these as the episode's metrics; a game adds its own keys
+  with ``final_info()``. Nothing in ``info`` gives the answer away.
 """
 
 from __future__ import annotations
@@ -97,7 +97,12 @@ class TextGameEnv(EnvsuiteEnv[Any, Any, MoveT], Generic[MoveT]):
     """
 
     metadata: dict[str, Any] = {"render_modes": list(TEXT_RENDER_MODES), "render_fps": 4}
-    record_metrics = ("turns", "invalid_actions", "optimal_steps", "efficiency")
+    record_metrics: ClassVar[tuple[str, ...]] = (
+        "turns",
+        "invalid_actions",
+        "optimal_steps",
+        "efficiency",
+    )
 
     #: The name that salts the game's split hashes (never change it: it moves instances
     #: between splits).
@@ -184,6 +189,10 @@ class TextGameEnv(EnvsuiteEnv[Any, Any, MoveT], Generic[MoveT]):
         """The game's normalised score in [0, 1] at the end (default: 1.0 for a win)."""
         return 1.0 if success else 0.0
 
+    def final_info(self) -> dict[str, Any]:
+        """Game-specific keys added to the last step's info (default: none)."""
+        return {}
+
     def vector_spaces(self) -> tuple[spaces.Space[Any], spaces.Space[Any]]:
         """Observation and action spaces of the vector mode."""
         raise NotImplementedError(f"{type(self).__name__} has no vector mode")
@@ -263,6 +272,7 @@ class TextGameEnv(EnvsuiteEnv[Any, Any, MoveT], Generic[MoveT]):
             if self.optimal_steps is not None:
                 info["optimal_steps"] = self.optimal_steps
                 info["efficiency"] = self.optimal_steps / self.turns if won else 0.0
+            info.update(self.final_info())
         return self._observation(feedback), float(reward), bool(done), truncated, info
 
     def _observation(self, feedback: str) -> Any:
