@@ -33,9 +33,11 @@ import numpy as np
 from envsuite.families.text.chess_endgame_rules import (
     BETWEEN,
     DIRECTIONS,
+    EndgameBoard,
     KING_STEP,
     LINE_KIND,
     RAYS,
+    Move,
     SLIDER_DIRECTIONS,
 )
 
@@ -230,4 +232,28 @@ def endgame_tables() -> dict[str, EndgameTable]:
     return {"Q": queen, "R": rook, "P": pawn}
 
 
-__all__ = ["DRAW", "ILLEGAL", "SIZE", "EndgameTable", "endgame_tables", "retrograde"]
+def position_value(board: EndgameBoard) -> int:
+    """The exact value of ``board`` (see the module docstring); a bare king, or a king and
+    a bishop or knight, is a :data:`DRAW`."""
+    if board.piece not in ("Q", "R", "P"):
+        return DRAW
+    table = endgame_tables()[board.piece]
+    values = table.strong if board.strong_to_move else table.weak
+    return int(values[board.index()])
+
+
+def move_values(board: EndgameBoard) -> list[tuple[Move, int]]:
+    """Every legal move of ``board`` with the value of the position it reaches."""
+    return [(move, position_value(board.after(move))) for move in board.legal_moves()]
+
+
+__all__ = [
+    "DRAW",
+    "ILLEGAL",
+    "SIZE",
+    "EndgameTable",
+    "endgame_tables",
+    "move_values",
+    "position_value",
+    "retrograde",
+]

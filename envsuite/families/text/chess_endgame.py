@@ -1,0 +1,379 @@
+"""ChessEndgame-v0: mate a bare king with K+Q, K+R or K+P against a perfect defender."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Literal
+
+import numpy as np
+from gymnasium import spaces
+
+from envsuite.action_parsing import parse_index
+from envsuite.families.text.answer_grammar import GRAMMAR_HELP
+from envsuite.families.text.chess_endgame_notation import MOVE_FORMAT, Notation
+from envsuite.families.text.chess_endgame_rules import (
+    KING_STEP,
+    PIECE_NAMES,
+    RAYS,
+    EndgameBoard,
+    Move,
+)
+from envsuite.families.text.chess_endgame_tables import DRAW, endgame_tables
+from envsuite.families.text.splits import draw_in_split
+from envsuite.families.text.text_game import InvalidAction, MoveResult, TextGameEnv
+
+Endgame = Literal["KQK", "KRK", "KPK", "any"]
+Colour = Literal["white", "black", "either"]
+ENDGAMES = ("KQK", "KRK", "KPK")
+COLOURS = ("white", "black", "either")
+
+#: Vector actions: 8 king steps (N, NE, E, SE, S, SW, W, NW), then the piece moving
+#: ``k`` = 1..7 squares in each direction (``8 + 7 * direction + k - 1``; a pawn's
+#: pushes are north 1 and 2, a push to the last rank promoting to a queen), then a pawn's
+#: push promoting to a rook, bishop or knight.
+KING_ACTIONS = 8
+PIECE_ACTIONS = 56
+UNDERPROMOTIONS = ("R", "B", "N")
+NUM_ACTIONS = KING_ACTIONS + PIECE_ACTIONS + len(UNDERPROMOTIONS)
+#: Vector observation planes, in the player's own frame: own king, queen, rook, bishop,
+#: knight, pawn, then the opponent's king.
+PLANES = ("K", "Q", "R", "B", "N", "P", "k")
+
+#: (source, target) -> the vector action of a move between them (without promotion).
+_ACTION_OF: dict[tuple[int, int, str], int] = {}
+for _source in range(64):
+    for _direction in range(8):
+        for _k, _target in enumerate(RAYS[_source][_direction]):
+            _ACTION_OF[_source, _target, "slide"] = KING_ACTIONS + 7 * _direction + _k
+        if KING_STEP[_source][_direction] >= 0:
+            _ACTION_OF[_source, KING_STEP[_source][_direction], "K"] = _direction
+
+
+def action_of(move: Move) -> int:
+    """The vector action of a strong-side move (see :data:`NUM_ACTIONS`)."""
+    if move.piece == "K":
+        return _ACTION_OF[move.source, move.target, "K"]
+    if move.promotion and move.promotion != "Q":
+        return KING_ACTIONS + PIECE_ACTIONS + UNDERPROMOTIONS.index(move.promotion)
+    return _ACTION_OF[move.source, move.target, "slide"]
+
+
+@functools.cache
+def _candidates(piece: str, min_dtm: int, max_dtm: int) -> np.ndarray:
+    """Indices of the strong-to-move positions of KXK with min_dtm <= DTM <= max_dtm."""
+    values = endgame_tables()[piece].strong
+    return np.flatnonzero((values >= min_dtm) & (values <= max_dtm))
+
+
+class ChessEndgameEnv(TextGameEnv[Move]):
+    """Checkmate a bare king with king and queen, king and rook, or king and pawn.
+
+    Description:
+        Each episode draws a position of KQK, KRK or KPK from the seed: legal, the player
+        (the side with the extra piece) to move, not over, and won for the player (every
+        KQK and KRK position is; KPK draws are never drawn). The class is drawn
+        uniformly among those ``endgame`` allows, then the position uniformly among the
+        class's positions whose depth to mate lies in [``min_dtm``, ``max_dtm``]. The
+        opponent defends perfectly: from exact depth-to-mate tables that envsuite
+        computes itself by retrograde analysis (:mod:`.chess_endgame_tables`; about 1.6 s
+        once per process, no engine, no download, no clock), it plays a reply that
+        postpones mate longest (a drawing reply if the player's move allowed one), ties
+        broken uniformly by the env's generator. ``info["optimal_steps"]`` is the
+        position's depth to mate: the fewest moves that mate against this defence.
+
+        Instances and splits: the instance key is the starting FEN, hashed into
+        train/val/test (80/10/10%). With the player as White there are 144,508 KQK +
+        175,168 KRK + 124,960 KPK = 444,636 starting positions (about 355,700 train,
+        44,460 val, 44,460 test; ``colour="either"`` doubles them to 889,272). Mirror
+        images are distinct positions. Nothing is held out beyond the splits; ``min_dtm``
+        and ``max_dtm`` select easy (mate in 1-3) or long (KRK 16, KPK 28) mates.
+
+    Observation:
+        Text (``observation_mode="text"``, history modes as in the family base): the
+        instructions, then after every move the player's and the opponent's moves, a
+        diagram (rank 8 on top, upper case White), the FEN, who moves and, with
+        ``list_moves``, the legal moves in SAN; ``info["legal_actions"]`` holds the legal
+        moves in SAN either way. Vector: ``Box(0, 1, (7, 8, 8), float32)`` piece planes
+        in the player's own frame (the player's pawn always moves up the board, so one
+        policy plays both colours): own king, queen, rook, bishop, knight, pawn, then the
+        opponent's king; ``info["action_mask"]`` marks the legal actions.
+
+    Action:
+        Text: a move in SAN (``Kd2``, ``Qh5+``, ``e8=Q``) or UCI (``e1d2``, ``e7e8q``),
+        read through the family's answer grammar (``\\boxed{Qh5}``, ``move: Qh5``).
+        Vector: ``Discrete(67)`` in the player's frame: 0-7 the king one square N, NE,
+        E, SE, S, SW, W, NW; ``8 + 7 * direction + (k - 1)`` the piece k squares in that
+        direction (a pawn: 8 one square, 9 two; to the last rank it becomes a queen);
+        64-66 a pawn promoting to a rook, bishop or knight. A malformed or illegal move
+        (naming the rule, e.g. "the rook moves along ranks and files") costs
+        ``invalid_penalty`` and a turn and changes nothing.
+
+    Reward:
+        1.0 for checkmate, 0.0 for every other move, ``-invalid_penalty`` for a bad one.
+
+    Termination:
+        Terminated at checkmate (``success``) or at a draw: stalemate, the piece captured,
+        a promotion to a bishop or knight, or a position the tables say can no longer be
+        won (a KPK misstep; adjudicated at once rather than played out). Truncated after
+        ``max_turns`` turns. There is no 50-move or repetition rule (the turn limit
+        replaces them). ``score`` is 1.0 for a mate; ``efficiency`` is the depth to mate
+        over the turns taken.
+
+    Arguments:
+        endgame: ``"KQK"``, ``"KRK"``, ``"KPK"`` or ``"any"`` (the default: the three
+            equally likely).
+        colour: The player's colour: ``"white"`` (default), ``"black"`` or ``"either"``
+            (drawn per episode).
+        min_dtm, max_dtm: Bounds on the starting depth to mate (default 1 and no bound).
+        list_moves: Whether the text observation lists the legal moves (default True).
+        max_turns: Turns before truncation (default 100).
+        The family base's ``observation_mode``, ``history``, ``split``,
+        ``invalid_penalty`` and ``render_mode``.
+
+    Version history:
+        v0: Initial release (KQK, KRK, KPK; tablebase defender).
+    """
+
+    game_name = "chess-endgame"
+    observation_modes = ("text", "vector")
+
+    def __init__(
+        self,
+        *,
+        endgame: Endgame = "any",
+        colour: Colour = "white",
+        min_dtm: int = 1,
+        max_dtm: int | None = None,
+        list_moves: bool = True,
+        max_turns: int = 100,
+        **base: Any,
+    ) -> None:
+        if endgame not in (*ENDGAMES, "any"):
+            raise ValueError(f"endgame must be one of KQK, KRK, KPK, any; got {endgame!r}")
+        if colour not in COLOURS:
+            raise ValueError(f"colour must be one of {', '.join(COLOURS)}; got {colour!r}")
+        for name, value in (("min_dtm", min_dtm), ("max_dtm", max_dtm)):
+            if value is None and name == "max_dtm":
+                continue
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be a positive int; got {value!r}")
+        top = 127 if max_dtm is None else max_dtm
+        if top < min_dtm:
+            raise ValueError(f"max_dtm ({max_dtm}) is below min_dtm ({min_dtm})")
+        super().__init__(max_turns=max_turns, **base)
+        self.endgame = endgame
+        self.colour = colour
+        self.min_dtm = min_dtm
+        self.max_dtm = max_dtm
+        self.list_moves = bool(list_moves)
+        pieces = tuple(name[1] for name in ENDGAMES if endgame in (name, "any"))
+        self._pool = tuple(
+            (piece, found) for piece in pieces if len(found := _candidates(piece, min_dtm, top))
+        )
+        if not self._pool:
+            raise ValueError(
+                f"no {endgame} position has a depth to mate in [{min_dtm}, {max_dtm}]"
+            )
+        self.tables = endgame_tables()
+        self._notations = {True: Notation(True), False: Notation(False)}
+        self.notation = self._notations[True]
+        #: The position now (hidden state for the oracle; the strong side is the player).
+        self.board = EndgameBoard(4, 60, "Q", 3, True)
+        self.start_fen = ""
+        self.halfmove = 0
+        self.fullmove = 1
+        #: The player's legal moves so far.
+        self.player_moves = 0
+        self.last_moves: tuple[str, str] = ("", "")
+        self.result = ""
+        self._moves: list[Move] = []
+        self._sans: list[str] = []
+        self._by_text: dict[str, Move] = {}
+
+    # -- the game's hooks --------------------------------------------------------------
+    def new_game(self, seed: int | None, options: dict[str, Any] | None) -> None:
+        rng = self.np_random
+
+        def draw() -> tuple[EndgameBoard, bool]:
+            piece, found = self._pool[int(rng.integers(len(self._pool)))]
+            index = int(found[int(rng.integers(len(found)))])
+            white = self.colour == "white" or (self.colour == "either" and rng.random() < 0.5)
+            return EndgameBoard.from_index(piece, index), white
+
+        def key(drawn: tuple[EndgameBoard, bool]) -> str:
+            return self._notations[drawn[1]].fen(drawn[0])
+
+        board, white = draw_in_split(self.game_name, self.split, draw, key)
+        self.board = board
+        self.notation = self._notations[white]
+        self.start_fen = key((board, white))
+        self.halfmove = 0
+        self.fullmove = 1
+        self.player_moves = 0
+        self.last_moves = ("", "")
+        self.result = ""
+        self.optimal_steps = int(self.tables[board.piece].strong[board.index()])
+        self._refresh()
+
+    def instance_key(self) -> str:
+        return self.start_fen
+
+    def instructions(self) -> str:
+        me, them = self.notation.strong_colour, self.notation.weak_colour
+        piece = PIECE_NAMES[self.board.piece] if self.board.piece else "piece"
+        return (
+            f"Chess endgame. You play {me} and have a king and a {piece}; {them} has a "
+            f"bare king and defends perfectly. Checkmate {them}'s king. It is a draw if you "
+            "stalemate, lose your piece, promote to a bishop or knight, or let the position "
+            "become one that can no longer be won. "
+            f"You have {self.max_turns} turns; an illegal or malformed move costs a turn. "
+            f"Each turn, {MOVE_FORMAT}. {GRAMMAR_HELP}"
+        )
+
+    def state_text(self) -> str:
+        notation, board = self.notation, self.board
+        lines = []
+        mine, reply = self.last_moves
+        if mine:
+            them = notation.weak_colour
+            lines.append(f"You played {mine}" + (f"; {them} replied {reply}." if reply else "."))
+        lines.append(notation.diagram(board))
+        lines.append("FEN: " + notation.fen(board, self.halfmove, self.fullmove))
+        if self.result:
+            lines.append(self.result)
+        else:
+            lines.append(f"{notation.strong_colour} (you) to move.")
+            if self.list_moves:
+                lines.append("Legal moves: " + " ".join(self._sans))
+        return "\n".join(lines)
+
+    def parse_move(self, answer: str) -> Move:
+        return self.notation.parse(answer, self.board, self._by_text)
+
+    def play(self, move: Move) -> MoveResult:
+        board, notation = self.board, self.notation
+        mine = self._sans[self._moves.index(move)]
+        board.push(move)
+        self._clock(move.piece == "P", strong_moved=True)
+        self.last_moves = (mine, "")
+        if board.piece in ("B", "N"):
+            return self._end(f"Draw: a king and a {PIECE_NAMES[board.piece]} cannot mate.")
+        replies = board.weak_moves()
+        if not replies:
+            if board.weak_in_check():
+                moves = self.player_moves
+                result = f"Checkmate: you won in {moves} move{'s' if moves > 1 else ''}."
+                return self._end(result, success=True)
+            return self._end("Draw: stalemate.")
+        reply = self._defend(replies)
+        reply_san = notation.san(board, reply)
+        captured = reply.target == board.piece_square
+        board.push(reply)
+        self._clock(captured, strong_moved=False)
+        self.last_moves = (mine, reply_san)
+        if captured:
+            return self._end("Draw: your piece was captured (insufficient material).")
+        if self.tables[board.piece].strong[board.index()] == DRAW:
+            return self._end("Draw: this position can no longer be won against best defence.")
+        self._refresh()
+        return MoveResult(self.state_text())
+
+    def legal_moves(self) -> list[str]:
+        return list(self._sans)
+
+    # -- vector mode -------------------------------------------------------------------
+    def vector_spaces(self) -> tuple[spaces.Space[Any], spaces.Space[Any]]:
+        observation = spaces.Box(0.0, 1.0, (len(PLANES), 8, 8), np.float32)
+        return observation, spaces.Discrete(NUM_ACTIONS)
+
+    def vector_observation(self) -> np.ndarray:
+        board = self.board
+        planes = np.zeros((len(PLANES), 64), np.float32)
+        planes[0, board.strong_king] = 1.0
+        if board.piece:
+            planes[PLANES.index(board.piece), board.piece_square] = 1.0
+        planes[6, board.weak_king] = 1.0
+        return planes.reshape(len(PLANES), 8, 8)
+
+    def parse_vector_move(self, action: Any) -> Move:
+        index = parse_index(action, NUM_ACTIONS, "move")
+        for move in self._moves:
+            if action_of(move) == index:
+                return move
+        raise InvalidAction(self._vector_illegal(index))
+
+    def legal_move_mask(self) -> np.ndarray:
+        mask = np.zeros(NUM_ACTIONS, np.int8)
+        for move in self._moves:
+            mask[action_of(move)] = 1
+        if self.result:
+            mask[:] = 0
+        return mask
+
+    # -- helpers -----------------------------------------------------------------------
+    def move_text(self, move: Move) -> str:
+        """The SAN of a legal move of the player (for oracles and scripts)."""
+        return self._sans[self._moves.index(move)]
+
+    def _refresh(self) -> None:
+        """Recompute the legal moves and their SAN for the position now."""
+        board, notation = self.board, self.notation
+        self._moves = board.strong_moves()
+        self._sans = [notation.san(board, move) for move in self._moves]
+        by_text: dict[str, Move] = {}
+        for move, san in zip(self._moves, self._sans, strict=True):
+            by_text[san] = move
+            by_text[san.rstrip("+#")] = move
+            by_text[notation.uci(move)] = move
+        self._by_text = by_text
+
+    def _defend(self, replies: list[Move]) -> Move:
+        """A reply that draws if one does, else one that postpones mate longest."""
+        board = self.board
+        values = self.tables[board.piece].strong
+        base = board.strong_king * 4096 + board.piece_square
+        scores = [
+            1000 if (v := int(values[base + reply.target * 64])) == DRAW else v
+            for reply in replies
+        ]
+        best = max(scores)
+        options = [reply for reply, score in zip(replies, scores, strict=True) if score == best]
+        if len(options) == 1:
+            return options[0]
+        return options[int(self.np_random.integers(len(options)))]
+
+    def _clock(self, reset: bool, *, strong_moved: bool) -> None:
+        self.halfmove = 0 if reset else self.halfmove + 1
+        if strong_moved:
+            self.player_moves += 1
+        if strong_moved != self.notation.strong_is_white:
+            self.fullmove += 1
+
+    def _end(self, result: str, *, success: bool = False) -> MoveResult:
+        self.result = result
+        self._moves, self._sans, self._by_text = [], [], {}
+        return MoveResult(self.state_text(), 1.0 if success else 0.0, done=True, success=success)
+
+    def _vector_illegal(self, index: int) -> str:
+        board = self.board
+        if self.result:
+            return "the game is over"
+        if index < KING_ACTIONS:
+            piece, source = "K", board.strong_king
+            target = KING_STEP[source][index]
+            promotion = ""
+        elif index < KING_ACTIONS + PIECE_ACTIONS:
+            piece, source = board.piece, board.piece_square
+            direction, k = divmod(index - KING_ACTIONS, 7)
+            ray = RAYS[source][direction]
+            target = ray[k] if k < len(ray) else -1
+            promotion = "Q" if piece == "P" and target >= 56 else ""
+        else:
+            piece, source = board.piece, board.piece_square
+            if piece != "P":
+                return "only a pawn promotes"
+            target = source + 8
+            promotion = UNDERPROMOTIONS[index - KING_ACTIONS - PIECE_ACTIONS]
+        if target < 0:
+            return f"that move leaves the board from {self.notation.names[source]}"
+        return self.notation.why_illegal(board, piece, source, target, promotion)

@@ -1,0 +1,221 @@
+"""Chess notation for the endgame engine: SAN, UCI, FEN, a text diagram, and move parsing.
+
+The engine (:mod:`.chess_endgame_rules`) plays in the strong side's frame; a
+:class:`Notation` writes and reads squares in the real board's frame for the colour the
+strong side has (Black's squares are the engine's mirrored top to bottom). SAN follows the
+standard python-chess writes (``Kd2``, ``Qh5+``, ``e8=Q#``, ``Kxd4``); the tests compare
+it with python-chess move by move.
+
+Parsing is forgiving about form and strict about chess: SAN with or without ``+``/``#``
+and ``x`` (``Qh5``, ``Qxh5+``, ``qh5``, ``Qd1h5``, ``e8=Q``, ``e8Q``) and UCI (``d1h5``,
+``d1-h5``, ``e7e8q``) are read; a move that is not legal raises
+:class:`~envsuite.env_base.InvalidAction` naming the rule, checked in a fixed order.
+"""
+
+from __future__ import annotations
+
+import re
+
+from envsuite.env_base import InvalidAction
+from envsuite.families.text.chess_endgame_rules import (
+    BETWEEN,
+    LINE_KIND,
+    PIECE_NAMES,
+    EndgameBoard,
+    Move,
+    attacks,
+    distance,
+)
+
+FILES = "abcdefgh"
+_NAMES = tuple(FILES[sq & 7] + str((sq >> 3) + 1) for sq in range(64))
+_UCI = re.compile(r"([a-h][1-8])[-x:]?([a-h][1-8])=?([qrbnQRBN])?")
+_SAN = re.compile(r"([KQRBNkqrn])?([a-h])?([1-8])?[x:]?([a-h][1-8])(?:=?([QRBNqrbn]))?")
+#: What a move may carry that the parser ignores (annotations, check and mate marks).
+_DECORATION = "+#!?"
+MOVE_FORMAT = "write a move in SAN (Kd2, Qh5, e8=Q) or UCI (e1d2, e7e8q)"
+
+
+class Notation:
+    """SAN, UCI, FEN and diagrams for a strong side of one colour.
+
+    Args:
+        strong_is_white: Whether the strong side (the engine's "white") has the white
+            pieces; if not, every square is mirrored top to bottom.
+    """
+
+    def __init__(self, strong_is_white: bool) -> None:
+        self.strong_is_white = strong_is_white
+        self.mirror = 0 if strong_is_white else 56
+        self.names = _NAMES if strong_is_white else tuple(_NAMES[sq ^ 56] for sq in range(64))
+        self.lookup = {name: sq for sq, name in enumerate(self.names)}
+        self.strong_colour = "White" if strong_is_white else "Black"
+        self.weak_colour = "Black" if strong_is_white else "White"
+
+    # -- writing -----------------------------------------------------------------------
+    def uci(self, move: Move) -> str:
+        return self.names[move.source] + self.names[move.target] + move.promotion.lower()
+
+    def san(self, board: EndgameBoard, move: Move) -> str:
+        """The SAN of a legal ``move`` in ``board`` (check and mate marked)."""
+        target = self.names[move.target]
+        if not board.strong_to_move:
+            return ("Kx" if move.target == board.piece_square else "K") + target
+        if move.piece == "K":
+            text = "K" + target
+            piece, square, king = board.piece, board.piece_square, move.target
+        elif move.piece == "P":
+            text = target + ("=" + move.promotion if move.promotion else "")
+            piece, square, king = move.promotion or "P", move.target, board.strong_king
+        else:
+            text = move.piece + target
+            piece, square, king = move.piece, move.target, board.strong_king
+        if piece and attacks(piece, square, board.weak_king, king):
+            return text + ("+" if board.after(move).weak_moves() else "#")
+        return text
+
+    def diagram(self, board: EndgameBoard) -> str:
+        """The board as 8 ranks of pieces and dots, rank 8 first, with coordinates."""
+        cells = self._cells(board)
+        rows = [
+            f"{rank + 1} " + " ".join(cells.get(rank * 8 + file, ".") for file in range(8))
+            for rank in range(7, -1, -1)
+        ]
+        return "\n".join(rows) + "\n  " + " ".join(FILES)
+
+    def fen(self, board: EndgameBoard, halfmove: int = 0, fullmove: int = 1) -> str:
+        """The position's FEN (no castling, no en passant)."""
+        return f"{self.placement(board)} {self.side_to_move(board)} - - {halfmove} {fullmove}"
+
+    def placement(self, board: EndgameBoard) -> str:
+        """The FEN's first field."""
+        cells = self._cells(board)
+        ranks = []
+        for rank in range(7, -1, -1):
+            text, empty = "", 0
+            for file in range(8):
+                char = cells.get(rank * 8 + file)
+                if char is None:
+                    empty += 1
+                    continue
+                text += (str(empty) if empty else "") + char
+                empty = 0
+            ranks.append(text + (str(empty) if empty else ""))
+        return "/".join(ranks)
+
+    def side_to_move(self, board: EndgameBoard) -> str:
+        return "w" if board.strong_to_move == self.strong_is_white else "b"
+
+    def _cells(self, board: EndgameBoard) -> dict[int, str]:
+        """Real-frame square -> FEN letter of what stands there."""
+        strong = str.upper if self.strong_is_white else str.lower
+        weak = str.lower if self.strong_is_white else str.upper
+        cells = {board.strong_king ^ self.mirror: strong("K"), board.weak_king ^ self.mirror: weak("K")}
+        if board.piece:
+            cells[board.piece_square ^ self.mirror] = strong(board.piece)
+        return cells
+
+    # -- reading -----------------------------------------------------------------------
+    def parse(self, answer: str, board: EndgameBoard, moves: dict[str, Move]) -> Move:
+        """The legal move ``answer`` names, or InvalidAction naming the rule it breaks.
+
+        Args:
+            answer: The player's answer (already extracted by the answer grammar).
+            board: The position, the strong side to move.
+            moves: The legal moves by their exact SAN and UCI (a fast path).
+        """
+        text = answer.strip().rstrip(_DECORATION).strip()
+        known = moves.get(text)
+        if known is not None:
+            return known
+        uci = _UCI.fullmatch(text)
+        san = None if uci else _SAN.fullmatch(text)
+        if uci:
+            source = self.lookup[uci[1]]
+            target = self.lookup[uci[2]]
+            promotion = (uci[3] or "").upper()
+            piece = self._piece_on(board, source)
+        elif san:
+            target = self.lookup[san[4]]
+            promotion = (san[5] or "").upper()
+            piece = (san[1] or "P").upper()
+            source = self._source_of(board, piece, san[2], san[3])
+        else:
+            raise InvalidAction(f"{text!r} is not a move: {MOVE_FORMAT}")
+        for move in moves.values():
+            if (move.piece, move.source, move.target, move.promotion) == (
+                piece,
+                source,
+                target,
+                promotion,
+            ):
+                return move
+        raise InvalidAction(self.why_illegal(board, piece, source, target, promotion))
+
+    def _piece_on(self, board: EndgameBoard, square: int) -> str:
+        if square == board.strong_king:
+            return "K"
+        if board.piece and square == board.piece_square:
+            return board.piece
+        name = self.names[square]
+        if square == board.weak_king:
+            raise InvalidAction(f"{name} holds {self.weak_colour}'s king, not one of your pieces")
+        raise InvalidAction(f"there is no piece of yours on {name}")
+
+    def _source_of(self, board: EndgameBoard, piece: str, file: str | None, rank: str | None) -> int:
+        if piece == "K":
+            source = board.strong_king
+        elif board.piece == piece:
+            source = board.piece_square
+        elif piece == "P":
+            raise InvalidAction(
+                f"you have no pawn; name the piece that moves ({MOVE_FORMAT})"
+            )
+        else:
+            raise InvalidAction(f"you have no {PIECE_NAMES[piece]}")
+        name = self.names[source]
+        if (file and file != name[0]) or (rank and rank != name[1]):
+            raise InvalidAction(f"your {PIECE_NAMES[piece]} is on {name}")
+        return source
+
+    def why_illegal(
+        self, board: EndgameBoard, piece: str, source: int, target: int, promotion: str
+    ) -> str:
+        """The rule a move of the strong side's ``piece`` breaks (checked in this order)."""
+        names = self.names
+        what = PIECE_NAMES[piece]
+        last_rank = target >= 56
+        if target == source:
+            return f"a move must leave {names[source]}"
+        if target == board.strong_king or (board.piece and target == board.piece_square):
+            own = "king" if target == board.strong_king else PIECE_NAMES[board.piece]
+            return f"{names[target]} holds your own {own}"
+        if target == board.weak_king:
+            return "a king cannot be captured"
+        if promotion and (piece != "P" or not last_rank):
+            return "only a pawn reaching the last rank promotes"
+        if piece == "K":
+            if distance(source, target) != 1:
+                return "the king moves one square at a time"
+            return f"the king may not move next to {self.weak_colour}'s king"
+        if piece == "P":
+            step = target - source
+            if step == 8 and last_rank and not promotion:
+                return (
+                    f"a pawn reaching the last rank must promote: write {names[target]}=Q "
+                    "(or =R, =B, =N)"
+                )
+            if step != 8 and not (step == 16 and source < 16):
+                return "the pawn moves straight forward one square (two from its first rank)"
+            return f"the pawn is blocked on its way to {names[target]}"
+        kind = LINE_KIND[source][target]
+        if not kind or (piece == "R" and kind != "R"):
+            lines = "ranks and files" if piece == "R" else "ranks, files and diagonals"
+            return f"the {what} moves along {lines}"
+        between = BETWEEN[source][target] or ()
+        for square in between:
+            if square == board.strong_king:
+                return f"your king on {names[square]} blocks the {what}'s way"
+            if square == board.weak_king:
+                return f"{self.weak_colour}'s king on {names[square]} blocks the {what}'s way"
+        return f"{what} {names[source]}-{names[target]} is not legal here"  # pragma: no cover
