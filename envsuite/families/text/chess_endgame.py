@@ -10,7 +10,7 @@ from gymnasium import spaces
 
 from envsuite.action_parsing import parse_index
 from envsuite.families.text.answer_grammar import GRAMMAR_HELP
-from envsuite.families.text.chess_endgame_notation import MOVE_FORMAT, Notation
+from envsuite.families.text.chess_endgame_notation import MOVE_FORMAT, Notation, board_from_fen
 from envsuite.families.text.chess_endgame_rules import (
     KING_STEP,
     PIECE_NAMES,
@@ -66,7 +66,7 @@ def _candidates(piece: str, min_dtm: int, max_dtm: int) -> np.ndarray:
 
 
 class ChessEndgameEnv(TextGameEnv[Move]):
-    """Checkmate a bare king with king and queen, king and rook, or king and pawn.
+    r"""Checkmate a bare king with king and queen, king and rook, or king and pawn.
 
     Description:
         Each episode draws a position of KQK, KRK or KPK from the seed: legal, the player
@@ -100,7 +100,7 @@ class ChessEndgameEnv(TextGameEnv[Move]):
 
     Action:
         Text: a move in SAN (``Kd2``, ``Qh5+``, ``e8=Q``) or UCI (``e1d2``, ``e7e8q``),
-        read through the family's answer grammar (``\\boxed{Qh5}``, ``move: Qh5``).
+        read through the family's answer grammar (``\boxed{Qh5}``, ``move: Qh5``).
         Vector: ``Discrete(67)`` in the player's frame: 0-7 the king one square N, NE,
         E, SE, S, SW, W, NW; ``8 + 7 * direction + (k - 1)`` the piece k squares in that
         direction (a pawn: 8 one square, 9 two; to the last rank it becomes a queen);
@@ -129,6 +129,8 @@ class ChessEndgameEnv(TextGameEnv[Move]):
         max_turns: Turns before truncation (default 100).
         The family base's ``observation_mode``, ``history``, ``split``,
         ``invalid_penalty`` and ``render_mode``.
+        ``reset(options={"fen": ...})`` starts from a given KQK, KRK or KPK position
+        instead (the side with the extra piece to move and winning; any split).
 
     Version history:
         v0: Initial release (KQK, KRK, KPK; tablebase defender).
@@ -171,9 +173,7 @@ class ChessEndgameEnv(TextGameEnv[Move]):
             (piece, found) for piece in pieces if len(found := _candidates(piece, min_dtm, top))
         )
         if not self._pool:
-            raise ValueError(
-                f"no {endgame} position has a depth to mate in [{min_dtm}, {max_dtm}]"
-            )
+            raise ValueError(f"no {endgame} position has a depth to mate in [{min_dtm}, {max_dtm}]")
         self.tables = endgame_tables()
         self._notations = {True: Notation(True), False: Notation(False)}
         self.notation = self._notations[True]
@@ -192,6 +192,7 @@ class ChessEndgameEnv(TextGameEnv[Move]):
 
     # -- the game's hooks --------------------------------------------------------------
     def new_game(self, seed: int | None, options: dict[str, Any] | None) -> None:
+        """Draw a won position in the split (or take ``options["fen"]``)."""
         rng = self.np_random
 
         def draw() -> tuple[EndgameBoard, bool]:
@@ -203,7 +204,11 @@ class ChessEndgameEnv(TextGameEnv[Move]):
         def key(drawn: tuple[EndgameBoard, bool]) -> str:
             return self._notations[drawn[1]].fen(drawn[0])
 
-        board, white = draw_in_split(self.game_name, self.split, draw, key)
+        fen = (options or {}).get("fen")
+        if fen is None:
+            board, white = draw_in_split(self.game_name, self.split, draw, key)
+        else:
+            board, white = self._given(fen)
         self.board = board
         self.notation = self._notations[white]
         self.start_fen = key((board, white))
@@ -215,10 +220,23 @@ class ChessEndgameEnv(TextGameEnv[Move]):
         self.optimal_steps = int(self.tables[board.piece].strong[board.index()])
         self._refresh()
 
+    def _given(self, fen: Any) -> tuple[EndgameBoard, bool]:
+        """The position of ``options["fen"]``, if the player is to move and wins."""
+        if not isinstance(fen, str):
+            raise ValueError(f"options['fen'] must be a FEN string; got {fen!r}")
+        board, white = board_from_fen(fen)
+        if not board.strong_to_move:
+            raise ValueError(f"the side with the extra piece must be to move: {fen!r}")
+        if self.tables[board.piece].strong[board.index()] < 1:
+            raise ValueError(f"the side to move cannot force mate: {fen!r}")
+        return board, white
+
     def instance_key(self) -> str:
+        """The starting FEN."""
         return self.start_fen
 
     def instructions(self) -> str:
+        """The rules, the draws to avoid and the move format."""
         me, them = self.notation.strong_colour, self.notation.weak_colour
         piece = PIECE_NAMES[self.board.piece] if self.board.piece else "piece"
         return (
@@ -231,6 +249,7 @@ class ChessEndgameEnv(TextGameEnv[Move]):
         )
 
     def state_text(self) -> str:
+        """The last two moves, the diagram, the FEN, and the legal moves or the result."""
         notation, board = self.notation, self.board
         lines = []
         mine, reply = self.last_moves
@@ -248,9 +267,11 @@ class ChessEndgameEnv(TextGameEnv[Move]):
         return "\n".join(lines)
 
     def parse_move(self, answer: str) -> Move:
+        """The legal move ``answer`` names in SAN or UCI."""
         return self.notation.parse(answer, self.board, self._by_text)
 
     def play(self, move: Move) -> MoveResult:
+        """Play the player's move, end the game or answer with the defender's reply."""
         board, notation = self.board, self.notation
         mine = self._sans[self._moves.index(move)]
         board.push(move)
@@ -279,14 +300,17 @@ class ChessEndgameEnv(TextGameEnv[Move]):
         return MoveResult(self.state_text())
 
     def legal_moves(self) -> list[str]:
+        """The player's legal moves in SAN (none once the game is over)."""
         return list(self._sans)
 
     # -- vector mode -------------------------------------------------------------------
     def vector_spaces(self) -> tuple[spaces.Space[Any], spaces.Space[Any]]:
+        """Piece planes and ``Discrete(67)`` moves (see the class docstring)."""
         observation = spaces.Box(0.0, 1.0, (len(PLANES), 8, 8), np.float32)
         return observation, spaces.Discrete(NUM_ACTIONS)
 
     def vector_observation(self) -> np.ndarray:
+        """The piece planes in the player's frame."""
         board = self.board
         planes = np.zeros((len(PLANES), 64), np.float32)
         planes[0, board.strong_king] = 1.0
@@ -296,6 +320,7 @@ class ChessEndgameEnv(TextGameEnv[Move]):
         return planes.reshape(len(PLANES), 8, 8)
 
     def parse_vector_move(self, action: Any) -> Move:
+        """The legal move a vector action names, or InvalidAction naming the rule."""
         index = parse_index(action, NUM_ACTIONS, "move")
         for move in self._moves:
             if action_of(move) == index:
@@ -303,6 +328,7 @@ class ChessEndgameEnv(TextGameEnv[Move]):
         raise InvalidAction(self._vector_illegal(index))
 
     def legal_move_mask(self) -> np.ndarray:
+        """1 for each vector action that is a legal move (all 0 once the game is over)."""
         mask = np.zeros(NUM_ACTIONS, np.int8)
         for move in self._moves:
             mask[action_of(move)] = 1
@@ -333,8 +359,7 @@ class ChessEndgameEnv(TextGameEnv[Move]):
         values = self.tables[board.piece].strong
         base = board.strong_king * 4096 + board.piece_square
         scores = [
-            1000 if (v := int(values[base + reply.target * 64])) == DRAW else v
-            for reply in replies
+            1000 if (v := int(values[base + reply.target * 64])) == DRAW else v for reply in replies
         ]
         best = max(scores)
         options = [reply for reply, score in zip(replies, scores, strict=True) if score == best]

@@ -54,6 +54,7 @@ class Notation:
 
     # -- writing -----------------------------------------------------------------------
     def uci(self, move: Move) -> str:
+        """The move in UCI on the real board."""
         return self.names[move.source] + self.names[move.target] + move.promotion.lower()
 
     def san(self, board: EndgameBoard, move: Move) -> str:
@@ -104,13 +105,17 @@ class Notation:
         return "/".join(ranks)
 
     def side_to_move(self, board: EndgameBoard) -> str:
+        """The FEN's second field."""
         return "w" if board.strong_to_move == self.strong_is_white else "b"
 
     def _cells(self, board: EndgameBoard) -> dict[int, str]:
         """Real-frame square -> FEN letter of what stands there."""
         strong = str.upper if self.strong_is_white else str.lower
         weak = str.lower if self.strong_is_white else str.upper
-        cells = {board.strong_king ^ self.mirror: strong("K"), board.weak_king ^ self.mirror: weak("K")}
+        cells = {
+            board.strong_king ^ self.mirror: strong("K"),
+            board.weak_king ^ self.mirror: weak("K"),
+        }
         if board.piece:
             cells[board.piece_square ^ self.mirror] = strong(board.piece)
         return cells
@@ -162,15 +167,15 @@ class Notation:
             raise InvalidAction(f"{name} holds {self.weak_colour}'s king, not one of your pieces")
         raise InvalidAction(f"there is no piece of yours on {name}")
 
-    def _source_of(self, board: EndgameBoard, piece: str, file: str | None, rank: str | None) -> int:
+    def _source_of(
+        self, board: EndgameBoard, piece: str, file: str | None, rank: str | None
+    ) -> int:
         if piece == "K":
             source = board.strong_king
         elif board.piece == piece:
             source = board.piece_square
         elif piece == "P":
-            raise InvalidAction(
-                f"you have no pawn; name the piece that moves ({MOVE_FORMAT})"
-            )
+            raise InvalidAction(f"you have no pawn; name the piece that moves ({MOVE_FORMAT})")
         else:
             raise InvalidAction(f"you have no {PIECE_NAMES[piece]}")
         name = self.names[source]
@@ -219,3 +224,49 @@ class Notation:
             if square == board.weak_king:
                 return f"{self.weak_colour}'s king on {names[square]} blocks the {what}'s way"
         return f"{what} {names[source]}-{names[target]} is not legal here"  # pragma: no cover
+
+
+def board_from_fen(fen: str) -> tuple[EndgameBoard, bool]:
+    """The position of a KQK, KRK or KPK FEN, and whether the strong side is White.
+
+    Only the placement and side-to-move fields are read. The side with the extra piece
+    may be either colour and either may be to move.
+
+    Raises:
+        ValueError: the FEN is malformed, is not one of the three endgames, or is not a
+            legal position.
+    """
+    fields = fen.split()
+    if len(fields) < 2 or fields[1] not in ("w", "b"):
+        raise ValueError(f"not a FEN with a side to move: {fen!r}")
+    rows = fields[0].split("/")
+    if len(rows) != 8:
+        raise ValueError(f"a FEN's placement has 8 ranks: {fen!r}")
+    found: dict[str, int] = {}
+    for rank, row in zip(range(7, -1, -1), rows, strict=True):
+        file = 0
+        for char in row:
+            if char.isdigit():
+                file += int(char)
+                continue
+            if char not in "KQRPkqrp" or char in found or file > 7:
+                raise ValueError(f"not a KQK, KRK or KPK position: {fen!r}")
+            found[char] = rank * 8 + file
+            file += 1
+        if file != 8:
+            raise ValueError(f"rank {rank + 1} does not have 8 squares: {fen!r}")
+    pieces = [c for c in found if c not in "Kk"]
+    if "K" not in found or "k" not in found or len(pieces) != 1:
+        raise ValueError(f"not a KQK, KRK or KPK position: {fen!r}")
+    strong_is_white = pieces[0].isupper()
+    mirror = 0 if strong_is_white else 56
+    strong_king = found["K" if strong_is_white else "k"] ^ mirror
+    weak_king = found["k" if strong_is_white else "K"] ^ mirror
+    strong_to_move = (fields[1] == "w") == strong_is_white
+    board = EndgameBoard(
+        strong_king, weak_king, pieces[0].upper(), found[pieces[0]] ^ mirror, strong_to_move
+    )
+    problem = board.problem()
+    if problem:
+        raise ValueError(f"not a legal position ({problem}): {fen!r}")
+    return board, strong_is_white

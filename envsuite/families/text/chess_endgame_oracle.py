@@ -36,6 +36,7 @@ class ChessEndgameOracle:
         """Nothing to reset: the oracle reads the position from the env each move."""
 
     def act(self, observation: Any, info: dict[str, Any]) -> Any:
+        """The fastest mate's move, as SAN (text mode) or a vector action."""
         from envsuite.families.text.chess_endgame import action_of
 
         env = self.env

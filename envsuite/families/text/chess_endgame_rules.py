@@ -172,11 +172,13 @@ class EndgameBoard:
         return self.strong_king * 4096 + self.weak_king * 64 + self.piece_square
 
     def copy(self) -> EndgameBoard:
+        """An independent copy."""
         return EndgameBoard(
             self.strong_king, self.weak_king, self.piece, self.piece_square, self.strong_to_move
         )
 
     def key(self) -> tuple[int, int, str, int, bool]:
+        """Everything that makes the position (for equality and hashing)."""
         return (
             self.strong_king,
             self.weak_king,
@@ -227,11 +229,10 @@ class EndgameBoard:
         return self.strong_moves() if self.strong_to_move else self.weak_moves()
 
     def strong_moves(self) -> list[Move]:
+        """The strong side's legal moves (as if it were to move)."""
         king, weak, piece, square = self.strong_king, self.weak_king, self.piece, self.piece_square
         moves = [
-            Move("K", king, t)
-            for t in KING_TARGETS[king]
-            if t != square and distance(t, weak) > 1
+            Move("K", king, t) for t in KING_TARGETS[king] if t != square and distance(t, weak) > 1
         ]
         if not piece:
             return moves
@@ -253,12 +254,13 @@ class EndgameBoard:
             rays = RAYS[square]
             for direction in SLIDER_DIRECTIONS[piece]:
                 for t in rays[direction]:
-                    if t == king or t == weak:
+                    if t in (king, weak):
                         break
                     moves.append(Move(piece, square, t))
         return moves
 
     def weak_moves(self) -> list[Move]:
+        """The weak king's legal moves (as if it were to move), captures included."""
         king, piece, square = self.strong_king, self.piece, self.piece_square
         moves = []
         for t in KING_TARGETS[self.weak_king]:

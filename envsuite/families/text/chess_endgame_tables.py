@@ -33,12 +33,12 @@ import numpy as np
 from envsuite.families.text.chess_endgame_rules import (
     BETWEEN,
     DIRECTIONS,
-    EndgameBoard,
     KING_STEP,
     LINE_KIND,
     RAYS,
-    Move,
     SLIDER_DIRECTIONS,
+    EndgameBoard,
+    Move,
 )
 
 SIZE = 64**3
@@ -93,7 +93,7 @@ def _on(mask: np.ndarray, bits: np.ndarray, square: np.ndarray) -> np.ndarray:
     return ((bits >> square.astype(np.uint64)) & np.uint64(1)).astype(bool) & mask
 
 
-def _attacks(piece: str, source: np.ndarray, target: np.ndarray, blocker: np.ndarray):
+def _attacks(piece: str, source: np.ndarray, target: np.ndarray, blocker: np.ndarray) -> np.ndarray:
     """Whether the strong ``piece`` on ``source`` attacks ``target`` past ``blocker``."""
     if piece == "P":
         return (_RANK[target] == _RANK[source] + 1) & (np.abs(_FILE[target] - _FILE[source]) == 1)
@@ -111,7 +111,9 @@ def _positions(piece: str) -> tuple[np.ndarray, ...]:
     return index, king, weak, square, legal
 
 
-def _strong_edges(piece: str, king, weak, square) -> list[tuple[np.ndarray, np.ndarray]]:
+def _strong_edges(
+    piece: str, king: np.ndarray, weak: np.ndarray, square: np.ndarray
+) -> list[tuple[np.ndarray, np.ndarray]]:
     """Per move slot: (which positions have the move, the successor index).
 
     For KPK a promotion's successor points past the KPK part of the value buffer: into
@@ -147,7 +149,9 @@ def _strong_edges(piece: str, king, weak, square) -> list[tuple[np.ndarray, np.n
     return slots
 
 
-def _flatten(slots, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _flatten(
+    slots: list[tuple[np.ndarray, np.ndarray]], rows: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """Edges (owner row, successor) of the positions ``rows`` from per-slot arrays."""
     owners, targets = [], []
     order = np.arange(len(rows), dtype=np.int64)
@@ -233,8 +237,10 @@ def endgame_tables() -> dict[str, EndgameTable]:
 
 
 def position_value(board: EndgameBoard) -> int:
-    """The exact value of ``board`` (see the module docstring); a bare king, or a king and
-    a bishop or knight, is a :data:`DRAW`."""
+    """The exact value of ``board`` (see the module docstring).
+
+    A bare king, or a king and a bishop or knight, is a :data:`DRAW`.
+    """
     if board.piece not in ("Q", "R", "P"):
         return DRAW
     table = endgame_tables()[board.piece]

@@ -12,6 +12,7 @@ def _register(spec: EnvSpec) -> None:
     TEXT_SPECS.append(spec)
     register(spec)
 
+
 _register(
     EnvSpec(
         id="envsuite/ChessEndgame-v0",
