@@ -58,6 +58,10 @@ def action_of(move: Move) -> int:
     return _ACTION_OF[move.source, move.target, "slide"]
 
 
+#: How the defender scores a drawing reply: above every depth to mate.
+_RESISTS = 1000
+
+
 @functools.cache
 def _candidates(piece: str, min_dtm: int, max_dtm: int) -> np.ndarray:
     """Indices of the strong-to-move positions of KXK with min_dtm <= DTM <= max_dtm."""
@@ -358,8 +362,12 @@ class ChessEndgameEnv(TextGameEnv[Move]):
         board = self.board
         values = self.tables[board.piece].strong
         base = board.strong_king * 4096 + board.piece_square
+        square = board.piece_square
         scores = [
-            1000 if (v := int(values[base + reply.target * 64])) == DRAW else v for reply in replies
+            _RESISTS
+            if reply.target == square or (value := int(values[base + reply.target * 64])) == DRAW
+            else value
+            for reply in replies
         ]
         best = max(scores)
         options = [reply for reply, score in zip(replies, scores, strict=True) if score == best]

@@ -17,7 +17,9 @@ def random_boards(piece: str, count: int, seed: int, strong_to_move: bool):
     boards: list[EndgameBoard] = []
     while len(boards) < count:
         squares = rng.integers(64, size=3)
-        board = EndgameBoard(int(squares[0]), int(squares[1]), piece, int(squares[2]), strong_to_move)
+        board = EndgameBoard(
+            int(squares[0]), int(squares[1]), piece, int(squares[2]), strong_to_move
+        )
         if board.problem() is None:
             boards.append(board)
     return boards
