@@ -19,8 +19,8 @@ from envsuite.families.text.chess_endgame_rules import (
     Move,
 )
 from envsuite.families.text.chess_endgame_tables import DRAW, endgame_tables
-from envsuite.families.text.splits import draw_in_split
-from envsuite.families.text.text_game import InvalidAction, MoveResult, TextGameEnv
+from envsuite.families.text.splits import Split, draw_in_split
+from envsuite.families.text.text_game import History, InvalidAction, MoveResult, TextGameEnv
 
 Endgame = Literal["KQK", "KRK", "KPK", "any"]
 Colour = Literal["white", "black", "either"]
@@ -152,7 +152,11 @@ class ChessEndgameEnv(TextGameEnv[Move]):
         max_dtm: int | None = None,
         list_moves: bool = True,
         max_turns: int = 100,
-        **base: Any,
+        observation_mode: str = "text",
+        history: History = "last",
+        split: Split = "train",
+        invalid_penalty: float = 0.1,
+        render_mode: str | None = None,
     ) -> None:
         if endgame not in (*ENDGAMES, "any"):
             raise ValueError(f"endgame must be one of KQK, KRK, KPK, any; got {endgame!r}")
@@ -166,7 +170,14 @@ class ChessEndgameEnv(TextGameEnv[Move]):
         top = 127 if max_dtm is None else max_dtm
         if top < min_dtm:
             raise ValueError(f"max_dtm ({max_dtm}) is below min_dtm ({min_dtm})")
-        super().__init__(max_turns=max_turns, **base)
+        super().__init__(
+            observation_mode=observation_mode,
+            history=history,
+            max_turns=max_turns,
+            split=split,
+            invalid_penalty=invalid_penalty,
+            render_mode=render_mode,
+        )
         self.endgame = endgame
         self.colour = colour
         self.min_dtm = min_dtm
