@@ -215,7 +215,9 @@ class TextGameEnv(EnvsuiteEnv[Any, Any, MoveT], Generic[MoveT]):
     def parse_action(self, action: Any) -> MoveT:
         """Read the agent's text through the answer grammar (or a vector action)."""
         if not self.text_mode:
-            self._echo = _clip(repr(action), ECHO_LIMIT)
+            # Only the text mode's ``full`` history quotes actions; never ``repr`` an
+            # agent's object (a hostile one raises from its ``__repr__``).
+            self._echo = ""
             return self.parse_vector_move(action)
         self._echo = _clip(action, ECHO_LIMIT) if isinstance(action, str) else "?"
         answer = extract_answer(action)
