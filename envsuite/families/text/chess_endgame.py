@@ -63,6 +63,16 @@ _RESISTS = 1000
 
 
 @functools.cache
+def _marks() -> dict[str, list[str]]:
+    """Per piece, the SAN mark ("#", "+" or "") of each weak-to-move position's index."""
+    marks = {}
+    for piece, table in endgame_tables().items():
+        kinds = np.where(table.weak == 0, 2, table.check.astype(np.int8))
+        marks[piece] = np.array(["", "+", "#"])[kinds].tolist()
+    return marks
+
+
+@functools.cache
 def _candidates(piece: str, min_dtm: int, max_dtm: int) -> np.ndarray:
     """Indices of the strong-to-move positions of KXK with min_dtm <= DTM <= max_dtm."""
     values = endgame_tables()[piece].strong
@@ -202,8 +212,12 @@ class ChessEndgameEnv(TextGameEnv[Move]):
         self.last_moves: tuple[str, str] = ("", "")
         self.result = ""
         self._moves: list[Move] = []
-        self._sans: list[str] = []
-        self._by_text: dict[str, Move] = {}
+        # The legal moves' SAN and the texts that name them, written when first asked for
+        # (vector mode never needs them).
+        self._sans: list[str] | None = []
+        self._by_text: dict[str, Move] | None = {}
+        #: The vector actions of the legal moves (vector mode).
+        self._actions: list[int] = []
 
     # -- the game's hooks --------------------------------------------------------------
     def new_game(self, seed: int | None, options: dict[str, Any] | None) -> None:
@@ -278,17 +292,20 @@ class ChessEndgameEnv(TextGameEnv[Move]):
         else:
             lines.append(f"{notation.strong_colour} (you) to move.")
             if self.list_moves:
-                lines.append("Legal moves: " + " ".join(self._sans))
+                lines.append("Legal moves: " + " ".join(self._san_list()))
         return "\n".join(lines)
 
     def parse_move(self, answer: str) -> Move:
         """The legal move ``answer`` names in SAN or UCI."""
+        if self._by_text is None:
+            sans = [san.rstrip("+#") for san in self._san_list()]
+            self._by_text = dict(zip(sans, self._moves, strict=True))
         return self.notation.parse(answer, self.board, self._by_text)
 
     def play(self, move: Move) -> MoveResult:
         """Play the player's move, end the game or answer with the defender's reply."""
         board, notation = self.board, self.notation
-        mine = self._sans[self._moves.index(move)]
+        mine = self._san(move)
         board.push(move)
         self._clock(move.piece == "P", strong_moved=True)
         self.last_moves = (mine, "")
@@ -312,11 +329,11 @@ class ChessEndgameEnv(TextGameEnv[Move]):
         if self.tables[board.piece].strong[board.index()] == DRAW:
             return self._end("Draw: this position can no longer be won against best defence.")
         self._refresh()
-        return MoveResult(self.state_text())
+        return MoveResult(self._feedback())
 
     def legal_moves(self) -> list[str]:
         """The player's legal moves in SAN (none once the game is over)."""
-        return list(self._sans)
+        return list(self._san_list())
 
     # -- vector mode -------------------------------------------------------------------
     def vector_spaces(self) -> tuple[spaces.Space[Any], spaces.Space[Any]]:
@@ -337,36 +354,62 @@ class ChessEndgameEnv(TextGameEnv[Move]):
     def parse_vector_move(self, action: Any) -> Move:
         """The legal move a vector action names, or InvalidAction naming the rule."""
         index = parse_index(action, NUM_ACTIONS, "move")
-        for move in self._moves:
-            if action_of(move) == index:
-                return move
+        if index in self._actions:
+            return self._moves[self._actions.index(index)]
         raise InvalidAction(self._vector_illegal(index))
 
     def legal_move_mask(self) -> np.ndarray:
         """1 for each vector action that is a legal move (all 0 once the game is over)."""
         mask = np.zeros(NUM_ACTIONS, np.int8)
-        for move in self._moves:
-            mask[action_of(move)] = 1
-        if self.result:
-            mask[:] = 0
+        mask[self._actions] = 1
         return mask
 
     # -- helpers -----------------------------------------------------------------------
     def move_text(self, move: Move) -> str:
         """The SAN of a legal move of the player (for oracles and scripts)."""
-        return self._sans[self._moves.index(move)]
+        return self._san(move)
 
     def _refresh(self) -> None:
-        """Recompute the legal moves and their SAN for the position now."""
+        """Take the legal moves of the position now (their SAN is written when asked)."""
+        self._moves = self.board.strong_moves()
+        self._sans = None
+        self._by_text = None
+        self._actions = [] if self.text_mode else [action_of(move) for move in self._moves]
+
+    def _san_list(self) -> list[str]:
+        if self._sans is None:
+            self._sans = self._write_sans(self._moves)
+        return self._sans
+
+    def _san(self, move: Move) -> str:
+        """The SAN of the player's legal ``move``."""
+        return self._write_sans([move])[0]
+
+    def _write_sans(self, moves: list[Move]) -> list[str]:
+        """The SAN of the player's legal ``moves``; the tables say check and mate."""
         board, notation = self.board, self.notation
-        self._moves = board.strong_moves()
-        self._sans = [notation.san(board, move) for move in self._moves]
-        by_text: dict[str, Move] = {}
-        for move, san in zip(self._moves, self._sans, strict=True):
-            by_text[san] = move
-            by_text[san.rstrip("+#")] = move
-            by_text[notation.uci(move)] = move
-        self._by_text = by_text
+        king, weak_king, piece, square = (
+            board.strong_king,
+            board.weak_king,
+            board.piece,
+            board.piece_square,
+        )
+        bodies, marks = notation.bodies, _marks()
+        after_king = weak_king * 64 + square
+        after_piece = king * 4096 + weak_king * 64
+        sans = []
+        for move in moves:
+            target = move.target
+            if move.piece == "K":
+                mover, index, body = piece, target * 4096 + after_king, bodies["K"][target]
+            elif move.promotion:
+                mover, index = move.promotion, after_piece + target
+                body = bodies["P"][target] + "=" + mover
+            else:
+                mover, index, body = piece, after_piece + target, bodies[piece][target]
+            mark = marks.get(mover)
+            sans.append(notation.san(board, move) if mark is None else body + mark[index])
+        return sans
 
     def _defend(self, replies: list[Move]) -> Move:
         """A reply that draws if one does, else one that postpones mate longest."""
@@ -395,8 +438,12 @@ class ChessEndgameEnv(TextGameEnv[Move]):
 
     def _end(self, result: str, *, success: bool = False) -> MoveResult:
         self.result = result
-        self._moves, self._sans, self._by_text = [], [], {}
-        return MoveResult(self.state_text(), 1.0 if success else 0.0, done=True, success=success)
+        self._moves, self._sans, self._by_text, self._actions = [], [], {}, []
+        return MoveResult(self._feedback(), 1.0 if success else 0.0, done=True, success=success)
+
+    def _feedback(self) -> str:
+        """What a move is told: the state now (vector mode shows planes instead)."""
+        return self.state_text() if self.text_mode else ""
 
     def _vector_illegal(self, index: int) -> str:
         board = self.board

@@ -33,6 +33,9 @@ _UCI = re.compile(r"([a-h][1-8])[-x:]?([a-h][1-8])=?([qrbnQRBN])?")
 _SAN = re.compile(r"([KQRBNkqrn])?([a-h])?([1-8])?[x:]?([a-h][1-8])(?:=?([QRBNqrbn]))?")
 #: What a move may carry that the parser ignores (annotations, check and mate marks).
 _DECORATION = "+#!?"
+_DOWN = range(7, -1, -1)
+_RANK_LABELS = tuple(f"{rank + 1} " for rank in range(8))
+_FILE_LABELS = "\n  " + " ".join(FILES)
 MOVE_FORMAT = "write a move in SAN (Kd2, Qh5, e8=Q) or UCI (e1d2, e7e8q)"
 
 
@@ -51,6 +54,13 @@ class Notation:
         self.lookup = {name: sq for sq, name in enumerate(self.names)}
         self.strong_colour = "White" if strong_is_white else "Black"
         self.weak_colour = "Black" if strong_is_white else "White"
+        self._strong_letters = {p: p if strong_is_white else p.lower() for p in "KQRBNP"}
+        self._weak_king = "k" if strong_is_white else "K"
+        #: bodies[piece][target]: the SAN of the strong side's move there, without marks.
+        self.bodies = {
+            piece: tuple(("" if piece == "P" else piece) + name for name in self.names)
+            for piece in "KQRBNP"
+        }
 
     # -- writing -----------------------------------------------------------------------
     def uci(self, move: Move) -> str:
@@ -59,30 +69,33 @@ class Notation:
 
     def san(self, board: EndgameBoard, move: Move) -> str:
         """The SAN of a legal ``move`` in ``board`` (check and mate marked)."""
-        target = self.names[move.target]
+        text = self.san_body(board, move)
         if not board.strong_to_move:
-            return ("Kx" if move.target == board.piece_square else "K") + target
+            return text
         if move.piece == "K":
-            text = "K" + target
             piece, square, king = board.piece, board.piece_square, move.target
-        elif move.piece == "P":
-            text = target + ("=" + move.promotion if move.promotion else "")
-            piece, square, king = move.promotion or "P", move.target, board.strong_king
         else:
-            text = move.piece + target
-            piece, square, king = move.piece, move.target, board.strong_king
+            piece, square, king = move.promotion or move.piece, move.target, board.strong_king
         if piece and attacks(piece, square, board.weak_king, king):
             return text + ("+" if board.after(move).weak_moves() else "#")
         return text
 
+    def san_body(self, board: EndgameBoard, move: Move) -> str:
+        """The SAN of a legal ``move`` without its check or mate mark."""
+        target = self.names[move.target]
+        if not board.strong_to_move:
+            return ("Kx" if move.target == board.piece_square else "K") + target
+        if move.piece == "P":
+            return target + ("=" + move.promotion if move.promotion else "")
+        return move.piece + target
+
     def diagram(self, board: EndgameBoard) -> str:
         """The board as 8 ranks of pieces and dots, rank 8 first, with coordinates."""
-        cells = self._cells(board)
-        rows = [
-            f"{rank + 1} " + " ".join(cells.get(rank * 8 + file, ".") for file in range(8))
-            for rank in range(7, -1, -1)
-        ]
-        return "\n".join(rows) + "\n  " + " ".join(FILES)
+        cells = ["."] * 64
+        for square, char in self._cells(board):
+            cells[square] = char
+        rows = [_RANK_LABELS[rank] + " ".join(cells[rank * 8 : rank * 8 + 8]) for rank in _DOWN]
+        return "\n".join(rows) + _FILE_LABELS
 
     def fen(self, board: EndgameBoard, halfmove: int = 0, fullmove: int = 1) -> str:
         """The position's FEN (no castling, no en passant)."""
@@ -90,34 +103,31 @@ class Notation:
 
     def placement(self, board: EndgameBoard) -> str:
         """The FEN's first field."""
-        cells = self._cells(board)
-        ranks = []
-        for rank in range(7, -1, -1):
-            text, empty = "", 0
-            for file in range(8):
-                char = cells.get(rank * 8 + file)
-                if char is None:
-                    empty += 1
-                    continue
-                text += (str(empty) if empty else "") + char
-                empty = 0
-            ranks.append(text + (str(empty) if empty else ""))
+        ranks = ["8"] * 8
+        by_rank: dict[int, list[tuple[int, str]]] = {}
+        for square, char in self._cells(board):
+            by_rank.setdefault(square >> 3, []).append((square & 7, char))
+        for rank, pieces in by_rank.items():
+            text, file = "", 0
+            for at, char in sorted(pieces):
+                text += (str(at - file) if at > file else "") + char
+                file = at + 1
+            ranks[7 - rank] = text + (str(8 - file) if file < 8 else "")
         return "/".join(ranks)
 
     def side_to_move(self, board: EndgameBoard) -> str:
         """The FEN's second field."""
         return "w" if board.strong_to_move == self.strong_is_white else "b"
 
-    def _cells(self, board: EndgameBoard) -> dict[int, str]:
-        """Real-frame square -> FEN letter of what stands there."""
-        strong = str.upper if self.strong_is_white else str.lower
-        weak = str.lower if self.strong_is_white else str.upper
-        cells = {
-            board.strong_king ^ self.mirror: strong("K"),
-            board.weak_king ^ self.mirror: weak("K"),
-        }
+    def _cells(self, board: EndgameBoard) -> list[tuple[int, str]]:
+        """(real-frame square, FEN letter) of each piece."""
+        mirror, strong = self.mirror, self._strong_letters
+        cells = [
+            (board.strong_king ^ mirror, strong["K"]),
+            (board.weak_king ^ mirror, self._weak_king),
+        ]
         if board.piece:
-            cells[board.piece_square ^ self.mirror] = strong(board.piece)
+            cells.append((board.piece_square ^ mirror, strong[board.piece]))
         return cells
 
     # -- reading -----------------------------------------------------------------------
@@ -127,7 +137,7 @@ class Notation:
         Args:
             answer: The player's answer (already extracted by the answer grammar).
             board: The position, the strong side to move.
-            moves: The legal moves by their exact SAN and UCI (a fast path).
+            moves: The legal moves, by texts that name them (looked up first).
         """
         text = answer.strip().rstrip(_DECORATION).strip()
         known = moves.get(text)

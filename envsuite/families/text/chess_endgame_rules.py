@@ -98,6 +98,13 @@ LINE_KIND: tuple[tuple[str, ...], ...] = tuple(
 )
 
 
+#: NEAR[a][b]: whether two squares touch (or are the same square): kings may not.
+NEAR: tuple[tuple[bool, ...], ...] = tuple(
+    tuple(max(abs((a & 7) - (b & 7)), abs((a >> 3) - (b >> 3))) < 2 for b in range(64))
+    for a in range(64)
+)
+
+
 def distance(a: int, b: int) -> int:
     """King distance (Chebyshev) between two squares."""
     return max(abs((a & 7) - (b & 7)), abs((a >> 3) - (b >> 3)))
@@ -231,9 +238,8 @@ class EndgameBoard:
     def strong_moves(self) -> list[Move]:
         """The strong side's legal moves (as if it were to move)."""
         king, weak, piece, square = self.strong_king, self.weak_king, self.piece, self.piece_square
-        moves = [
-            Move("K", king, t) for t in KING_TARGETS[king] if t != square and distance(t, weak) > 1
-        ]
+        near_weak = NEAR[weak]
+        moves = [Move("K", king, t) for t in KING_TARGETS[king] if t != square and not near_weak[t]]
         if not piece:
             return moves
         if piece == "P":
@@ -263,8 +269,9 @@ class EndgameBoard:
         """The weak king's legal moves (as if it were to move), captures included."""
         king, piece, square = self.strong_king, self.piece, self.piece_square
         moves = []
+        near_king = NEAR[king]
         for t in KING_TARGETS[self.weak_king]:
-            if distance(t, king) < 2:
+            if near_king[t]:
                 continue
             if t == square:
                 # Capturing the piece is legal when the strong king does not guard it.

@@ -76,11 +76,13 @@ class EndgameTable:
         piece: ``"Q"``, ``"R"`` or ``"P"``.
         strong: int8 values with the strong side to move, indexed by position.
         weak: int8 values with the weak side to move.
+        check: bool, whether the weak king is in check (in a legal position).
     """
 
     piece: str
     strong: np.ndarray
     weak: np.ndarray
+    check: np.ndarray
 
     @property
     def longest_mate(self) -> int:
@@ -224,7 +226,7 @@ def retrograde(piece: str, promotions: tuple[np.ndarray, np.ndarray] | None = No
     strong_values[~strong_legal] = ILLEGAL
     weak_values[~legal] = ILLEGAL
     del index
-    return EndgameTable(piece, strong_values, weak_values.copy())
+    return EndgameTable(piece, strong_values, weak_values.copy(), check)
 
 
 @functools.cache

@@ -41,7 +41,7 @@ def play_oracle_episode(env, seed: int) -> tuple[int, dict]:
         before = raw.board.copy()
         move = fastest_mate(before)
         assert position_value(before) == position_value(before.after(move)) + 1
-        observation, reward, terminated, truncated, info = env.step(oracle.act(observation, info))
+        observation, _reward, terminated, truncated, info = env.step(oracle.act(observation, info))
         assert info["parse_error"] is None
         if terminated or truncated:
             return turn, info
@@ -76,7 +76,7 @@ def test_the_defender_takes_a_draw_when_offered_and_resists_longest_otherwise():
     rng = np.random.default_rng(0)
     endings = set()
     for seed in range(60):
-        _, info = env.reset(seed=seed)
+        env.reset(seed=seed)
         for _ in range(100):
             before = raw.board.copy()
             legal = before.strong_moves()
@@ -84,7 +84,7 @@ def test_the_defender_takes_a_draw_when_offered_and_resists_longest_otherwise():
                 move = fastest_mate(before)
             else:
                 move = legal[int(rng.integers(len(legal)))]
-            _, _, terminated, truncated, info = env.step(raw.move_text(move))
+            _, _, terminated, truncated, _info = env.step(raw.move_text(move))
             if terminated or truncated:
                 endings.add(raw.result.split(":")[0])
                 break
@@ -162,7 +162,7 @@ def test_the_oracle_promotes_to_a_rook_where_a_queen_stalemates():
 
 
 def test_a_black_player_plays_down_the_board_with_a_black_fen():
-    env, observation, info = fen_env("8/8/8/8/8/8/4p3/k6K b - - 0 1", colour="black")
+    _env, observation, info = fen_env("8/8/8/8/8/8/4p3/k6K b - - 0 1", colour="black")
     assert "Black (you) to move." in observation and "e1=Q" in " ".join(info["legal_actions"])
     assert "You play Black" in observation
 
@@ -222,5 +222,5 @@ def test_bad_settings_are_refused_by_name(kwargs, message):
 def test_max_dtm_bounds_the_depth_to_mate():
     env = envsuite.make(ENV_ID, max_dtm=2)
     for seed in range(20):
-        _, info = env.reset(seed=seed)
+        _, _info = env.reset(seed=seed)
         assert env.unwrapped.optimal_steps in (1, 2)

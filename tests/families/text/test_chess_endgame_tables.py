@@ -1,4 +1,4 @@
-"""The retrograde tables: published figures, and every sampled value re-derived with python-chess."""
+"""The retrograde tables: published figures; sampled values re-derived with python-chess."""
 
 from __future__ import annotations
 
