@@ -18,7 +18,12 @@ from envsuite.families.text.chess_endgame_rules import (
     EndgameBoard,
     Move,
 )
-from envsuite.families.text.chess_endgame_tables import DRAW, endgame_tables
+from envsuite.families.text.chess_endgame_tables import (
+    DRAW,
+    endgame_tables,
+    san_marks,
+    strong_values,
+)
 from envsuite.families.text.splits import Split, draw_in_split
 from envsuite.families.text.text_game import History, InvalidAction, MoveResult, TextGameEnv
 
@@ -60,16 +65,6 @@ def action_of(move: Move) -> int:
 
 #: How the defender scores a drawing reply: above every depth to mate.
 _RESISTS = 1000
-
-
-@functools.cache
-def _marks() -> dict[str, list[str]]:
-    """Per piece, the SAN mark ("#", "+" or "") of each weak-to-move position's index."""
-    marks = {}
-    for piece, table in endgame_tables().items():
-        kinds = np.where(table.weak == 0, 2, table.check.astype(np.int8))
-        marks[piece] = np.array(["", "+", "#"])[kinds].tolist()
-    return marks
 
 
 @functools.cache
@@ -326,7 +321,7 @@ class ChessEndgameEnv(TextGameEnv[Move]):
         self.last_moves = (mine, reply_san)
         if captured:
             return self._end("Draw: your piece was captured (insufficient material).")
-        if self.tables[board.piece].strong[board.index()] == DRAW:
+        if strong_values()[board.piece][board.index()] == DRAW:
             return self._end("Draw: this position can no longer be won against best defence.")
         self._refresh()
         return MoveResult(self._feedback())
@@ -394,7 +389,7 @@ class ChessEndgameEnv(TextGameEnv[Move]):
             board.piece,
             board.piece_square,
         )
-        bodies, marks = notation.bodies, _marks()
+        bodies, marks = notation.bodies, san_marks()
         after_king = weak_king * 64 + square
         after_piece = king * 4096 + weak_king * 64
         sans = []
@@ -414,12 +409,12 @@ class ChessEndgameEnv(TextGameEnv[Move]):
     def _defend(self, replies: list[Move]) -> Move:
         """A reply that draws if one does, else one that postpones mate longest."""
         board = self.board
-        values = self.tables[board.piece].strong
+        values = strong_values()[board.piece]
         base = board.strong_king * 4096 + board.piece_square
         square = board.piece_square
         scores = [
             _RESISTS
-            if reply.target == square or (value := int(values[base + reply.target * 64])) == DRAW
+            if reply.target == square or (value := values[base + reply.target * 64]) == DRAW
             else value
             for reply in replies
         ]

@@ -142,6 +142,20 @@ class Move(NamedTuple):
         return square_name(self.source) + square_name(self.target) + self.promotion.lower()
 
 
+#: Every move a piece could make from a square, made once (moves are immutable, and
+#: making them per position was most of the cost of generating moves).
+KING_MOVES: tuple[tuple[Move, ...], ...] = tuple(
+    tuple(Move("K", sq, t) for t in KING_TARGETS[sq]) for sq in range(64)
+)
+#: SLIDES[piece][square][direction]: the piece's moves along the ray, nearest first.
+SLIDES: dict[str, tuple[tuple[tuple[Move, ...], ...], ...]] = {
+    piece: tuple(
+        tuple(tuple(Move(piece, sq, t) for t in RAYS[sq][d]) for d in range(8)) for sq in range(64)
+    )
+    for piece in SLIDER_DIRECTIONS
+}
+
+
 def square_name(square: int) -> str:
     """``"e4"`` for square 28."""
     return "abcdefgh"[square & 7] + str((square >> 3) + 1)
@@ -239,7 +253,7 @@ class EndgameBoard:
         """The strong side's legal moves (as if it were to move)."""
         king, weak, piece, square = self.strong_king, self.weak_king, self.piece, self.piece_square
         near_weak = NEAR[weak]
-        moves = [Move("K", king, t) for t in KING_TARGETS[king] if t != square and not near_weak[t]]
+        moves = [m for m in KING_MOVES[king] if m.target != square and not near_weak[m.target]]
         if not piece:
             return moves
         if piece == "P":
@@ -257,12 +271,14 @@ class EndgameBoard:
                 Move("N", square, t) for t in KNIGHT_TARGETS[square] if t != king and t != weak
             )
         else:
-            rays = RAYS[square]
+            rays, slides = RAYS[square], SLIDES[piece][square]
             for direction in SLIDER_DIRECTIONS[piece]:
-                for t in rays[direction]:
-                    if t in (king, weak):
-                        break
-                    moves.append(Move(piece, square, t))
+                ray = rays[direction]
+                if king in ray or weak in ray:
+                    cut = min(ray.index(s) for s in (king, weak) if s in ray)
+                    moves.extend(slides[direction][:cut])
+                else:
+                    moves.extend(slides[direction])
         return moves
 
     def weak_moves(self) -> list[Move]:
@@ -270,14 +286,13 @@ class EndgameBoard:
         king, piece, square = self.strong_king, self.piece, self.piece_square
         moves = []
         near_king = NEAR[king]
-        for t in KING_TARGETS[self.weak_king]:
+        for move in KING_MOVES[self.weak_king]:
+            t = move.target
             if near_king[t]:
                 continue
-            if t == square:
-                # Capturing the piece is legal when the strong king does not guard it.
-                moves.append(Move("K", self.weak_king, t))
-            elif not (piece and attacks(piece, square, t, king)):
-                moves.append(Move("K", self.weak_king, t))
+            # Capturing the piece is legal when the strong king does not guard it.
+            if t == square or not (piece and attacks(piece, square, t, king)):
+                moves.append(move)
         return moves
 
     def push(self, move: Move) -> None:

@@ -238,6 +238,26 @@ def endgame_tables() -> dict[str, EndgameTable]:
     return {"Q": queen, "R": rook, "P": pawn}
 
 
+@functools.cache
+def san_marks() -> dict[str, list[str]]:
+    """Per piece, the SAN mark of each weak-to-move position: ``"#"``, ``"+"`` or ``""``.
+
+    A move's SAN ends with the mark of the position it reaches, so writing the SAN of
+    every legal move needs no move generation for the reply (lists, for fast indexing).
+    """
+    marks = {}
+    for piece, table in endgame_tables().items():
+        kinds = np.where(table.weak == 0, 2, table.check.astype(np.int8))
+        marks[piece] = np.array(["", "+", "#"])[kinds].tolist()
+    return marks
+
+
+@functools.cache
+def strong_values() -> dict[str, list[int]]:
+    """Per piece, the strong-to-move values as a list (fast to index one at a time)."""
+    return {piece: table.strong.tolist() for piece, table in endgame_tables().items()}
+
+
 def position_value(board: EndgameBoard) -> int:
     """The exact value of ``board`` (see the module docstring).
 
@@ -264,4 +284,6 @@ __all__ = [
     "move_values",
     "position_value",
     "retrograde",
+    "san_marks",
+    "strong_values",
 ]
