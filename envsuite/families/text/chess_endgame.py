@@ -92,10 +92,11 @@ class ChessEndgameEnv(TextGameEnv[Move]):
 
         Instances and splits: the instance key is the starting FEN, hashed into
         train/val/test (80/10/10%). With the player as White there are 144,508 KQK +
-        175,168 KRK + 124,960 KPK = 444,636 starting positions (about 355,700 train,
-        44,460 val, 44,460 test; ``colour="either"`` doubles them to 889,272). Mirror
-        images are distinct positions. Nothing is held out beyond the splits; ``min_dtm``
-        and ``max_dtm`` select easy (mate in 1-3) or long (KRK 16, KPK 28) mates.
+        175,168 KRK + 124,960 KPK = 444,636 starting positions: 355,749 train, 44,666
+        val, 44,221 test. ``colour="either"`` adds their mirror images with Black to play
+        (889,272 in all: 711,364 train, 89,231 val, 88,677 test). Nothing is held out
+        beyond the splits; ``min_dtm`` and ``max_dtm`` select short (mate in 1-3) or long
+        (up to KRK's 16 and KPK's 28 moves) mates.
 
     Observation:
         Text (``observation_mode="text"``, history modes as in the family base): the

@@ -10,8 +10,9 @@ import envsuite
 from envsuite.families.text.chess_endgame import NUM_ACTIONS, ChessEndgameEnv, action_of
 from envsuite.families.text.chess_endgame_oracle import chess_endgame_oracle, fastest_mate
 from envsuite.families.text.chess_endgame_rules import EndgameBoard
-from envsuite.families.text.chess_endgame_tables import DRAW, position_value
-from envsuite.families.text.splits import split_of
+from envsuite.families.text.chess_endgame_notation import Notation
+from envsuite.families.text.chess_endgame_tables import DRAW, endgame_tables, position_value
+from envsuite.families.text.splits import split_counts, split_of
 
 ENV_ID = "envsuite/ChessEndgame-v0"
 
@@ -224,3 +225,14 @@ def test_max_dtm_bounds_the_depth_to_mate():
     for seed in range(20):
         _, _info = env.reset(seed=seed)
         assert env.unwrapped.optimal_steps in (1, 2)
+
+
+def test_the_documented_split_sizes():
+    notation = Notation(True)
+    keys = [
+        notation.fen(EndgameBoard.from_index(piece, int(index)))
+        for piece, table in endgame_tables().items()
+        for index in np.flatnonzero(table.strong >= 1)
+    ]
+    assert len(keys) == 444_636
+    assert split_counts("chess-endgame", keys) == {"train": 355_749, "val": 44_666, "test": 44_221}
