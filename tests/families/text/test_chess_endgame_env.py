@@ -8,9 +8,9 @@ import pytest
 
 import envsuite
 from envsuite.families.text.chess_endgame import NUM_ACTIONS, ChessEndgameEnv, action_of
+from envsuite.families.text.chess_endgame_notation import Notation
 from envsuite.families.text.chess_endgame_oracle import chess_endgame_oracle, fastest_mate
 from envsuite.families.text.chess_endgame_rules import EndgameBoard
-from envsuite.families.text.chess_endgame_notation import Notation
 from envsuite.families.text.chess_endgame_tables import DRAW, endgame_tables, position_value
 from envsuite.families.text.splits import split_counts, split_of
 
