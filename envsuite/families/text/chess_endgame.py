@@ -84,7 +84,7 @@ class ChessEndgameEnv(TextGameEnv[Move]):
         uniformly among those ``endgame`` allows, then the position uniformly among the
         class's positions whose depth to mate lies in [``min_dtm``, ``max_dtm``]. The
         opponent defends perfectly: from exact depth-to-mate tables that envsuite
-        computes itself by retrograde analysis (:mod:`.chess_endgame_tables`; about 1.6 s
+        computes itself by retrograde analysis (:mod:`.chess_endgame_tables`; about 1.3 s
         once per process, no engine, no download, no clock), it plays a reply that
         postpones mate longest (a drawing reply if the player's move allowed one), ties
         broken uniformly by the env's generator. ``info["optimal_steps"]`` is the
