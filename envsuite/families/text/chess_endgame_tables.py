@@ -15,8 +15,9 @@ induction over moves generated here, vectorised with numpy:
 KPK uses the KQK and KRK tables for its promotions (a bishop or knight promotion is a
 draw). The values are in *moves of the strong side* until mate, i.e. DTM in moves.
 Computing all three takes about 1.3 s of CPU and 160 MB at peak (:func:`endgame_tables`),
-once per process: the result stays in memory (about 5 MB). That is quick enough that
-nothing is cached on disk or shipped as data, so there is no file to trust or checksum.
+once per process: the result stays in memory (2.4 MB; 15 MB with the lists the env
+indexes). That is quick enough that nothing is cached on disk or shipped as data, so
+there is no file to trust or checksum.
 
 Table layout: ``index = strong_king * 4096 + weak_king * 64 + piece_square`` (squares as
 in python-chess, the strong side playing up the board). ``strong[index]`` is the value with
