@@ -322,9 +322,11 @@ class ChessEndgameEnv(TextGameEnv[Move]):
         self.last_moves = (mine, reply_san)
         if captured:
             return self._end("Draw: your piece was captured (insufficient material).")
+        self._refresh()
+        if not self._moves:
+            return self._end("Draw: stalemate (you have no legal move).")
         if strong_values()[board.piece][board.index()] == DRAW:
             return self._end("Draw: this position can no longer be won against best defence.")
-        self._refresh()
         return MoveResult(self._feedback())
 
     def legal_moves(self) -> list[str]:

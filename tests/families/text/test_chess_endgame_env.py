@@ -146,6 +146,7 @@ def test_a_given_fen_starts_the_game_and_a_mate_ends_it():
         ("k7/8/8/2K5/8/8/8/1R6 w - - 0 1", "Rb7", "Draw: your piece was captured"),
         ("8/4P3/8/8/8/8/8/k3K3 w - - 0 1", "e8=N", "Draw: a king and a knight cannot mate."),
         ("4k3/8/4K3/4P3/8/8/8/8 w - - 0 1", "Kf5", "Draw: this position can no longer be won"),
+        ("8/PK6/3k4/8/8/8/8/8 w - - 0 1", "Ka8", "Draw: stalemate (you have no legal move)."),
     ],
 )
 def test_every_draw_ends_the_game_without_success(fen, move, result):
