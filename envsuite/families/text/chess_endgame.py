@@ -122,9 +122,10 @@ class ChessEndgameEnv(TextGameEnv[Move]):
         1.0 for checkmate, 0.0 for every other move, ``-invalid_penalty`` for a bad one.
 
     Termination:
-        Terminated at checkmate (``success``) or at a draw: stalemate, the piece captured,
-        a promotion to a bishop or knight, or a position the tables say can no longer be
-        won (a KPK misstep; adjudicated at once rather than played out). Truncated after
+        Terminated at checkmate (``success``) or at a draw: stalemate (of either side: a
+        king and pawn can be stalemated too), the piece captured, a promotion to a bishop
+        or knight, or a position the tables say can no longer be won (a KPK misstep;
+        adjudicated at once rather than played out). Truncated after
         ``max_turns`` turns. There is no 50-move or repetition rule (the turn limit
         replaces them). ``score`` is 1.0 for a mate; ``efficiency`` is the depth to mate
         over the turns taken.
