@@ -18,6 +18,7 @@ from envsuite.families.text.chess_endgame_rules import (
     EndgameBoard,
     Move,
 )
+from envsuite.families.text.chess_endgame_stockfish import StockfishDefender
 from envsuite.families.text.chess_endgame_tables import (
     DRAW,
     endgame_tables,
@@ -29,6 +30,8 @@ from envsuite.families.text.text_game import History, InvalidAction, MoveResult,
 
 Endgame = Literal["KQK", "KRK", "KPK", "any"]
 Colour = Literal["white", "black", "either"]
+Opponent = Literal["tablebase", "stockfish"]
+OPPONENTS = ("tablebase", "stockfish")
 ENDGAMES = ("KQK", "KRK", "KPK")
 COLOURS = ("white", "black", "either")
 
@@ -137,6 +140,15 @@ class ChessEndgameEnv(TextGameEnv[Move]):
             (drawn per episode).
         min_dtm, max_dtm: Bounds on the starting depth to mate (default 1 and no bound).
         list_moves: Whether the text observation lists the legal moves (default True).
+        opponent: ``"tablebase"`` (default: the perfect defender above) or
+            ``"stockfish"``: Stockfish chooses the replies, searching ``engine_nodes``
+            nodes (default 20,000) with one thread and a cleared hash, never a time limit,
+            so replies are reproducible for one Stockfish build
+            (:mod:`.chess_endgame_stockfish`). Stockfish is not shipped: install it
+            (Debian: ``apt-get install stockfish``) or give ``engine_path``; without it,
+            making the env raises. Against Stockfish the oracle may mate sooner than
+            ``optimal_steps`` (the depth to mate against perfect defence), so
+            ``efficiency`` can exceed 1.
         max_turns: Turns before truncation (default 100).
         The family base's ``observation_mode``, ``history``, ``split``,
         ``invalid_penalty`` and ``render_mode``.
@@ -158,6 +170,9 @@ class ChessEndgameEnv(TextGameEnv[Move]):
         min_dtm: int = 1,
         max_dtm: int | None = None,
         list_moves: bool = True,
+        opponent: Opponent = "tablebase",
+        engine_nodes: int = 20_000,
+        engine_path: str | None = None,
         max_turns: int = 100,
         observation_mode: str = "text",
         history: History = "last",
@@ -174,6 +189,10 @@ class ChessEndgameEnv(TextGameEnv[Move]):
                 continue
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be a positive int; got {value!r}")
+        if opponent not in OPPONENTS:
+            raise ValueError(f"opponent must be one of {', '.join(OPPONENTS)}; got {opponent!r}")
+        if isinstance(engine_nodes, bool) or not isinstance(engine_nodes, int) or engine_nodes < 1:
+            raise ValueError(f"engine_nodes must be a positive int; got {engine_nodes!r}")
         top = 127 if max_dtm is None else max_dtm
         if top < min_dtm:
             raise ValueError(f"max_dtm ({max_dtm}) is below min_dtm ({min_dtm})")
@@ -190,6 +209,11 @@ class ChessEndgameEnv(TextGameEnv[Move]):
         self.min_dtm = min_dtm
         self.max_dtm = max_dtm
         self.list_moves = bool(list_moves)
+        self.opponent = opponent
+        #: The Stockfish defender (``opponent="stockfish"``), else None.
+        self.engine = (
+            StockfishDefender(engine_path, engine_nodes) if opponent == "stockfish" else None
+        )
         pieces = tuple(name[1] for name in ENDGAMES if endgame in (name, "any"))
         self._pool = tuple(
             (piece, found) for piece in pieces if len(found := _candidates(piece, min_dtm, top))
@@ -363,6 +387,12 @@ class ChessEndgameEnv(TextGameEnv[Move]):
         mask[self._actions] = 1
         return mask
 
+    def close(self) -> None:
+        """Stop the Stockfish process, if one runs."""
+        if self.engine is not None:
+            self.engine.close()
+        super().close()
+
     # -- helpers -----------------------------------------------------------------------
     def move_text(self, move: Move) -> str:
         """The SAN of a legal move of the player (for oracles and scripts)."""
@@ -411,8 +441,18 @@ class ChessEndgameEnv(TextGameEnv[Move]):
         return sans
 
     def _defend(self, replies: list[Move]) -> Move:
-        """A reply that draws if one does, else one that postpones mate longest."""
+        """A reply that draws if one does, else one that postpones mate longest.
+
+        With ``opponent="stockfish"`` the reply is Stockfish's instead.
+        """
         board = self.board
+        if self.engine is not None:
+            fen = self.notation.fen(board, self.halfmove, self.fullmove)
+            chosen = self.engine.reply(fen)
+            for reply in replies:
+                if self.notation.uci(reply) == chosen:
+                    return reply
+            raise RuntimeError(f"Stockfish played {chosen!r}, not a legal move in {fen!r}")
         values = strong_values()[board.piece]
         base = board.strong_king * 4096 + board.piece_square
         square = board.piece_square
