@@ -83,7 +83,7 @@ class ChessEndgameEnv(TextGameEnv[Move]):
     Description:
         Each episode draws a position of KQK, KRK or KPK from the seed: legal, the player
         (the side with the extra piece) to move, not over, and won for the player (every
-        KQK and KRK position is; KPK draws are never drawn). The class is drawn
+        KQK and KRK position is; drawn KPK positions are never chosen). The class is drawn
         uniformly among those ``endgame`` allows, then the position uniformly among the
         class's positions whose depth to mate lies in [``min_dtm``, ``max_dtm``]. The
         opponent defends perfectly: from exact depth-to-mate tables that envsuite
@@ -128,10 +128,10 @@ class ChessEndgameEnv(TextGameEnv[Move]):
         Terminated at checkmate (``success``) or at a draw: stalemate (of either side: a
         king and pawn can be stalemated too), the piece captured, a promotion to a bishop
         or knight, or a position the tables say can no longer be won (a KPK misstep;
-        adjudicated at once rather than played out). Truncated after
-        ``max_turns`` turns. There is no 50-move or repetition rule (the turn limit
-        replaces them). ``score`` is 1.0 for a mate; ``efficiency`` is the depth to mate
-        over the turns taken.
+        adjudicated at once rather than played out). Truncated after ``max_turns``
+        turns. There is no 50-move or repetition rule (the turn limit replaces them).
+        ``score`` is 1.0 for a mate; ``efficiency`` is the depth to mate over the turns
+        taken.
 
     Arguments:
         endgame: ``"KQK"``, ``"KRK"``, ``"KPK"`` or ``"any"`` (the default: the three
@@ -156,7 +156,7 @@ class ChessEndgameEnv(TextGameEnv[Move]):
         instead (the side with the extra piece to move and winning; any split).
 
     Version history:
-        v0: Initial release (KQK, KRK, KPK; tablebase defender).
+        v0: Initial release (KQK, KRK, KPK; tablebase defender, optional Stockfish).
     """
 
     game_name = "chess-endgame"
