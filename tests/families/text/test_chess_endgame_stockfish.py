@@ -1,6 +1,13 @@
-"""ChessEndgame-v0 with the optional Stockfish defender (skipped where Stockfish is absent)."""
+"""ChessEndgame-v0 with the optional Stockfish defender.
+
+Debian's stockfish is one of the packages ``scripts/install-system-packages`` installs, so
+where every extra is required (the README's test command) a missing binary fails these
+tests; elsewhere they are skipped.
+"""
 
 from __future__ import annotations
+
+import os
 
 import pytest
 
@@ -10,7 +17,10 @@ from envsuite.families.text.chess_endgame_oracle import chess_endgame_oracle
 from envsuite.families.text.chess_endgame_stockfish import find_stockfish
 
 ENV_ID = "envsuite/ChessEndgame-v0"
-needs_stockfish = pytest.mark.skipif(find_stockfish() is None, reason="Stockfish is not installed")
+needs_stockfish = pytest.mark.skipif(
+    find_stockfish() is None and os.environ.get("ENVSUITE_REQUIRE_ALL_EXTRAS") != "1",
+    reason="Stockfish is not installed",
+)
 
 
 def oracle_transcript(env, seed: int) -> list:
