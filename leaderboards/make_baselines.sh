@@ -12,6 +12,7 @@ $E leaderboard create tasks/decision-regret.yaml --seeds 10 --metric success_rat
 $E leaderboard create tasks/decision-games.yaml --seeds 10 --metric regret --replay-per-env 4 --title "Repeated matrix games: regret in self-play"
 $E leaderboard create tasks/sat-curriculum.yaml --seeds 10 --metric pass@1 --replay-per-env 4 --title "SAT curriculum: pass@k by SATURN difficulty"
 $E leaderboard create tasks/sat-interactive.yaml --metric pass@1 --replay-per-env 4 --title "Interactive SAT: solving with feedback"
+$E leaderboard create tasks/text-puzzles.yaml --seeds 10 --metric pass@1 --replay-per-env 4 --title "Text puzzles: word games, logic puzzles and chess endgames (test split)"
 LEAK="Baseline with no learned parameters, written before the board existed; it never saw the board's problems, seeds or traces."
 while IFS='|' read -r board agent slug name note; do
   start=$(date +%s.%N)
@@ -31,8 +32,11 @@ sat-curriculum|random|random|Random|uniformly random assignments in SATURN's ans
 sat-curriculum|oracle|oracle-sat-solver|Oracle (SAT solver)|a complete SAT solver (envsuite.families.sat.solver_oracle)
 sat-interactive|random|random|Random|uniformly random commands
 sat-interactive|oracle|oracle-sat-solver|Oracle (SAT solver)|a complete SAT solver that submits its solution (envsuite.families.sat.solver_oracle)
+text-puzzles|random|random|Random|random text, or a random legal action where the env lists them
+text-puzzles|oracle|oracle|Oracle (solvers)|each game's reference solver (Wordle/Hangman candidate solvers, Knuth minimax, constraint, Sudoku and Sokoban solvers, BFS, depth-to-mate tables)
 LIST
 $E leaderboard publish decision-regret
 $E leaderboard publish decision-games
+$E leaderboard publish text-puzzles
 $E leaderboard schema --out leaderboards/submission.schema.json
 $E leaderboard render
