@@ -99,8 +99,7 @@ _register(
         entry_point=f"{_PACKAGE}.minesweeper:MinesweeperEnv",
         family="text",
         api="gymnasium",
-        description="No-guess Minesweeper (boards certified by a constraint solver); "
-        "presets and densities; logical oracle.",
+        description="No-guess Minesweeper (solver-certified boards); presets; logic oracle.",
         oracle=f"{_PACKAGE}.minesweeper_oracle:minesweeper_oracle",
         oracle_success=1.0,
         test_kwargs={},
