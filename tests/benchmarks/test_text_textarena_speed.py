@@ -319,6 +319,8 @@ def replay_textarena(env: Any, wrappers: list[Any], episodes: list[Episode]) -> 
             if done:
                 assert number == len(actions), "TextArena ended an episode early"
                 played.close()
+                if steps == STEPS:
+                    return begun
                 break
             played.get_observation()
             if steps == STEPS:
@@ -369,6 +371,8 @@ def replay_envsuite(env: Any, episodes: list[Episode]) -> int:
             steps += 1
             if terminated or truncated:
                 assert number == len(actions), "envsuite ended an episode early"
+                if steps == STEPS:
+                    return begun
                 break
             if steps == STEPS:
                 return begun

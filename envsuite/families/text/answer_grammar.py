@@ -56,12 +56,18 @@ def extract_answer(text: object) -> str:
         raise InvalidAction(f"expected a text answer (str), got {type(text).__name__}")
     if len(text) > MAX_ANSWER_TEXT:
         raise InvalidAction(f"the answer is {len(text)} characters; at most {MAX_ANSWER_TEXT}")
-    answer = text
-    for pattern in (_BOXED, _FENCED, _BRACKETED, _LABELLED):
-        found = pattern.findall(text)
-        if found:
-            answer = found[-1]
-            break
+    # A form's pattern runs only on a text holding what each of its matches holds (so a
+    # plain short answer runs none): \boxed{, ```, [, and : or =.
+    found = None
+    if "\\boxed{" in text:
+        found = _BOXED.findall(text)
+    if not found and "```" in text:
+        found = _FENCED.findall(text)
+    if not found and "[" in text:
+        found = _BRACKETED.findall(text)
+    if not found and (":" in text or "=" in text):
+        found = _LABELLED.findall(text)
+    answer = found[-1] if found else text
     answer = answer.strip(_STRIP)
     if answer[-1:] in (".", "!", "?"):
         answer = answer[:-1].rstrip(_STRIP)

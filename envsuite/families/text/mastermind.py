@@ -30,6 +30,24 @@ def code_text(code: Code) -> str:
 
 
 @functools.cache
+def _code_texts(rules: MastermindRules) -> dict[Code, str]:
+    """Every code of ``rules`` as the player writes it (computed once per process)."""
+    return {code: code_text(code) for code in rules.codes().codes}
+
+
+@functools.cache
+def _codes_by_text(rules: MastermindRules) -> dict[str, Code]:
+    """Every code of ``rules`` by its text as :func:`code_text` writes it."""
+    return {text: code for code, text in _code_texts(rules).items()}
+
+
+@functools.cache
+def _oracle_guesses(rules: MastermindRules, secret_index: int) -> int:
+    """How many guesses the minimax oracle makes against a secret (its tree is fixed)."""
+    return len(strategy_for(rules).play(secret_index))
+
+
+@functools.cache
 def split_codes(game: str, rules: MastermindRules, split: Split) -> np.ndarray:
     """Indices of the codes of ``rules`` in ``split`` (computed once per process)."""
     table = rules.codes()
@@ -143,6 +161,8 @@ class MastermindEnv(TextGameEnv[Code]):
             )
         self.secret_index = int(self._members[0])
         self.game = MastermindGame(self.rules, self.table.codes[self.secret_index], max_guesses)
+        self._texts = _code_texts(self.rules)
+        self._by_text = _codes_by_text(self.rules)
         self._mask = np.ones(0, dtype=np.int8)
         self._board = np.zeros((max_guesses, code_length + 2), dtype=np.int8)
 
@@ -153,7 +173,7 @@ class MastermindEnv(TextGameEnv[Code]):
         self.game = MastermindGame(
             self.rules, self.table.codes[self.secret_index], self.max_guesses
         )
-        self.optimal_steps = len(strategy_for(self.rules).play(self.secret_index))
+        self.optimal_steps = _oracle_guesses(self.rules, self.secret_index)
         if not self.text_mode:
             self._mask = np.ones(self.rules.count, dtype=np.int8)
             self._board[:] = 0
@@ -195,6 +215,9 @@ class MastermindEnv(TextGameEnv[Code]):
     def parse_move(self, answer: str) -> Code:
         """A code as colour numbers; its rules checked in the documented order."""
         rules = self.rules
+        code = self._by_text.get(answer)
+        if code is not None:  # written as code_text writes it: a code of the settings
+            return self._checked(code)
         tokens = _TOKENS.findall(answer)
         if len(tokens) == 1 and rules.code_length > 1 and tokens[0].isdecimal():
             tokens = list(tokens[0])  # "1122"
@@ -239,7 +262,7 @@ class MastermindEnv(TextGameEnv[Code]):
             if self.game.won or number == self.max_guesses:
                 return MoveResult("", float(self.game.won), done=True, success=self.game.won)
             return MoveResult("")
-        said = f"Guess {number}: {code_text(move)} -> {black} black, {white} white."
+        said = f"Guess {number}: {self._texts[move]} -> {black} black, {white} white."
         if self.game.won:
             return MoveResult(f"{said} You cracked the code!", 1.0, done=True, success=True)
         left = self.max_guesses - number

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import operator
 from dataclasses import dataclass
 
 import numpy as np
@@ -115,8 +116,13 @@ def _code_table(rules: MastermindRules) -> CodeTable:
 
 def feedback(secret: Code, guess: Code) -> tuple[int, int]:
     """(black, white): right colour in the right place, right colour in the wrong place."""
-    black = sum(s == g for s, g in zip(secret, guess, strict=True))
-    shared = sum(min(secret.count(c), guess.count(c)) for c in set(guess))
+    if len(secret) != len(guess):
+        raise ValueError(f"the codes differ in length: {len(secret)} and {len(guess)} pegs")
+    black = sum(map(operator.eq, secret, guess))
+    shared = 0
+    for colour in set(guess):
+        in_secret, in_guess = secret.count(colour), guess.count(colour)
+        shared += in_secret if in_secret < in_guess else in_guess
     return black, shared - black
 
 
@@ -154,8 +160,8 @@ class MastermindGame:
         """
         if self.over:
             raise ValueError("the game is over")
-        if len(code) != self.rules.code_length or not all(
-            0 <= c < self.rules.num_colours for c in code
+        if len(code) != self.rules.code_length or not (
+            min(code) >= 0 and max(code) < self.rules.num_colours
         ):
             raise ValueError(f"{code} is not a code of {self.rules.name}")
         result = feedback(self.secret, code)

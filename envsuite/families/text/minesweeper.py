@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
+from itertools import compress
 from typing import Any
 
 import numpy as np
@@ -41,6 +42,24 @@ MOVE_FORMAT = "answer 'reveal ROW COL', 'flag ROW COL' or 'unflag ROW COL' (coun
 @functools.cache
 def _cell_names(rows: int, cols: int) -> tuple[str, ...]:
     return tuple(f"{cell // cols + 1} {cell % cols + 1}" for cell in range(rows * cols))
+
+
+@functools.cache
+def _action_names(rows: int, cols: int) -> tuple[tuple[str, ...], ...]:
+    """Per verb (reveal, flag, unflag), every cell's legal-action text."""
+    names = _cell_names(rows, cols)
+    return tuple(tuple(f"{verb} {name}" for name in names) for verb in ("reveal", "flag", "unflag"))
+
+
+@functools.cache
+def _moves_by_text(rows: int, cols: int) -> dict[str, Move]:
+    """The moves of the canonical texts ``reveal R C``, ``flag R C``, ``unflag R C``, ``R C``."""
+    moves: dict[str, Move] = {}
+    for cell, name in enumerate(_cell_names(rows, cols)):
+        moves[name] = ("reveal", cell)
+        for verb in ("reveal", "flag", "unflag"):
+            moves[f"{verb} {name}"] = (verb, cell)
+    return moves
 
 
 class MinesweeperEnv(TextGameEnv[Move]):
@@ -166,6 +185,10 @@ class MinesweeperEnv(TextGameEnv[Move]):
         )
         self.cells = rows * cols
         self._names = _cell_names(rows, cols)
+        self._action_names = _action_names(rows, cols)
+        self._moves = _moves_by_text(rows, cols)
+        # Per cell, whether it is hidden and unflagged (what reveal and flag may take).
+        self._available = [True] * self.cells
         self.board = MinesweeperBoard(rows, cols, (), 0)
         self.game = MinesweeperGame(self.board)
         # The vector observation, kept in step move by move (flat: one entry per cell; a
@@ -176,6 +199,9 @@ class MinesweeperEnv(TextGameEnv[Move]):
         self._width = len(str(cols))
         self._symbols = tuple(s.rjust(self._width) for s in ".12345678#F")
         self._marks = [self._symbols[HIDDEN]] * self.cells
+        # The text board's rows, remade only when a cell of theirs changed.
+        self._row_texts = [""] * rows
+        self._dirty_rows = set(range(rows))
         self._header = (
             " " * len(str(rows)) + " " + " ".join(f"{c:>{self._width}}" for c in range(1, cols + 1))
         )
@@ -196,18 +222,23 @@ class MinesweeperEnv(TextGameEnv[Move]):
         self._grid[:] = HIDDEN
         self._mask[:] = 1
         self._marks = [self._symbols[HIDDEN]] * self.cells
+        self._available = [True] * self.cells
+        self._dirty_rows = set(range(self.rows))
         self._opened(self.game.reveal(self.board.start))
         self.optimal_steps = self.board.three_bv - 1
 
     def _opened(self, cells: list[int]) -> None:
         """Keep the vector grid, the mask and the text board in step with revealed cells."""
         numbers, flat, mask, total = self.board.numbers, self._grid, self._mask, self.cells
-        marks, symbols = self._marks, self._symbols
+        marks, symbols, available = self._marks, self._symbols, self._available
         for cell in cells:
             flat[cell] = numbers[cell]
             marks[cell] = symbols[numbers[cell]]
+            available[cell] = False
             mask[cell] = 0
             mask[total + cell] = 0
+        cols = self.cols
+        self._dirty_rows.update({cell // cols for cell in cells})
 
     def instance_key(self) -> str:
         """Size, mine cells and start cell."""
@@ -232,21 +263,32 @@ class MinesweeperEnv(TextGameEnv[Move]):
         flags = sum(game.flagged)
         left = game.safe_cells - game.revealed_count
         marks = self._marks
-        if game.lost:
-            marks = list(marks)
-            for mine in self.board.mines:
-                marks[mine] = "*".rjust(self._width)
         cols, label = self.cols, len(str(self.rows))
         lines = [
             f"{self.mines} mines, {flags} flagged, {left} safe cells left to reveal.",
             self._header,
         ]
-        for row in range(self.rows):
-            lines.append(f"{row + 1:>{label}} " + " ".join(marks[row * cols : (row + 1) * cols]))
+        if game.lost:
+            marks = list(marks)
+            for mine in self.board.mines:
+                marks[mine] = "*".rjust(self._width)
+            for row in range(self.rows):
+                lines.append(
+                    f"{row + 1:>{label}} " + " ".join(marks[row * cols : (row + 1) * cols])
+                )
+            return "\n".join(lines)
+        rows = self._row_texts
+        for row in self._dirty_rows:
+            rows[row] = f"{row + 1:>{label}} " + " ".join(marks[row * cols : (row + 1) * cols])
+        self._dirty_rows.clear()
+        lines.extend(rows)
         return "\n".join(lines)
 
     def parse_move(self, answer: str) -> Move:
         """A verb and a cell; the rules checked in the documented order."""
+        move = self._moves.get(answer)
+        if move is not None:  # a canonical text such as "reveal 3 5": on the board
+            return self._checked(*move)
         found = _MOVE.fullmatch(answer.strip().lower())
         if found is None:
             raise InvalidAction(f"cannot read {answer[:40]!r}; {MOVE_FORMAT}")
@@ -291,6 +333,8 @@ class MinesweeperEnv(TextGameEnv[Move]):
             game.set_flag(cell, flag)
             self._grid[cell] = FLAGGED if flag else HIDDEN
             self._marks[cell] = self._symbols[FLAGGED if flag else HIDDEN]
+            self._available[cell] = not flag
+            self._dirty_rows.add(cell // self.cols)
             self._mask[cell] = not flag
             reward = 0.0
         if not self.text_mode:
@@ -313,12 +357,12 @@ class MinesweeperEnv(TextGameEnv[Move]):
         """Every legal action on boards of at most 100 cells (None on bigger ones)."""
         if self.cells > LEGAL_ACTIONS_LIMIT:
             return None
-        names, revealed, flagged = self._names, self.game.revealed, self.game.flagged
-        hidden = [cell for cell in range(self.cells) if not revealed[cell]]
+        reveal, flag, unflag = self._action_names
+        available = self._available  # hidden and unflagged; a flagged cell is hidden
         return [
-            *(f"reveal {names[c]}" for c in hidden if not flagged[c]),
-            *(f"flag {names[c]}" for c in hidden if not flagged[c]),
-            *(f"unflag {names[c]}" for c in hidden if flagged[c]),
+            *compress(reveal, available),
+            *compress(flag, available),
+            *compress(unflag, self.game.flagged),
         ]
 
     def score(self, success: bool) -> float:

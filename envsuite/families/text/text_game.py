@@ -155,6 +155,7 @@ class TextGameEnv(EnvsuiteEnv[Any, Any, MoveT], Generic[MoveT]):
         self.invalid_actions = 0
         self._transcript: list[str] = []
         self._echo = ""
+        self._instructions = ""
 
     # -- the game's hooks --------------------------------------------------------------
     @abc.abstractmethod
@@ -218,7 +219,10 @@ class TextGameEnv(EnvsuiteEnv[Any, Any, MoveT], Generic[MoveT]):
         self.new_game(seed, options)
         self.turns = 0
         self.invalid_actions = 0
-        first = _cut(self.instructions()) + "\n\n" + _cut(self.state_text())
+        if not self.text_mode:  # no text is shown: none is built
+            return self.vector_observation(), self._info()
+        self._instructions = _cut(self.instructions())
+        first = self._instructions + "\n\n" + _cut(self.state_text())
         self._transcript = [first]
         return self._observation(first), self._info()
 
@@ -229,6 +233,8 @@ class TextGameEnv(EnvsuiteEnv[Any, Any, MoveT], Generic[MoveT]):
             # agent's object (a hostile one raises from its ``__repr__``).
             self._echo = ""
             return self.parse_vector_move(action)
+        if self.history != "full":  # only the full history quotes the action
+            return self.parse_move(extract_answer(action))
         self._echo = _clip(action, ECHO_LIMIT) if isinstance(action, str) else "?"
         answer = extract_answer(action)
         self._echo = _clip(answer, ECHO_LIMIT)
@@ -280,8 +286,8 @@ class TextGameEnv(EnvsuiteEnv[Any, Any, MoveT], Generic[MoveT]):
             return self.vector_observation()
         if self.history == "last":
             return feedback
-        if self.history == "summary":
-            return _cut(self.instructions()) + "\n\n" + _cut(self.state_text())
+        if self.history == "summary":  # the instructions as this episode's reset made them
+            return self._instructions + "\n\n" + _cut(self.state_text())
         return "\n\n".join(self._transcript)
 
     def _info(self) -> dict[str, Any]:
