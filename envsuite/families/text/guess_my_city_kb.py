@@ -69,6 +69,8 @@ _HEMISPHERES: dict[str, Question] = {
     "eastern": ("east", "meridian"),
     "western": ("west", "meridian"),
 }
+#: Country names written with "the" in a question.
+_TAKES_THE = ("United ", "Republic ", "Democratic ", "Central African", "Dominican", "Philippines")
 _SCALE = {"million": 1_000_000, "m": 1_000_000, "thousand": 1_000, "k": 1_000, None: 1}
 
 
@@ -76,6 +78,7 @@ class CityKnowledgeBase(KnowledgeBase):
     """The shipped cities and their attribute table."""
 
     noun = "city"
+    nouns = "cities"
 
     def __init__(self) -> None:
         _, rows = load_table(KB_NAME, "cities.tsv")
@@ -168,7 +171,8 @@ class CityKnowledgeBase(KnowledgeBase):
         """The canonical text of a question."""
         kind, arg = question
         if kind in ("continent", "country"):
-            return f"Is it in {arg}?"
+            the = "the " if arg.startswith(_TAKES_THE) else ""
+            return f"Is it in {the}{arg}?"
         if kind == "capital":
             return "Is it a capital?"
         if kind == "more":

@@ -99,7 +99,8 @@ class KnowledgeGameEnv(TextGameEnv[Move]):
         """The rules and the question grammar."""
         noun = self.kb.noun
         return (
-            f"I am thinking of a {noun} from a list of {len(self.kb.names)} {noun}s. Find it "
+            f"I am thinking of {'an' if noun[0] in 'aeiou' else 'a'} {noun} from a list of "
+            f"{len(self.kb.names)} {self.kb.nouns}. Find it "
             f"by asking yes/no questions, then name it. You have {self.max_turns} turns; every "
             f"question and every guess is a turn. Say the {noun}'s name (or 'Is it <name>?') "
             "to guess: right wins, wrong costs the turn. I answer these questions exactly: "
@@ -119,7 +120,10 @@ class KnowledgeGameEnv(TextGameEnv[Move]):
         head = f"Turn {self.turns} of {self.max_turns}."
         if not self._log:
             return head + " No questions asked yet."
-        return head + " Asked so far:\n" + "\n".join(self._log)
+        text = head + " Asked so far:\n" + "\n".join(self._log)
+        if self.turns >= self.max_turns and not self.game.found:
+            text += f"\nOut of turns: it was {self.kb.names[self.game.secret]}."
+        return text
 
     def parse_move(self, answer: str) -> Move:
         """A grammar question, a guess or a free-form question; repeats are refused."""
@@ -143,10 +147,10 @@ class KnowledgeGameEnv(TextGameEnv[Move]):
         if kind == "guess":
             name = self.kb.names[payload]
             if game.guess(payload):
-                self._log.append(f"{self.turns}. {name}? Yes, found.")
+                self._log.append(f"{self.turns}. Is it {name}? yes, found")
                 return MoveResult(f"Yes! It is {name}.", 1.0, True, True)
             said = f"No, it is not {name}."
-            self._log.append(f"{self.turns}. {name}? no")
+            self._log.append(f"{self.turns}. Is it {name}? no")
         elif kind == "question":
             said = "Yes." if game.ask(payload) else "No."
             self._log.append(f"{self.turns}. {self.kb.describe(payload)} {said[:-1].lower()}")

@@ -82,6 +82,7 @@ class KnowledgeBase:
 
     #: What the items are, for texts ("object", "city").
     noun = "item"
+    nouns = "items"
 
     def __init__(self, names: Sequence[str]) -> None:
         self.names: tuple[str, ...] = tuple(names)

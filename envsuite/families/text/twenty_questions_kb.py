@@ -84,6 +84,7 @@ class ObjectKnowledgeBase(KnowledgeBase):
     """The shipped objects and their attribute table."""
 
     noun = "object"
+    nouns = "objects"
 
     def __init__(self) -> None:
         header, rows = load_table(KB_NAME, "objects.tsv")
