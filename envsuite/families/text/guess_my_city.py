@@ -51,8 +51,9 @@ class GuessMyCityEnv(KnowledgeGameEnv):
     Action:
         Text: one question or guess, read through the family's answer grammar. Invalid
         (costs ``invalid_penalty`` and a turn): a text over 200 characters, a text without
-        letters, a question asked before (in any phrasing that reads as the same question),
-        a city guessed before. No ``legal_actions``.
+        letters, a single word that is not a city of the list (``zzqx9``; a question has
+        several words), a question asked before (in any phrasing that reads as the same
+        question), a city guessed before. No ``legal_actions``.
 
     Reward:
         1 when the city is named, else 0; ``-invalid_penalty`` for an invalid action.

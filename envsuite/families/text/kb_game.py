@@ -111,8 +111,8 @@ class KnowledgeGameEnv(TextGameEnv[Move]):
                 if self.chat is not None
                 else "Anything else gets 'I cannot answer that.' and costs the turn."
             )
-            + " Asking the same question twice is refused. One question per turn. "
-            + GRAMMAR_HELP
+            + " Asking the same question twice is refused, and so is a single word that is "
+            f"not a {noun} of the list. One question per turn. " + GRAMMAR_HELP
         )
 
     def state_text(self) -> str:
@@ -133,6 +133,11 @@ class KnowledgeGameEnv(TextGameEnv[Move]):
         if not any(c.isalpha() for c in folded):
             raise InvalidAction("a question needs words (letters a-z)")
         kind, payload = self.kb.parse(answer)
+        if kind == "unknown" and " " not in folded:
+            raise InvalidAction(
+                f"{folded!r} is neither a question nor a {self.kb.noun} of the list; ask a "
+                f"question of several words or name a {self.kb.noun}"
+            )
         move: Move = ("free", folded) if kind == "unknown" else (kind, payload)
         self._question_text = answer
         reason = self.game.refusal(*move)

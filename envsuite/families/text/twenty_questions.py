@@ -70,8 +70,9 @@ class TwentyQuestionsEnv(KnowledgeGameEnv):
     Action:
         Text: one question or guess, read through the family's answer grammar. Invalid
         (costs ``invalid_penalty`` and a turn; the reason is in ``info["parse_error"]``):
-        a text over 200 characters, a text without letters, a question asked before (in
-        any phrasing that reads as the same question), a name guessed before. No
+        a text over 200 characters, a text without letters, a single word that is not an
+        object of the list (``zzqx9``; a question has several words), a question asked
+        before (in any phrasing that reads as the same question), a name guessed before. No
         ``legal_actions`` (the set of questions is not small).
 
     Reward:
