@@ -46,7 +46,12 @@ class GuessMyCityEnv(KnowledgeGameEnv):
         Text: the family base's history modes. The state is the turn count and every
         question so far with its answer; each step's feedback is ``Yes.``, ``No.``, ``I
         cannot answer that.``, ``No, it is not X.`` or ``Yes! It is X.`` (and, on the last
-        turn, the answer). No vector mode.
+        turn, the answer).
+
+        ``observation_mode="vector"``: ``Box(-1, 1, (1726,), float32)``: one slot per
+        question of the finite grammar set the oracle uses (``kb.question_list``, 1345
+        questions: 1 answered yes, -1 no, 0 not asked), one per city (380: -1
+        guessed wrong, 1 found), then turns used / ``max_turns``.
 
     Action:
         Text: one question or guess, read through the family's answer grammar. Invalid
@@ -54,6 +59,9 @@ class GuessMyCityEnv(KnowledgeGameEnv):
         letters, a single word that is not a city of the list (``zzqx9``; a question has
         several words), a question asked before (in any phrasing that reads as the same
         question), a city guessed before. No ``legal_actions``.
+        Vector mode: ``Discrete(1725)``: a question's position in ``kb.question_list``,
+        or 1345 + the city's position in the table (a guess); ``info["action_mask"]``
+        marks the questions not asked and the names not guessed (a repeat is invalid).
 
     Reward:
         1 when the city is named, else 0; ``-invalid_penalty`` for an invalid action.
@@ -68,6 +76,7 @@ class GuessMyCityEnv(KnowledgeGameEnv):
             grammar (see TwentyQuestions-v0 and ``kb_answerer.py``).
         answerer_base_url: OpenAI-compatible API root (default ``http://localhost:8000/v1``).
         answerer_timeout: Seconds per model call.
+        observation_mode: ``"text"`` or ``"vector"``.
         history: ``"last"``, ``"summary"`` or ``"full"`` (see the family base).
         max_turns: The question budget (default 20).
         split: ``"train"``, ``"val"`` or ``"test"``.

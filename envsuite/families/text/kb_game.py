@@ -9,6 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, ClassVar
 
+import numpy as np
+from gymnasium import spaces
+
+from envsuite.action_parsing import parse_index
 from envsuite.families.text.answer_grammar import GRAMMAR_HELP
 from envsuite.families.text.kb_answerer import ChatAnswerer, parse_answerer
 from envsuite.families.text.kb_questions import KnowledgeBase, QuestionGame, fold, kb_folder
@@ -25,6 +29,8 @@ CANNOT = "I cannot answer that."
 class KnowledgeGameEnv(TextGameEnv[Move]):
     """Ask yes/no questions about a secret item of a knowledge base, then name it."""
 
+    observation_modes = ("text", "vector")
+
     #: The dataset folder (``datasets/text/<kb_name>/v1``) and its files.
     kb_name: ClassVar[str] = ""
     kb_files: ClassVar[tuple[str, ...]] = ()
@@ -37,6 +43,7 @@ class KnowledgeGameEnv(TextGameEnv[Move]):
         answerer: str = "grammar",
         answerer_base_url: str = "http://localhost:8000/v1",
         answerer_timeout: float = 30.0,
+        observation_mode: str = "text",
         history: History = "last",
         max_turns: int = 20,
         split: Split = "train",
@@ -50,14 +57,15 @@ class KnowledgeGameEnv(TextGameEnv[Move]):
         self.chat = (
             None if model is None else ChatAnswerer(model, answerer_base_url, answerer_timeout)
         )
+        self.kb = self.knowledge_base()
         super().__init__(
+            observation_mode=observation_mode,
             history=history,
             max_turns=max_turns,
             split=split,
             invalid_penalty=invalid_penalty,
             render_mode=render_mode,
         )
-        self.kb = self.knowledge_base()
         self.items = [
             self.kb.index[fold(name)]
             for name in split_members(self.game_name, self.kb.names, self.split)
@@ -174,3 +182,49 @@ class KnowledgeGameEnv(TextGameEnv[Move]):
     def final_info(self) -> dict[str, Any]:
         """Questions that the grammar could not answer."""
         return {"unanswerable_questions": sum(v == "cannot" for v in self.game.free.values())}
+
+    # -- vector mode -------------------------------------------------------------------
+    def vector_spaces(self) -> tuple[spaces.Space[Any], spaces.Space[Any]]:
+        """Answers so far (questions, then items, then turns used) and one action each."""
+        questions, items = len(self.kb.question_list), len(self.kb.names)
+        size = questions + items + 1
+        return spaces.Box(-1.0, 1.0, (size,), np.float32), spaces.Discrete(questions + items)
+
+    def vector_observation(self) -> np.ndarray:
+        """1 / -1 for each question answered yes / no, -1 for each item guessed wrong."""
+        kb, game = self.kb, self.game
+        questions = len(kb.question_list)
+        out = np.zeros(questions + len(kb.names) + 1, dtype=np.float32)
+        number = kb.question_number
+        for question, answer in game.answered.items():
+            out[number[question]] = 1.0 if answer else -1.0
+        for item in game.guesses:
+            out[questions + item] = 1.0 if item == game.secret else -1.0
+        out[-1] = min(self.turns / self.max_turns, 1.0)
+        return out
+
+    def parse_vector_move(self, action: Any) -> Move:
+        """A question's position, or the number of questions plus an item's."""
+        questions = len(self.kb.question_list)
+        index = parse_index(action, questions + len(self.kb.names), "question or item")
+        move: Move = (
+            ("question", self.kb.question_list[index])
+            if index < questions
+            else ("guess", index - questions)
+        )
+        reason = self.game.refusal(*move)
+        if reason is not None:
+            raise InvalidAction(reason)
+        return move
+
+    def legal_move_mask(self) -> np.ndarray:
+        """1 for every question not asked and every item not guessed."""
+        kb, game = self.kb, self.game
+        questions = len(kb.question_list)
+        mask = np.ones(questions + len(kb.names), dtype=np.int8)
+        number = kb.question_number
+        for question in game.answered:
+            mask[number[question]] = 0
+        for item in game.guesses:
+            mask[questions + item] = 0
+        return mask

@@ -11,19 +11,11 @@ asks in the canonical phrasing (:meth:`~.kb_questions.KnowledgeBase.describe`).
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 import numpy as np
 
-from envsuite.families.text.kb_questions import KnowledgeBase, Question, QuestionGame
-
-
-@cache
-def question_table(kb: KnowledgeBase) -> tuple[list[Question], np.ndarray]:
-    """The oracle's questions and their answers (questions x items, bool)."""
-    questions = kb.oracle_questions()
-    return questions, np.stack([kb.truth(q) for q in questions])
+from envsuite.families.text.kb_questions import QuestionGame
 
 
 def next_move(game: QuestionGame) -> tuple[str, Any]:
@@ -31,7 +23,7 @@ def next_move(game: QuestionGame) -> tuple[str, Any]:
     candidates = game.candidates()
     if len(candidates) <= 2:
         return "guess", int(candidates[0])
-    questions, table = question_table(game.kb)
+    questions, table = game.kb.question_list, game.kb.question_table
     yes = table[:, candidates].sum(axis=1)
     imbalance = np.abs(2 * yes - len(candidates))
     best = int(np.argmin(imbalance))
@@ -41,7 +33,11 @@ def next_move(game: QuestionGame) -> tuple[str, Any]:
 
 
 class KnowledgeGameOracle:
-    """Plays :func:`next_move` (text mode: the question's canonical text or the name)."""
+    """Plays :func:`next_move` (text: the canonical question or the name; vector: its action).
+
+    The vector action is the question's position in ``kb.question_list``, or the number of
+    questions plus the item's position.
+    """
 
     def __init__(self, env: Any) -> None:
         self.raw = env.unwrapped
@@ -49,8 +45,11 @@ class KnowledgeGameOracle:
     def reset(self, seed: int | None = None) -> None:
         """Nothing to reset: the oracle reads the game at every turn."""
 
-    def act(self, observation: Any, info: dict[str, Any]) -> str:
-        """The next question or guess, as text."""
+    def act(self, observation: Any, info: dict[str, Any]) -> Any:
+        """The next question or guess, as text or as the vector mode's action."""
         kind, payload = next_move(self.raw.game)
         kb = self.raw.kb
+        if not self.raw.text_mode:
+            count = len(kb.question_list)
+            return count + payload if kind == "guess" else kb.question_number[payload]
         return kb.names[payload] if kind == "guess" else kb.describe(payload)

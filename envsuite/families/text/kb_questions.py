@@ -23,7 +23,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 
 import numpy as np
@@ -141,6 +141,23 @@ class KnowledgeBase:
         )
 
     # -- shared --------------------------------------------------------------------------
+    @cached_property
+    def question_list(self) -> tuple[Question, ...]:
+        """:meth:`oracle_questions`, fixed once (the vector mode's question actions)."""
+        return tuple(self.oracle_questions())
+
+    @cached_property
+    def question_number(self) -> dict[Question, int]:
+        """Each question of :attr:`question_list` and its position."""
+        return {q: i for i, q in enumerate(self.question_list)}
+
+    @cached_property
+    def question_table(self) -> np.ndarray:
+        """The answers to :attr:`question_list` (questions x items, bool, read-only)."""
+        table = np.stack([self.truth(q) for q in self.question_list])
+        table.flags.writeable = False
+        return table
+
     def truth(self, question: Question) -> np.ndarray:
         """The answer to ``question`` for every item (cached; read-only)."""
         row = self._truth.get(question)

@@ -65,7 +65,12 @@ class TwentyQuestionsEnv(KnowledgeGameEnv):
         Text: the family base's history modes. The state (``state_text``, the ``ansi``
         frame) is the turn count and every question so far with its answer; each step's
         feedback is ``Yes.``, ``No.``, ``I cannot answer that.``, ``No, it is not X.`` or
-        ``Yes! It is X.`` (and, on the last turn, the answer). No vector mode.
+        ``Yes! It is X.`` (and, on the last turn, the answer).
+
+        ``observation_mode="vector"``: ``Box(-1, 1, (629,), float32)``: one slot per
+        question of the finite grammar set the oracle uses (``kb.question_list``, 122
+        questions: 1 answered yes, -1 no, 0 not asked), one per object (506: -1
+        guessed wrong, 1 found), then turns used / ``max_turns``.
 
     Action:
         Text: one question or guess, read through the family's answer grammar. Invalid
@@ -74,6 +79,9 @@ class TwentyQuestionsEnv(KnowledgeGameEnv):
         object of the list (``zzqx9``; a question has several words), a question asked
         before (in any phrasing that reads as the same question), a name guessed before. No
         ``legal_actions`` (the set of questions is not small).
+        Vector mode: ``Discrete(628)``: a question's position in ``kb.question_list``,
+        or 122 + the object's position in the table (a guess); ``info["action_mask"]``
+        marks the questions not asked and the names not guessed (a repeat is invalid).
 
     Reward:
         1 when the object is named, else 0; ``-invalid_penalty`` for an invalid action.
@@ -91,6 +99,7 @@ class TwentyQuestionsEnv(KnowledgeGameEnv):
             (``kb_answerer.py``; its replies are not deterministic unless the endpoint is).
         answerer_base_url: OpenAI-compatible API root (default ``http://localhost:8000/v1``).
         answerer_timeout: Seconds per model call.
+        observation_mode: ``"text"`` or ``"vector"``.
         history: ``"last"``, ``"summary"`` or ``"full"`` (see the family base).
         max_turns: The question budget (default 20).
         split: ``"train"``, ``"val"`` or ``"test"``.

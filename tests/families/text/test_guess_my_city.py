@@ -9,6 +9,7 @@ import pytest
 import envsuite
 from envsuite.families.text.guess_my_city_kb import city_kb
 from envsuite.families.text.kb_oracle import KnowledgeGameOracle
+from envsuite.families.text.kb_questions import fold
 from envsuite.families.text.splits import split_counts
 
 ENV_ID = "envsuite/GuessMyCity-v0"
@@ -110,3 +111,39 @@ def test_oracle_names_every_city_within_twenty_turns(kb):
     assert max(turns) <= 11
     mean = sum(t * n for t, n in turns.items()) / len(kb.names)
     assert 8.5 < mean < 10.0
+
+
+@pytest.mark.parametrize("env_id", [ENV_ID, "envsuite/TwentyQuestions-v0"])
+def test_vector_mode_oracle_wins_everything_as_in_text_mode(env_id):
+    text_env = envsuite.make(env_id)
+    env = envsuite.make(env_id, observation_mode="vector")
+    kb = env.unwrapped.kb
+    questions = len(kb.question_list)
+    assert env.action_space.n == questions + len(kb.names)
+    oracle, text_oracle = KnowledgeGameOracle(env), KnowledgeGameOracle(text_env)
+    for name in kb.names:
+        observation, info = env.reset(seed=0, options={"item": name})
+        text_observation, text_info = text_env.reset(seed=0, options={"item": name})
+        terminated = truncated = False
+        while not (terminated or truncated):
+            action = oracle.act(observation, info)
+            assert info["action_mask"][action] == 1
+            said = text_oracle.act(text_observation, text_info)
+            expected = kb.names[action - questions] if action >= questions else None
+            assert said == (expected or kb.describe(kb.question_list[action]))
+            observation, _, terminated, truncated, info = env.step(action)
+            text_observation, *_, text_info = text_env.step(said)
+        assert info["success"] and info["parse_error"] is None
+        assert observation[questions + kb.index[fold(name)]] == 1.0
+        assert info["action_mask"].sum() == env.action_space.n - info["turn"]
+
+
+def test_vector_mode_refuses_repeats_and_bad_indices():
+    env = envsuite.make(ENV_ID, observation_mode="vector")
+    observation, info = env.reset(seed=0, options={"item": "Lagos"})
+    assert not observation.any() and info["action_mask"].all()
+    observation, _, _, _, info = env.step(0)
+    assert observation[0] in (1.0, -1.0) and info["action_mask"][0] == 0
+    for bad in (0, -1, env.action_space.n, "0", 1.5):
+        _, reward, _, _, info = env.step(bad)
+        assert reward == -0.1 and info["parse_error"]
