@@ -7,7 +7,8 @@ from envsuite.families.text.kb_game import KnowledgeGameEnv
 from envsuite.families.text.kb_questions import KnowledgeBase
 
 GRAMMAR = (
-    "Is it in <continent>? (Africa, Asia, Europe, North America, Oceania, South America); "
+    "Is it in <continent>? (Africa, Asia, Europe, North America, Oceania, South America; "
+    "a city's continent is its country's: all of Turkey is Asia, all of Russia Europe); "
     "Is it in <country>?; Is it in the same country as <city>?; Is it in the northern/"
     "southern/eastern/western hemisphere?; Is it a capital?; Does it have more/fewer than "
     "N people? (N like 2500000, 2,500,000 or 2.5 million); Is it north/south/east/west of "
@@ -28,7 +29,8 @@ class GuessMyCityEnv(KnowledgeGameEnv):
         (LMRL-Gym's guess-my-city needs a T5 answerer checkpoint).
 
         Question grammar (shown in the instructions; case, accents and punctuation are
-        ignored): ``Is it in <continent>?``, ``Is it in <country>?`` (the table's country
+        ignored): ``Is it in <continent>?`` (the country's continent as GeoNames lists it:
+        all of Turkey is in Asia, all of Russia in Europe), ``Is it in <country>?`` (the table's country
         names and common short forms: USA, UK, DRC, ...), ``Is it in the same country as
         <city>?``, ``Is it in the northern/southern/eastern/western hemisphere?``, ``Is it
         a capital?``, ``Does it have more than / fewer than / at least N people?``, ``Is it
