@@ -10,6 +10,9 @@ pays for the oracle; resets included in the time.
   text read by the knowledge base's grammar (:meth:`KnowledgeBase.parse`), checked for a
   repeat and answered by :class:`~envsuite.families.text.kb_questions.QuestionGame`, the
   feedback written as the env writes it.
+- ``twenty-questions-vector`` / ``guess-my-city-vector``: vector mode (the same moves as
+  action numbers; the observation vector and the action mask) against the raw loop doing
+  the engine's moves plus that vector and mask in numpy.
 
 Each envsuite row puts ``env_steps_per_s``, ``raw_steps_per_s`` and ``raw_ratio`` (its
 time over the raw loop's, both timed in the same test, in turns, by CPU time) in
@@ -65,7 +68,7 @@ def scripts(env_id: str) -> list[list[str]]:
     return out
 
 
-def envsuite_episodes(env: Any, plays: list[list[str]]) -> tuple[int, int]:
+def envsuite_episodes(env: Any, plays: list[list[Any]]) -> tuple[int, int]:
     """Play every script (one per episode); return (steps, wins)."""
     steps = wins = 0
     env.reset(seed=SEED)
@@ -101,6 +104,48 @@ def raw_episodes(env_id: str, plays: list[list[str]]) -> tuple[int, int]:
                 feedback = f"{kb.describe(payload)} {feedback}"
             assert feedback
             steps += 1
+            if game.found:
+                wins += 1
+                break
+    return steps, wins
+
+
+def vector_scripts(env_id: str, plays: list[list[str]]) -> list[list[int]]:
+    """The same moves as the vector mode's action numbers."""
+    kb = envsuite.make(env_id).unwrapped.kb
+    questions = len(kb.question_list)
+    out = []
+    for script in plays:
+        actions = []
+        for text in script:
+            kind, payload = kb.parse(text)
+            number = questions + payload if kind == "guess" else kb.question_number[payload]
+            actions.append(number)
+        out.append(actions)
+    return out
+
+
+def raw_vector_episodes(env_id: str, plays: list[list[int]]) -> tuple[int, int]:
+    """The same games on the bare engine, with the observation vector and mask in numpy."""
+    raw = envsuite.make(env_id).unwrapped
+    kb, items = raw.kb, raw.items
+    questions, count = len(kb.question_list), len(kb.question_list) + len(kb.names)
+    rng = np.random.Generator(np.random.PCG64(SEED))
+    steps = wins = 0
+    for script in plays:
+        game = QuestionGame(kb, items[int(rng.integers(len(items)))])
+        vector = np.zeros(count + 1, dtype=np.float32)
+        mask = np.ones(count, dtype=np.int8)
+        for index in script:
+            if not 0 <= index < count or mask[index] == 0:
+                raise AssertionError("the scripts hold legal moves only")
+            if index < questions:
+                vector[index] = 1.0 if game.ask(kb.question_list[index]) else -1.0
+            else:
+                vector[index] = 1.0 if game.guess(index - questions) else -1.0
+            mask[index] = 0
+            steps += 1
+            vector[-1] = steps / 20
             if game.found:
                 wins += 1
                 break
@@ -156,3 +201,23 @@ def test_the_raw_loop_draws_the_envs_secrets() -> None:
         for secret in secrets(env_id)[:20]:
             assert env.unwrapped.game.secret == secret
             env.reset()
+
+
+@pytest.mark.benchmark(group="question-games-vector")
+def test_question_game_vector_envsuite(benchmark: Any, game: Any) -> None:
+    env_id, plays, expected = game
+    env = envsuite.make(env_id, observation_mode="vector")
+    actions = vector_scripts(env_id, plays)
+    result = timed(
+        benchmark,
+        lambda: envsuite_episodes(env, actions),
+        lambda: raw_vector_episodes(env_id, actions),
+    )
+    assert result == expected
+
+
+@pytest.mark.benchmark(group="question-games-vector")
+def test_question_game_vector_raw(benchmark: Any, game: Any) -> None:
+    env_id, plays, expected = game
+    actions = vector_scripts(env_id, plays)
+    assert benchmark(raw_vector_episodes, env_id, actions) == expected
