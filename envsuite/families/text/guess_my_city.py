@@ -29,10 +29,10 @@ class GuessMyCityEnv(KnowledgeGameEnv):
         (LMRL-Gym's guess-my-city needs a T5 answerer checkpoint).
 
         Question grammar (shown in the instructions; case, accents and punctuation are
-        ignored): ``Is it in <continent>?`` (the country's continent as GeoNames lists it:
-        all of Turkey is in Asia, all of Russia in Europe), ``Is it in <country>?`` (the table's country
-        names and common short forms: USA, UK, DRC, ...), ``Is it in the same country as
-        <city>?``, ``Is it in the northern/southern/eastern/western hemisphere?``, ``Is it
+        ignored): ``Is it in <continent>?`` (the country's continent as GeoNames lists
+        it: all of Turkey is in Asia, all of Russia in Europe), ``Is it in <country>?``
+        (the table's country names and common short forms: USA, UK, DRC, ...), ``Is it in
+        the same country as <city>?``, ``Is it in the northern/southern/eastern/western hemisphere?``, ``Is it
         a capital?``, ``Does it have more than / fewer than / at least N people?``, ``Is it
         north/south/east/west of <city>?`` (by latitude / longitude; also ``of the
         equator`` / ``of the prime meridian``) and ``Does its name start with the letter X?

@@ -211,7 +211,7 @@ _register(
         entry_point=f"{_PACKAGE}.guess_my_city:GuessMyCityEnv",
         family="text",
         api="gymnasium",
-        description="Guess a city of a GeoNames table by yes/no questions; exact answerer; "
+        description="Guess a GeoNames city (380) by yes/no questions; exact answerer; "
         "info-gain oracle; text or vector.",
         oracle=f"{_PACKAGE}.guess_my_city_oracle:guess_my_city_oracle",
         # Every city is named within 20 turns (tests/families/text/test_guess_my_city.py).
