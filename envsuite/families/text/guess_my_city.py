@@ -32,13 +32,13 @@ class GuessMyCityEnv(KnowledgeGameEnv):
         ignored): ``Is it in <continent>?`` (the country's continent as GeoNames lists
         it: all of Turkey is in Asia, all of Russia in Europe), ``Is it in <country>?``
         (the table's country names and common short forms: USA, UK, DRC, ...), ``Is it in
-        the same country as <city>?``, ``Is it in the northern/southern/eastern/western hemisphere?``, ``Is it
-        a capital?``, ``Does it have more than / fewer than / at least N people?``, ``Is it
-        north/south/east/west of <city>?`` (by latitude / longitude; also ``of the
-        equator`` / ``of the prime meridian``) and ``Does its name start with the letter X?
-        / contain the letter X? / have more than N letters?``. A guess is the city's name,
-        alone or as ``Is it <name>?``. Anything else gets "I cannot answer that." and
-        costs its turn, unless ``answerer="openai:MODEL"``.
+        the same country as <city>?``, ``Is it in the northern/southern/eastern/western
+        hemisphere?``, ``Is it a capital?``, ``Does it have more than / fewer than / at
+        least N people?``, ``Is it north/south/east/west of <city>?`` (by latitude /
+        longitude; also ``of the equator`` / ``of the prime meridian``) and ``Does its name
+        start with the letter X? / contain the letter X? / have more than N letters?``. A
+        guess is the city's name, alone or as ``Is it <name>?``. Anything else gets "I
+        cannot answer that." and costs its turn, unless ``answerer="openai:MODEL"``.
 
         Splits hash the city's name (salt ``guess_my_city``): train / val / test hold
         287 / 47 / 46 cities, held out from each other; the player may name any of the
