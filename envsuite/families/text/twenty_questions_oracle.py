@@ -1,7 +1,8 @@
 """The ``TwentyQuestions-v0`` oracle: the information-gain questioner of ``kb_oracle``.
 
-It names every one of the 506 objects within 20 turns
-(``tests/families/text/test_twenty_questions.py`` plays them all).
+It names every one of the 506 objects within 20 turns: in 9.61 turns on average (the
+right guess included), at most 12 (``tests/families/text/test_twenty_questions.py`` plays
+them all).
 """
 
 from __future__ import annotations
