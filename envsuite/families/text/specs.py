@@ -179,3 +179,51 @@ _register(
         ),
     )
 )
+
+
+_register(
+    EnvSpec(
+        id="envsuite/TwentyQuestions-v0",
+        entry_point=f"{_PACKAGE}.twenty_questions:TwentyQuestionsEnv",
+        family="text",
+        api="gymnasium",
+        description="Twenty questions over 506 shipped objects; exact table answerer; "
+        "info-gain oracle; text or vector.",
+        oracle=f"{_PACKAGE}.twenty_questions_oracle:twenty_questions_oracle",
+        # Every object is named within 20 turns (tests/families/text/test_twenty_questions.py).
+        oracle_success=1.0,
+        max_episode_steps=None,
+        test_kwargs={},
+        test_variants=(
+            {"observation_mode": "vector"},
+            {"history": "full"},
+            {"history": "summary", "split": "test"},
+            {"observation_mode": "vector", "max_turns": 12, "split": "val"},
+            {"max_turns": 12, "split": "val", "invalid_penalty": 0.0},
+        ),
+    )
+)
+
+
+_register(
+    EnvSpec(
+        id="envsuite/GuessMyCity-v0",
+        entry_point=f"{_PACKAGE}.guess_my_city:GuessMyCityEnv",
+        family="text",
+        api="gymnasium",
+        description="Guess a GeoNames city (380) by yes/no questions; exact answerer; "
+        "info-gain oracle; text or vector.",
+        oracle=f"{_PACKAGE}.guess_my_city_oracle:guess_my_city_oracle",
+        # Every city is named within 20 turns (tests/families/text/test_guess_my_city.py).
+        oracle_success=1.0,
+        max_episode_steps=None,
+        test_kwargs={},
+        test_variants=(
+            {"observation_mode": "vector"},
+            {"history": "full"},
+            {"history": "summary", "split": "test"},
+            {"observation_mode": "vector", "max_turns": 12, "split": "val"},
+            {"max_turns": 12, "split": "val", "invalid_penalty": 0.0},
+        ),
+    )
+)
