@@ -49,8 +49,7 @@ def _listing(names: list[str]) -> str:
 
 
 class TextQuestEnv(TextGameEnv[Command]):
-    """A generated text adventure: find things behind doors and in containers, and put them
-    where the quest says.
+    """A generated text adventure: find things and put them where the quest says.
 
     Description:
         A world of rooms on a grid joined by passages (north, south, east, west), some with
@@ -267,6 +266,7 @@ class TextQuestEnv(TextGameEnv[Command]):
         return f"{name} (open, holding {_listing(held)})" if held else f"{name} (open, empty)"
 
     def inventory_text(self) -> str:
+        """What the player carries, as a sentence."""
         carried = self._game.carried()
         if not carried:
             return "You carry nothing."
@@ -290,10 +290,7 @@ class TextQuestEnv(TextGameEnv[Command]):
         if verb == "put":
             world = self._world
             rec = command[2]
-            return (
-                f"put {names[command[1]]} {world.preposition(rec)} "
-                f"{world.receptacle_names[rec]}"
-            )
+            return f"put {names[command[1]]} {world.preposition(rec)} {world.receptacle_names[rec]}"
         return f"{verb} {names[command[1]]}"
 
     def legal_moves(self) -> list[str] | None:
@@ -312,9 +309,7 @@ class TextQuestEnv(TextGameEnv[Command]):
     # -- parsing -------------------------------------------------------------------------
     def parse_move(self, answer: str) -> Command:
         """Read a command; raise InvalidAction naming the rule it breaks."""
-        words = [
-            w for w in answer.lower().replace(",", " ").split() if w not in _ARTICLES
-        ]
+        words = [w for w in answer.lower().replace(",", " ").split() if w not in _ARTICLES]
         if not words:
             raise InvalidAction("empty command; " + _HELP)
         verb, rest = words[0], words[1:]
@@ -499,9 +494,7 @@ class TextQuestEnv(TextGameEnv[Command]):
             feedback = self._examine(move[1])
         elif verb == "take" and game.places[move[1]] >= len(world.rooms):
             rec = game.places[move[1]] - len(world.rooms)
-            feedback = (
-                f"You take the {names[move[1]]} from the {world.receptacle_names[rec]}."
-            )
+            feedback = f"You take the {names[move[1]]} from the {world.receptacle_names[rec]}."
         reached = game.apply(move)
         if verb == "go":
             feedback = f"You go {move[1]}.\n" + self.describe_room()
@@ -545,10 +538,7 @@ class TextQuestEnv(TextGameEnv[Command]):
             door = thing - world.door_entity(0)
             a, b = world.door_rooms[door]
             state = ("open", "closed", "locked")[game.doors[door]]
-            return (
-                f"The {name} joins the {world.rooms[a]} and the {world.rooms[b]}. "
-                f"It is {state}."
-            )
+            return f"The {name} joins the {world.rooms[a]} and the {world.rooms[b]}. It is {state}."
         if kind == "receptacle":
             return self._describe_receptacle(thing - world.receptacle_entity(0)).capitalize() + "."
         where = "You carry it." if game.places[thing] == CARRIED else "You could take it."
@@ -563,6 +553,7 @@ class TextQuestEnv(TextGameEnv[Command]):
         return 0.5 * len(self._game.reached) / subgoal_count(self._world)
 
     def final_info(self) -> dict[str, Any]:
+        """The sub-goals reached and their number."""
         return {
             "subgoals_reached": len(self._game.reached),
             "subgoals_total": subgoal_count(self._world),

@@ -150,9 +150,7 @@ def _draw_once(
     door_keys = [-1] * len(door_passages)
     receptacle_keys = [-1] * num_receptacles
     door_states = [CLOSED if rng.random() < 0.5 else OPEN for _ in door_passages]
-    receptacle_states = [
-        OPEN if s or rng.random() < OPEN_CHANCE else CLOSED for s in supporters
-    ]
+    receptacle_states = [OPEN if s or rng.random() < OPEN_CHANCE else CLOSED for s in supporters]
     for k, (kind, i) in enumerate(locked):
         if kind == "door":
             door_keys[i], door_states[i] = quest_length + k, LOCKED
@@ -198,9 +196,7 @@ def _draw_once(
     )
 
 
-def check_settings(
-    num_rooms: int, quest_length: int, num_distractors: int, num_locks: int
-) -> None:
+def check_settings(num_rooms: int, quest_length: int, num_distractors: int, num_locks: int) -> None:
     """ValueError when the settings cannot be drawn (too few names)."""
     limits: list[tuple[str, Any, int, int]] = [
         ("num_rooms", num_rooms, 1, 16),

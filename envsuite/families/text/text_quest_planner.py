@@ -42,8 +42,9 @@ class PlanTooLarge(RuntimeError):
 def plan(
     world: QuestWorld, state: State | None = None, *, max_states: int = MAX_PLAN_STATES
 ) -> list[Command] | None:
-    """A shortest list of commands that wins from ``state`` (the initial state by
-    default), or None when the quest cannot be won.
+    """A shortest list of commands that wins from ``state``, or None when none wins.
+
+    ``state`` is the initial state by default.
 
     Raises:
         PlanTooLarge: more than ``max_states`` states were visited.
@@ -88,10 +89,10 @@ def plan(
         for door in room_doors[room]:
             s = doors[door]
             if s == CLOSED:
-                new = doors[:door] + (OPEN,) + doors[door + 1 :]
+                new = (*doors[:door], OPEN, *doors[door + 1 :])
                 successors.append(((room, new, recs, places), ("open", door_entity0 + door)))
             elif s == LOCKED and world.door_keys[door] in keys:
-                new = doors[:door] + (CLOSED,) + doors[door + 1 :]
+                new = (*doors[:door], CLOSED, *doors[door + 1 :])
                 successors.append(
                     (
                         (room, new, recs, places),
@@ -105,15 +106,15 @@ def plan(
                 open_codes.add(base + rec)
                 for i in goal_by_rec.get(rec, ()):
                     if places[i] == CARRIED:
-                        new_places = places[:i] + (base + rec,) + places[i + 1 :]
+                        new_places = (*places[:i], base + rec, *places[i + 1 :])
                         successors.append(
                             ((room, doors, recs, new_places), ("put", relevant[i], rec))
                         )
             elif s == CLOSED:
-                new = recs[:rec] + (OPEN,) + recs[rec + 1 :]
+                new = (*recs[:rec], OPEN, *recs[rec + 1 :])
                 successors.append(((room, doors, new, places), ("open", rec_entity0 + rec)))
             elif world.receptacle_keys[rec] in keys:
-                new = recs[:rec] + (CLOSED,) + recs[rec + 1 :]
+                new = (*recs[:rec], CLOSED, *recs[rec + 1 :])
                 successors.append(
                     (
                         (room, doors, new, places),
@@ -122,7 +123,7 @@ def plan(
                 )
         for i, p in enumerate(places):
             if p in open_codes and settled.get(i) != p:
-                new_places = places[:i] + (CARRIED,) + places[i + 1 :]
+                new_places = (*places[:i], CARRIED, *places[i + 1 :])
                 successors.append(((room, doors, recs, new_places), ("take", relevant[i])))
         for child, command in successors:
             if child in parents:
@@ -149,9 +150,10 @@ def plan(
 def exhaustive_plan_length(
     world: QuestWorld, state: State | None = None, *, max_states: int = 2_000_000
 ) -> int | None:
-    """The shortest winning length by breadth-first search over the full state with every
-    legal command of :class:`QuestGame` (slow; for certifying :func:`plan` on small
-    worlds). None when the quest cannot be won.
+    """The shortest winning length by an exhaustive search, or None when none wins.
+
+    Breadth-first search over the full state with every legal command of
+    :class:`QuestGame` (slow; for certifying :func:`plan` on small worlds).
 
     Raises:
         PlanTooLarge: more than ``max_states`` states were visited.

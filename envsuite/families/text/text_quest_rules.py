@@ -69,9 +69,7 @@ class QuestWorld:
     # Derived lookups (filled in __post_init__).
     names: tuple[str, ...] = field(init=False, repr=False, compare=False)
     room_doors: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
-    room_receptacles: tuple[tuple[int, ...], ...] = field(
-        init=False, repr=False, compare=False
-    )
+    room_receptacles: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         names = self.object_names + self.receptacle_names + self.door_names
@@ -93,6 +91,7 @@ class QuestWorld:
 
     @property
     def num_objects(self) -> int:
+        """How many objects the world holds."""
         return len(self.object_names)
 
     def kind(self, thing: int) -> str:
@@ -104,12 +103,15 @@ class QuestWorld:
         return "door"
 
     def receptacle_entity(self, receptacle: int) -> int:
+        """The entity index of a receptacle."""
         return len(self.object_names) + receptacle
 
     def door_entity(self, door: int) -> int:
+        """The entity index of a door."""
         return len(self.object_names) + len(self.receptacle_names) + door
 
     def preposition(self, receptacle: int) -> str:
+        """``on`` for a supporter, ``in`` for a container."""
         return "on" if self.supporters[receptacle] else "in"
 
     def key(self) -> str:
@@ -162,20 +164,21 @@ class QuestGame:
 
     # -- state -------------------------------------------------------------------------
     def state(self) -> State:
+        """A snapshot of the whole state (hashable)."""
         return (self.room, tuple(self.doors), tuple(self.receptacles), tuple(self.places))
 
     @property
     def won(self) -> bool:
+        """Whether every goal object is in or on its goal receptacle."""
         places, base = self.places, len(self.world.rooms)
         return all(places[obj] == base + rec for obj, rec in self.world.goal)
 
-    def is_open(self, receptacle: int) -> bool:
-        return self.receptacles[receptacle] == OPEN
-
     def carried(self) -> list[int]:
+        """The objects carried."""
         return [obj for obj, place in enumerate(self.places) if place == CARRIED]
 
     def contents(self, receptacle: int) -> list[int]:
+        """The objects in or on a receptacle."""
         code = len(self.world.rooms) + receptacle
         return [obj for obj, place in enumerate(self.places) if place == code]
 
@@ -195,12 +198,13 @@ class QuestGame:
         return [obj for obj, place in enumerate(self.places) if place in codes]
 
     def visible(self) -> list[int]:
-        """Every entity the player may name now: reachable and carried objects, the
-        receptacles in the room and the doors of its exits."""
+        """Every entity the player may name now.
+
+        Reachable objects, then carried ones, the receptacles in the room and the doors
+        of its exits.
+        """
         world = self.world
-        objects = [
-            obj for obj in self.reachable_objects() + self.carried()
-        ]  # reachable first, then carried
+        objects = self.reachable_objects() + self.carried()
         return (
             objects
             + [world.receptacle_entity(rec) for rec in world.room_receptacles[self.room]]
@@ -209,8 +213,10 @@ class QuestGame:
 
     # -- commands ----------------------------------------------------------------------
     def legal_commands(self, *, examine: bool = True) -> list[Command]:
-        """Every legal command now, in a fixed order (with ``examine``: the ones that only
-        show something, too)."""
+        """Every legal command now, in a fixed order.
+
+        With ``examine``, the ones that only show something (examine, look, inventory) too.
+        """
         world = self.world
         commands: list[Command] = []
         room = self.room
