@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from envsuite.families.text.splits import Split, split_of
-from envsuite.families.text.text_quest_planner import plan
+from envsuite.families.text.text_quest_planner import plan, winnable
 from envsuite.families.text.text_quest_rules import CLOSED, LOCKED, OPEN, Command, QuestWorld
 
 ROOM_NAMES: tuple[str, ...] = (
@@ -225,7 +225,7 @@ def draw_world(
     """
     for _ in range(MAX_DRAWS):
         world = _draw_once(rng, num_rooms, quest_length, num_distractors, num_locks)
-        if split_of(game, world.key()) != split:
+        if not winnable(world) or split_of(game, world.key()) != split:
             continue
         walkthrough = plan(world)
         if walkthrough:

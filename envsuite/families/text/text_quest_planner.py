@@ -70,6 +70,16 @@ def plan(
     room_recs = world.room_receptacles
     room_doors = world.room_doors
 
+    # The locks each relevant key opens (a key whose locks are all open is no longer taken).
+    door_lock = {door: index[k] for door, k in enumerate(world.door_keys) if k >= 0}
+    rec_lock = {rec: index[k] for rec, k in enumerate(world.receptacle_keys) if k >= 0}
+    opens: dict[int, list[tuple[int, int]]] = {}
+    for door, i in door_lock.items():
+        opens.setdefault(i, []).append((0, door))
+    for rec, i in rec_lock.items():
+        opens.setdefault(i, []).append((1, rec))
+    only_key = {i for i in opens if all(j != i for j, _ in goal)}
+
     start = (state[0], state[1], state[2], tuple(state[3][obj] for obj in relevant))
     parents: dict[tuple, tuple[tuple, Command] | None] = {start: None}
     queue = deque([start])
@@ -85,13 +95,12 @@ def plan(
         for direction, dest, door in world.exits[room]:
             if door < 0 or doors[door] == OPEN:
                 successors.append(((dest, doors, recs, places), ("go", direction)))
-        keys = {relevant[i] for i, p in enumerate(places) if p == CARRIED and is_key[i]}
         for door in room_doors[room]:
             s = doors[door]
             if s == CLOSED:
                 new = (*doors[:door], OPEN, *doors[door + 1 :])
                 successors.append(((room, new, recs, places), ("open", door_entity0 + door)))
-            elif s == LOCKED and world.door_keys[door] in keys:
+            elif s == LOCKED and places[door_lock[door]] == CARRIED:
                 new = (*doors[:door], CLOSED, *doors[door + 1 :])
                 successors.append(
                     (
@@ -100,6 +109,7 @@ def plan(
                     )
                 )
         open_codes = {room}
+        puts = []
         for rec in room_recs[room]:
             s = recs[rec]
             if s == OPEN:
@@ -107,13 +117,11 @@ def plan(
                 for i in goal_by_rec.get(rec, ()):
                     if places[i] == CARRIED:
                         new_places = (*places[:i], base + rec, *places[i + 1 :])
-                        successors.append(
-                            ((room, doors, recs, new_places), ("put", relevant[i], rec))
-                        )
+                        puts.append(((room, doors, recs, new_places), ("put", relevant[i], rec)))
             elif s == CLOSED:
                 new = (*recs[:rec], OPEN, *recs[rec + 1 :])
                 successors.append(((room, doors, new, places), ("open", rec_entity0 + rec)))
-            elif world.receptacle_keys[rec] in keys:
+            elif places[rec_lock[rec]] == CARRIED:
                 new = (*recs[:rec], CLOSED, *recs[rec + 1 :])
                 successors.append(
                     (
@@ -123,16 +131,25 @@ def plan(
                 )
         for i, p in enumerate(places):
             if p in open_codes and settled.get(i) != p:
+                if i in only_key and all(
+                    (doors if what == 0 else recs)[j] != LOCKED for what, j in opens[i]
+                ):
+                    continue  # a key whose locks are all open is of no more use
                 new_places = (*places[:i], CARRIED, *places[i + 1 :])
                 successors.append(((room, doors, recs, new_places), ("take", relevant[i])))
+        for child, command in puts:  # only a put can win
+            if child not in parents:
+                parents[child] = (node, command)
+                if won(child[3]):
+                    found = child
+                    break
+                queue.append(child)
+        if found is not None:
+            break
         for child, command in successors:
-            if child in parents:
-                continue
-            parents[child] = (node, command)
-            if won(child[3]):
-                found = child
-                break
-            queue.append(child)
+            if child not in parents:
+                parents[child] = (node, command)
+                queue.append(child)
         if len(parents) > max_states:
             raise PlanTooLarge(f"the plan search visited over {max_states} states")
     if found is None:
@@ -145,6 +162,51 @@ def plan(
         link = parents[node]
     commands.reverse()
     return commands
+
+
+def winnable(world: QuestWorld) -> bool:
+    """Whether the quest can be won from its initial state (a fixpoint, no search).
+
+    Nothing is ever lost (no carrying limit, nothing locks again), so what is reachable
+    grows monotonically: rooms through passages whose doors are not locked or whose key
+    is reachable, objects in reachable rooms or in reachable receptacles that are not
+    locked or whose key is reachable. The quest is winnable when every goal object and
+    every goal receptacle is reachable.
+    """
+    base = len(world.rooms)
+    rooms = {world.start}
+    objects: set[int] = set()
+    grew = True
+    while grew:
+        grew = False
+        for room in list(rooms):
+            for _, dest, door in world.exits[room]:
+                if dest not in rooms and (
+                    door < 0
+                    or world.door_states[door] != LOCKED
+                    or world.door_keys[door] in objects
+                ):
+                    rooms.add(dest)
+                    grew = True
+        for obj, place in enumerate(world.object_places):
+            if obj in objects:
+                continue
+            if place < base:
+                ok = place in rooms
+            else:
+                rec = place - base
+                ok = world.receptacle_rooms[rec] in rooms and (
+                    world.receptacle_states[rec] != LOCKED or world.receptacle_keys[rec] in objects
+                )
+            if ok:
+                objects.add(obj)
+                grew = True
+    return all(
+        obj in objects
+        and world.receptacle_rooms[rec] in rooms
+        and (world.receptacle_states[rec] != LOCKED or world.receptacle_keys[rec] in objects)
+        for obj, rec in world.goal
+    )
 
 
 def exhaustive_plan_length(
@@ -185,4 +247,4 @@ def exhaustive_plan_length(
     return None
 
 
-__all__ = ["MAX_PLAN_STATES", "PlanTooLarge", "exhaustive_plan_length", "plan"]
+__all__ = ["MAX_PLAN_STATES", "PlanTooLarge", "exhaustive_plan_length", "plan", "winnable"]

@@ -8,9 +8,9 @@ import pytest
 import envsuite
 from envsuite.families.text.splits import split_of
 from envsuite.families.text.text_quest import TextQuestEnv
-from envsuite.families.text.text_quest_generator import draw_world
+from envsuite.families.text.text_quest_generator import _draw_once, draw_world
 from envsuite.families.text.text_quest_oracle import text_quest_oracle
-from envsuite.families.text.text_quest_planner import exhaustive_plan_length, plan
+from envsuite.families.text.text_quest_planner import exhaustive_plan_length, plan, winnable
 from envsuite.families.text.text_quest_rules import CARRIED, LOCKED, OPEN, QuestGame
 
 ID = "envsuite/TextQuest-v0"
@@ -21,7 +21,16 @@ def make(**kwargs):
 
 
 @pytest.mark.parametrize(
-    "settings", [(2, 1, 1, 1), (3, 1, 1, 1), (2, 2, 0, 1), (3, 2, 0, 0), (1, 2, 1, 2)]
+    "settings",
+    [
+        (2, 1, 1, 1),
+        (3, 1, 1, 1),
+        (2, 2, 0, 1),
+        (3, 2, 0, 0),
+        (1, 2, 1, 2),
+        (2, 2, 1, 3),
+        (4, 1, 1, 2),
+    ],
 )
 def test_the_walkthrough_is_as_short_as_an_exhaustive_search_of_the_full_state(settings):
     rng = np.random.default_rng(11)
@@ -36,11 +45,12 @@ def test_the_walkthrough_is_as_short_as_an_exhaustive_search_of_the_full_state(s
         assert game.won
 
 
-def test_replanning_from_a_deviated_state_is_shortest_too():
+@pytest.mark.parametrize("settings", [(3, 1, 1, 1), (2, 2, 0, 3)])
+def test_replanning_from_a_deviated_state_is_shortest_too(settings):
     rng = np.random.default_rng(5)
     chooser = np.random.default_rng(6)
     for _ in range(10):
-        world, _ = draw_world(rng, "text_quest", "train", 3, 1, 1, 1)
+        world, _ = draw_world(rng, "text_quest", "train", *settings)
         game = QuestGame(world)
         for _ in range(6):
             moves = game.legal_commands(examine=False)
@@ -235,3 +245,10 @@ def test_the_world_is_consistent():
 def test_bad_arguments_are_refused(kwargs):
     with pytest.raises(ValueError):
         TextQuestEnv(**kwargs)
+
+
+def test_winnable_agrees_with_the_search():
+    rng = np.random.default_rng(9)
+    for _ in range(150):
+        world = _draw_once(rng, 3, 2, 0, 2)
+        assert winnable(world) == (plan(world) is not None)
