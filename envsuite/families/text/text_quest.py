@@ -256,7 +256,7 @@ class TextQuestEnv(TextGameEnv[Command]):
         lines.append("Exits: " + ("; ".join(exits) if exits else "none") + ".")
         seen = [self._describe_receptacle(rec) for rec in world.room_receptacles[game.room]]
         seen += [_article(world.object_names[obj]) for obj in game.loose_objects()]
-        lines.append("You see: " + ("; ".join(seen) if seen else "nothing else") + ".")
+        lines.append("You see: " + "; ".join(seen) + "." if seen else "You see nothing of note.")
         return "\n".join(lines)
 
     def _describe_receptacle(self, rec: int) -> str:
