@@ -252,3 +252,44 @@ def test_winnable_agrees_with_the_search():
     for _ in range(150):
         world = _draw_once(rng, 3, 2, 0, 2)
         assert winnable(world) == (plan(world) is not None)
+
+
+def test_looking_changes_nothing_but_costs_a_turn():
+    env = make()
+    env.reset(seed=2)
+    raw = env.unwrapped
+    before = raw.game.state()
+    for command in ("look", "inventory", "i", "l"):
+        obs, reward, terminated, _, info = env.step(command)
+        assert reward == 0.0 and not terminated and info["parse_error"] is None
+    assert raw.game.state() == before and info["turn"] == 4
+    assert obs == raw.describe_room()
+
+
+def test_taking_from_a_receptacle_and_putting_on_a_supporter_read_naturally():
+    env = find_seed(
+        lambda raw: (
+            any(raw.world.supporters)
+            and any(
+                raw.world.receptacle_rooms[r] == raw.world.start and raw.world.supporters[r]
+                for r in range(len(raw.world.supporters))
+            )
+        ),
+        difficulty="hard",
+    )
+    raw = env.unwrapped
+    world = raw.world
+    rec = next(
+        r
+        for r in range(len(world.supporters))
+        if world.receptacle_rooms[r] == world.start and world.supporters[r]
+    )
+    shelf = world.receptacle_names[rec]
+    obj = world.num_objects - 1  # a distractor, put on the supporter for the test
+    raw.game.places[obj] = len(world.rooms) + rec
+    name = world.object_names[obj]
+    obs, *_ = env.step(f"take the {name} from the {shelf}")
+    assert obs == f"You take the {name} from the {shelf}."
+    obs, *_ = env.step(f"put {name} in {shelf}")  # either preposition is understood
+    assert obs == f"You put the {name} on the {shelf}."
+    assert f"put {name} on {shelf}" not in env.step("look")[4]["admissible_commands"]
