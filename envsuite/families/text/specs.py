@@ -227,3 +227,25 @@ _register(
         ),
     )
 )
+
+
+_register(
+    EnvSpec(
+        id="envsuite/TextQuest-v0",
+        entry_point=f"{_PACKAGE}.text_quest:TextQuestEnv",
+        family="text",
+        api="gymnasium",
+        description="Generated text-adventure quests (doors, keys, containers, recipes); "
+        "certified shortest walkthrough.",
+        oracle=f"{_PACKAGE}.text_quest_oracle:text_quest_oracle",
+        oracle_success=1.0,
+        max_episode_steps=None,
+        test_kwargs={},
+        test_variants=(
+            {"difficulty": "easy", "history": "summary"},
+            {"difficulty": "hard", "history": "full", "split": "test"},
+            {"admissible_commands": False, "split": "val"},
+            {"num_rooms": 2, "quest_length": 3, "num_locks": 2, "subgoal_reward": 0.0},
+        ),
+    )
+)
