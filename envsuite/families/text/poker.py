@@ -484,12 +484,12 @@ class LeducHoldemEnv(PokerEnv):
         player: the rules, its seat, its own card, the public card (once dealt), the
         betting so far in words (``you checked, opponent bet``), the pot, the reason its
         own last answer was refused (when it was) and, on its turn, the legal actions as
-        words; at the end the result (and the opponent's card after a showdown). ``observation_mode="vector"``: the
-        information-state tensor, ``Box(0, 1, (31,))`` float32: the seat (2), the own
-        card (one-hot over the 6 cards), the public card (one-hot, zeros before it is
-        dealt), then per round 4 betting slots of two bits (check/call, bet/raise), and
-        1.0 when it is this player's turn.
-        Both are made from the same engine state and show only what the player has seen.
+        words; at the end the result (and the opponent's card after a showdown).
+        ``observation_mode="vector"``: the information-state tensor, ``Box(0, 1, (31,))``
+        float32: the seat (2), the own card (one-hot over the 6 cards), the public card
+        (one-hot, zeros before it is dealt), then per round 4 betting slots of two bits
+        (check/call, bet/raise), and 1.0 when it is this player's turn. Both are made
+        from the same engine state and show only what the player has seen.
 
     Action:
         Text mode: one of the words ``check`` or ``bet`` (no bet to answer) or ``fold``,
