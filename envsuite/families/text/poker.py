@@ -58,6 +58,8 @@ class PokerEnv(EnvsuiteAECEnv[Any, Any, int]):
     }
     game: ClassVar[PokerGame]
     rules_text: ClassVar[str]
+    #: Distinct instances at reset (the private deals): too few to split or to hold out.
+    instance_count: ClassVar[int]
 
     def __init__(
         self,
@@ -458,6 +460,7 @@ class KuhnPokerEnv(PokerEnv):
 
     metadata: ClassVar[dict[str, Any]] = {**PokerEnv.metadata, "name": "kuhn_poker_v0"}
     game = KUHN_POKER
+    instance_count = 6
     rules_text = (
         "Kuhn poker. The deck holds J, Q and K (K highest); each player antes 1 chip and "
         "gets one card. player_0 acts first. With no bet to answer you may check or bet 1; "
@@ -548,6 +551,7 @@ class LeducHoldemEnv(PokerEnv):
 
     metadata: ClassVar[dict[str, Any]] = {**PokerEnv.metadata, "name": "leduc_holdem_v0"}
     game = LEDUC_HOLDEM
+    instance_count = 30
     rules_text = (
         "Leduc hold'em. The deck holds two each of J, Q and K (K highest); each player antes "
         "1 chip and gets one private card. There are two betting rounds; a public card is "
