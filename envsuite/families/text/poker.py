@@ -32,7 +32,13 @@ AGENTS = ("player_0", "player_1")
 ROLES = ("first", "second")
 #: The action words; "check" and "call" are the CALL action, "bet" and "raise" RAISE.
 WORDS = ("fold", "check", "call", "bet", "raise")
-_WORD = re.compile(r"\b(fold|check|call|bet|raise)(?:s|ed|ing)?\b", re.IGNORECASE)
+_WORD = re.compile(
+    r"\b(?:fold(?:s|ed|ing)?|check(?:s|ed|ing)?|call(?:s|ed|ing)?|bet(?:s|ting)?"
+    r"|rais(?:e|es|ed|ing))\b",
+    re.IGNORECASE,
+)
+#: A matched word's first three letters name its action word.
+_STEMS = {"fol": "fold", "che": "check", "cal": "call", "bet": "bet", "rai": "raise"}
 _PAST = {"fold": "folded", "check": "checked", "call": "called", "bet": "bet", "raise": "raised"}
 _UNCALLED = {"fold": FOLD, "check": CALL, "bet": RAISE}
 _FACING = {"fold": FOLD, "call": CALL, "raise": RAISE}
@@ -208,7 +214,7 @@ class PokerEnv(EnvsuiteAECEnv[Any, Any, int]):
             raise InvalidAction(
                 f"expected one of the words {', '.join(WORDS)} as text, got {type(action).__name__}"
             )
-        found = {match.lower() for match in _WORD.findall(action)}
+        found = {_STEMS[match[:3].lower()] for match in _WORD.findall(action)}
         if not found:
             raise InvalidAction(f"no action found; answer with one of: {', '.join(WORDS)}")
         if len(found) > 1:
