@@ -22,7 +22,7 @@ from envsuite.families.text.poker_rules import (
     RAISE,
     PokerGame,
 )
-from envsuite.families.text.poker_tree import TabularPolicy, exploitability, game_tree
+from envsuite.families.text.poker_tree import TabularPolicy, exploitability, game_tree, own_reach
 from envsuite.rendering import TEXT_RENDER_MODES, checked_render_mode
 from envsuite.spaces import UnicodeText
 
@@ -64,6 +64,8 @@ class PokerEnv(EnvsuiteAECEnv[Any, Any, int]):
     }
     game: ClassVar[PokerGame]
     rules_text: ClassVar[str]
+    #: Actions a decision chooses among (fold, call, raise), for the exploitability metric.
+    decision_count: ClassVar[int] = NUM_ACTIONS
     #: Distinct instances at reset (the private deals): too few to split or to hold out.
     instance_count: ClassVar[int]
 
@@ -169,6 +171,22 @@ class PokerEnv(EnvsuiteAECEnv[Any, Any, int]):
                 given are played uniformly over the legal actions.
         """
         return exploitability(self.tabular_policy(strategy))
+
+    def information_states(
+        self, strategy: Mapping[str, Sequence[float]]
+    ) -> list[tuple[str, int, float]]:
+        """Every information state: (key, the player acting there, its own reach).
+
+        The own reach is the probability that the player's own choices under ``strategy``
+        (completed as in :meth:`strategy_exploitability`) lead there; where it is 0, what
+        the strategy does there cannot matter.
+        """
+        policy = self.tabular_policy(strategy)
+        reach = own_reach(policy)
+        tree = policy.tree
+        return [
+            (key, int(tree.players[row]), float(reach[row])) for row, key in enumerate(tree.keys)
+        ]
 
     @classmethod
     def tabular_policy(cls, strategy: Mapping[str, Sequence[float]]) -> TabularPolicy:

@@ -232,3 +232,29 @@ def nash_conv(policy: TabularPolicy) -> float:
 def exploitability(policy: TabularPolicy) -> float:
     """Half the NashConv: the mean gain of a best response, in chips per game."""
     return nash_conv(policy) / 2.0
+
+
+def own_reach(policy: TabularPolicy) -> np.ndarray:
+    """Per row: the probability that the acting player's own choices lead there.
+
+    (The product of its own action probabilities along the betting history; the same in
+    every world of the information state, by perfect recall.)
+    """
+    tree = policy.tree
+    out = np.zeros(len(tree.keys))
+
+    def walk(node: PublicNode, reach: tuple[np.ndarray, np.ndarray]) -> None:
+        if node.payoff is not None:
+            return
+        assert node.infosets is not None
+        mine = reach[node.player]
+        out[node.infosets] = mine
+        strategy = policy.probs[node.infosets]
+        for action, child in zip(node.actions, node.children, strict=True):
+            step = list(reach)
+            step[node.player] = mine * strategy[:, action]
+            walk(child, (step[0], step[1]))
+
+    ones = np.ones(len(tree.world_probs))
+    walk(tree.root, (ones, ones.copy()))
+    return out
