@@ -133,9 +133,7 @@ class PokerEnv(EnvsuiteAECEnv[Any, Any, int]):
         """Sample every chance node the game has reached, in order, with ``np_random``."""
         assert self.np_random is not None
         while self.state.is_chance():
-            outcomes = self.state.chance_outcomes()
-            probs = np.array([p for _, p in outcomes])
-            self.state.apply(outcomes[int(self.np_random.choice(len(outcomes), p=probs))][0])
+            self.state.apply(sample_outcome(self.state.chance_outcomes(), self.np_random))
 
     def instance_key(self) -> str:
         """The cards dealt so far: the private cards, then the public card once dealt."""
@@ -272,7 +270,7 @@ class PokerEnv(EnvsuiteAECEnv[Any, Any, int]):
         self.invalid_moves[agent] += 1
         rewards = {agent: -self.invalid_move_penalty}
         if self.invalid_moves[agent] > self.max_invalid_moves:
-            self.state.folded = AGENTS.index(agent)
+            self.state.forfeit(AGENTS.index(agent))
             self.forfeited = agent
         return self._turn(rewards)
 
@@ -398,6 +396,17 @@ class PokerEnv(EnvsuiteAECEnv[Any, Any, int]):
         counts = ",".join(str(self.invalid_moves[agent]) for agent in AGENTS)
         text = f"{self.state.canonical()}|{counts}|{self.forfeited}"
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def sample_outcome(outcomes: Sequence[tuple[int, float]], rng: np.random.Generator) -> int:
+    """One chance outcome drawn by its probability (inverse CDF of one uniform draw)."""
+    u = rng.random()
+    total = 0.0
+    for outcome, prob in outcomes:
+        total += prob
+        if u < total:
+            return outcome
+    return outcomes[-1][0]  # u within rounding of 1
 
 
 def _parse_vector(action: Any) -> int:

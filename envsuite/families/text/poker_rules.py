@@ -102,7 +102,7 @@ class PokerState:
 
     """
 
-    __slots__ = ("contributions", "folded", "game", "private", "public", "rounds")
+    __slots__ = ("_mover", "contributions", "folded", "game", "private", "public", "rounds")
 
     def __init__(self, game: PokerGame) -> None:
         self.game = game
@@ -111,6 +111,7 @@ class PokerState:
         self.rounds: list[list[int]] = [[]]
         self.contributions = [game.ante, game.ante]
         self.folded: int | None = None
+        self._mover = CHANCE  # who acts next, kept by _refresh after every change
 
     def clone(self) -> PokerState:
         """An independent copy."""
@@ -121,6 +122,7 @@ class PokerState:
         other.rounds = [list(actions) for actions in self.rounds]
         other.contributions = list(self.contributions)
         other.folded = self.folded
+        other._mover = self._mover
         return other
 
     # -- whose turn --------------------------------------------------------------------
@@ -130,22 +132,27 @@ class PokerState:
             return False
         return actions[-1] == CALL  # two checks, or a call of a bet
 
+    def _refresh(self) -> None:
+        """Work out who acts next (after a deal, a bet or a forfeit)."""
+        if self.folded is not None:
+            self._mover = TERMINAL
+        elif len(self.private) < 2:
+            self._mover = CHANCE
+        elif self._round_over():
+            if len(self.rounds) == self.game.rounds:
+                self._mover = TERMINAL
+            else:
+                self._mover = CHANCE  # the public card (Leduc)
+        else:
+            self._mover = len(self.rounds[-1]) % 2
+
     def is_terminal(self) -> bool:
         """Whether the game is over (a fold, or the last round's betting closed)."""
-        if self.folded is not None:
-            return True
-        return len(self.rounds) == self.game.rounds and self._round_over()
+        return self._mover == TERMINAL
 
     def is_chance(self) -> bool:
         """Whether a card is to be dealt next."""
-        if len(self.private) < 2:
-            return True
-        return (
-            self.game.public_cards > 0
-            and self.public is None
-            and self.folded is None
-            and self._round_over()
-        )
+        return self._mover == CHANCE
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The cards that may be dealt next, each with its probability (uniform)."""
@@ -157,11 +164,12 @@ class PokerState:
 
     def current_player(self) -> int:
         """0 or 1, :data:`CHANCE` or :data:`TERMINAL`."""
-        if self.is_terminal():
-            return TERMINAL
-        if self.is_chance():
-            return CHANCE
-        return len(self.rounds[-1]) % 2
+        return self._mover
+
+    def forfeit(self, player: int) -> None:
+        """``player`` gives up the hand (a fold, whatever the betting)."""
+        self.folded = player
+        self._refresh()
 
     # -- moves -------------------------------------------------------------------------
     def facing_bet(self) -> bool:
@@ -212,6 +220,7 @@ class PokerState:
             else:
                 self.public = action
                 self.rounds.append([])
+            self._refresh()
             return
         reason = self.illegal_reason(action)
         if reason is not None:
@@ -226,12 +235,7 @@ class PokerState:
             size = self.game.raise_sizes[len(self.rounds) - 1]
             self.contributions[player] = self.contributions[other] + size
         self.rounds[-1].append(action)
-        if (
-            self.game.public_cards == 0
-            and self._round_over()
-            and len(self.rounds) < self.game.rounds
-        ):
-            self.rounds.append([])
+        self._refresh()
 
     # -- the end -----------------------------------------------------------------------
     def hand_strength(self, player: int) -> tuple[int, int]:
