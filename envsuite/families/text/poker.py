@@ -13,6 +13,7 @@ from gymnasium import spaces
 from envsuite.action_parsing import parse_index
 from envsuite.aec_env_base import EnvsuiteAECEnv, Turn
 from envsuite.env_base import InvalidAction
+from envsuite.families.text.poker_cfr import game_value
 from envsuite.families.text.poker_rules import (
     CALL,
     FOLD,
@@ -22,7 +23,12 @@ from envsuite.families.text.poker_rules import (
     RAISE,
     PokerGame,
 )
-from envsuite.families.text.poker_tree import TabularPolicy, exploitability, game_tree, own_reach
+from envsuite.families.text.poker_tree import (
+    TabularPolicy,
+    game_tree,
+    own_reach,
+    seat_exploitability,
+)
 from envsuite.rendering import TEXT_RENDER_MODES, checked_render_mode
 from envsuite.spaces import UnicodeText
 
@@ -160,15 +166,25 @@ class PokerEnv(EnvsuiteAECEnv[Any, Any, int]):
         """
         return self.state.information_state(AGENTS.index(agent))
 
-    def strategy_exploitability(self, strategy: Mapping[str, Sequence[float]]) -> float:
+    def strategy_exploitability(
+        self, strategy: Mapping[str, Sequence[float]], players: Sequence[int] = (0, 1)
+    ) -> float:
         """The exploitability (chips per game) of a strategy given per information state.
+
+        For each seat ``p`` in ``players``: what a best response in the other seat wins
+        against the strategy's choices for ``p``, over the game value (the CFR+
+        equilibrium's, within its 1e-4); the mean over ``players``. With both seats this
+        is the usual exploitability, half the NashConv; with one seat it needs nothing of
+        the strategy in the other seat.
 
         Args:
             strategy: Information-state key -> the probabilities of (fold, call, raise);
                 illegal actions' weight is dropped and each row renormalised. Keys not
                 given are played uniformly over the legal actions.
+            players: The seats (0, 1) whose play is evaluated.
         """
-        return exploitability(self.tabular_policy(strategy))
+        gains = seat_exploitability(self.tabular_policy(strategy), game_value(self.game))
+        return float(np.mean([gains[player] for player in players]))
 
     def information_states(
         self, strategy: Mapping[str, Sequence[float]]

@@ -17,6 +17,7 @@ from envsuite.families.text.poker_tree import (
     GameTree,
     PublicNode,
     TabularPolicy,
+    expected_values,
     exploitability,
     game_tree,
 )
@@ -136,3 +137,9 @@ def equilibrium(game: PokerGame) -> TabularPolicy:
     Computed by CFR+ on first use and kept in memory.
     """
     return CFRPlus(game_tree(game)).solve(TARGET_EXPLOITABILITY)
+
+
+@functools.cache
+def game_value(game: PokerGame) -> float:
+    """Player 0's value of ``game``: the equilibrium's (within its exploitability)."""
+    return float(expected_values(equilibrium(game))[0])

@@ -213,7 +213,8 @@ class PokerState:
             ValueError: the card cannot be dealt or the action is illegal.
         """
         if self.is_chance():
-            if action not in {card for card, _ in self.chance_outcomes()}:
+            dealt = action in self.private or action == self.public
+            if dealt or not 0 <= action < self.game.ranks * self.game.suits:
                 raise ValueError(f"card {action} cannot be dealt now")
             if len(self.private) < 2:
                 self.private.append(action)

@@ -258,3 +258,17 @@ def own_reach(policy: TabularPolicy) -> np.ndarray:
     ones = np.ones(len(tree.world_probs))
     walk(tree.root, (ones, ones.copy()))
     return out
+
+
+def seat_exploitability(policy: TabularPolicy, game_value: float) -> np.ndarray:
+    """Per seat, what a best response in the other seat wins over the game value.
+
+    Entry ``p`` depends only on ``policy``'s choices for player ``p``; the two entries sum
+    to the NashConv (so their mean is :func:`exploitability`).
+
+    Args:
+        policy: The policy (its rows of both players).
+        game_value: Player 0's value of the game (at an equilibrium).
+    """
+    best = best_response_values(policy)
+    return np.array([best[1] + game_value, best[0] - game_value])

@@ -13,6 +13,7 @@ from envsuite.families.text.poker_tree import (
     exploitability,
     game_tree,
     nash_conv,
+    seat_exploitability,
 )
 
 
@@ -27,6 +28,14 @@ def test_uniform_random_kuhn_nash_conv_is_11_12() -> None:
     assert nash_conv(uniform) == pytest.approx(11 / 12)
     assert exploitability(uniform) == pytest.approx(11 / 24)
     assert expected_values(uniform)[0] == pytest.approx(0.125)
+
+
+def test_per_seat_exploitability_sums_to_the_nash_conv() -> None:
+    uniform = game_tree(KUHN_POKER).uniform_policy()
+    gains = seat_exploitability(uniform, -1 / 18)
+    assert gains == pytest.approx([13 / 36, 5 / 9])  # as player_0, as player_1
+    assert gains.sum() == pytest.approx(11 / 12)
+    assert seat_exploitability(equilibrium(KUHN_POKER), -1 / 18) == pytest.approx([0, 0], abs=2e-4)
 
 
 def test_uniform_random_leduc_nash_conv() -> None:
