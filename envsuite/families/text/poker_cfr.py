@@ -46,6 +46,8 @@ class CFRPlus:
         self.regrets = np.zeros((rows, 3))
         self.strategy_sum = np.zeros((rows, 3))
         self.iterations = 0
+        # Per row, the acting player's own reach times its current strategy (last walk).
+        self._own_reach_sum = np.zeros((rows, 3))
 
     def current_strategy(self) -> np.ndarray:
         """Regret matching: positive regrets normalised; uniform over legal where none."""
@@ -113,15 +115,12 @@ class CFRPlus:
         self._own_reach_sum[rows] = reach_own[:, None] * local
         return node_value
 
-    _own_reach_sum: np.ndarray
-
     def solve(self, target: float, max_iterations: int = MAX_ITERATIONS) -> TabularPolicy:
         """Iterate until the average policy's exploitability is at most ``target``.
 
         Raises:
             RuntimeError: ``max_iterations`` ran out first.
         """
-        self._own_reach_sum = np.zeros((len(self.tree.keys), 3))
         while self.iterations < max_iterations:
             self.iterate(CHECK_EVERY)
             policy = self.average_policy()

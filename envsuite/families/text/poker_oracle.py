@@ -10,8 +10,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import numpy as np
-
 from envsuite.families.text.poker_cfr import equilibrium
 from envsuite.seeding import make_generator
 
@@ -46,8 +44,3 @@ class PokerOracle:
 def poker_oracle(env: Any) -> dict[str, PokerOracle]:
     """Build the KuhnPoker-v0 / LeducHoldem-v0 oracle: the equilibrium in each seat."""
     return {agent: PokerOracle(env, agent) for agent in env.unwrapped.possible_agents}
-
-
-def equilibrium_probabilities(env: Any, key: str) -> np.ndarray:
-    """The equilibrium's (fold, call, raise) probabilities at information state ``key``."""
-    return equilibrium(env.unwrapped.game).action_probabilities(key)
