@@ -15,6 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from envsuite.evaluation.metrics.exploitability import (
+    DEFAULT_REPS as EXPLOITABILITY_REPS,
+)
+from envsuite.evaluation.metrics.exploitability import (
     Exploitability,
     exploitability_from_records,
     offers_exploitability,
@@ -104,7 +107,9 @@ def _exploitability(
     if not offers_exploitability(records[0].env_id):
         return
     try:
-        found = exploitability_from_records(records, reps=reps, confidence=confidence, seed=seed)
+        # Each replicate is a best response over the whole game tree: at most 500 of them.
+        used = min(reps, EXPLOITABILITY_REPS)
+        found = exploitability_from_records(records, reps=used, confidence=confidence, seed=seed)
     except ValueError as exc:
         tables.notes.append(f"exploitability of {label} on {task_label(task)}: {exc}")
         return

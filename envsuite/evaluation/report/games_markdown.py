@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from envsuite.evaluation.metrics.bootstrap import Interval
+from envsuite.evaluation.metrics.exploitability import DEFAULT_REPS as EXPLOITABILITY_REPS
 from envsuite.evaluation.metrics.game_outcomes import DIMENSION_TITLES
 from envsuite.evaluation.metrics.game_ratings import DEFAULT_ELO_K
 from envsuite.evaluation.metrics.record_groups import TaskKey
@@ -110,7 +111,8 @@ def _exploitability(tables: ReportTables, rows: Sequence[ExploitabilityRow]) -> 
         "those its own strategy reaches), and a best response is computed over the whole "
         "game tree. Estimate: bias-corrected, with a "
         f"{percent(settings.confidence)} basic bootstrap interval resampling episodes "
-        f"({settings.reps} resamples, seed {settings.seed}); plug-in: the estimated "
+        f"({min(settings.reps, EXPLOITABILITY_REPS)} resamples, seed {settings.seed}); "
+        "plug-in: the estimated "
         "strategy's own exploitability (biased upwards by sampling noise).",
         "",
         *markdown_table(

@@ -207,13 +207,16 @@ class PokerEnv(EnvsuiteAECEnv[Any, Any, int]):
         """``strategy`` as a policy over the whole game (see :meth:`strategy_exploitability`)."""
         tree = game_tree(cls.game)
         policy = tree.uniform_policy()
-        for key, row in strategy.items():
-            index = tree.index.get(key)
-            if index is None:
-                raise ValueError(f"{key!r} is no information state of {cls.game.name}")
-            weights = np.asarray(row, dtype=np.float64) * tree.legal[index]
-            if weights.sum() > 0:
-                policy.probs[index] = weights / weights.sum()
+        if not strategy:
+            return policy
+        unknown = [key for key in strategy if key not in tree.index]
+        if unknown:
+            raise ValueError(f"{unknown[0]!r} is no information state of {cls.game.name}")
+        rows = np.array([tree.index[key] for key in strategy], dtype=np.int64)
+        weights = np.asarray(list(strategy.values()), dtype=np.float64) * tree.legal[rows]
+        totals = weights.sum(axis=1)
+        given = totals > 0
+        policy.probs[rows[given]] = weights[given] / totals[given, None]
         return policy
 
     def decision_index(self, agent: str, action: Any) -> int | None:
