@@ -151,3 +151,16 @@ def test_oracle_self_play_is_zero_sum_and_near_the_game_value(cls: type) -> None
         total += returns[P0]
     value = -1 / 18 if cls is KuhnPokerEnv else -0.0856
     assert total / games == pytest.approx(value, abs=0.15)
+
+
+def test_the_oracle_sees_only_the_information_state() -> None:
+    """Two deals that differ only in the opponent's card: same key, same choice."""
+    env = LeducHoldemEnv()
+    env.reset(seed=0)
+    seat = poker_oracle(env)[P0]
+    choices = []
+    for opponent in (c for c in env.game.deck if c != env.state.private[0]):
+        env.state.private[1] = opponent
+        seat.reset(seed=9)
+        choices.append((env.information_state_key(P0), seat.act(env.observe(P0), env.infos[P0])))
+    assert len(set(choices)) == 1
