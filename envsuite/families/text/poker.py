@@ -494,8 +494,8 @@ class KuhnPokerEnv(PokerEnv):
         information state (:meth:`information_state_key`), never from hidden cards.
 
     Splits:
-        None: the instance is the deal (6 deals, each played with every strategy
-        by the opponent), too few to hold any out.
+        None: an instance is a deal, and Kuhn poker has 6, too few to hold any out; each
+        seed draws one uniformly (``instance_key()`` names it).
 
     Arguments:
         observation_mode: ``"text"`` for LLM agents or ``"vector"`` for classic agents.
@@ -585,8 +585,9 @@ class LeducHoldemEnv(PokerEnv):
         information state (:meth:`information_state_key`), never from hidden cards.
 
     Splits:
-        None: the instance is the deal (120 deals, each played with every strategy
-        by the opponent), too few to hold any out.
+        None: an instance is a deal, and Leduc hold'em has 120 (30 private deals, then
+        4 public cards), too few to hold any out; each seed draws one uniformly
+        (``instance_key()`` names the cards dealt so far).
 
     Arguments:
         observation_mode: ``"text"`` for LLM agents or ``"vector"`` for classic agents.
