@@ -6,7 +6,9 @@ test until the env's version is bumped and the digest renewed. The digest covers
 observation and info and, for every action of the script, the action and the full
 ``(observation, reward, terminated, truncated, info)`` it got, in canonical JSON (numpy
 arrays by dtype, shape and bytes, so no precision is lost). Stepping stops early when an
-episode ends, so a script may hold more actions than the episode takes.
+episode ends, so a script may hold more actions than the episode takes. A turn-based
+(PettingZoo AEC) env's script is played by whichever agent is to move; its rows hold every
+agent's view after each action.
 
 Example::
 
@@ -32,6 +34,8 @@ def transcript_rows(
     import envsuite
 
     env = envsuite.make(env_id, **dict(kwargs))
+    if hasattr(env, "agent_iter"):
+        return _aec_rows(env, seed, actions)
     try:
         observation, info = env.reset(seed=seed)
         rows = [canonical_json(["reset", _plain(observation), _plain(info)])]
@@ -44,6 +48,39 @@ def transcript_rows(
     finally:
         env.close()
     return rows
+
+
+def _aec_rows(env: Any, seed: int, actions: Sequence[Any]) -> list[str]:
+    """A turn-based (AEC) env's rows: each action goes to the agent to move.
+
+    A row holds the acting agent, its action and, for every agent, its observation,
+    reward, termination, truncation and info; stepping stops once every agent is done.
+    """
+    try:
+        env.reset(seed=seed)
+        rows = [canonical_json(["reset", env.agent_selection, _plain(_aec_view(env))])]
+        for action in actions:
+            agent = env.agent_selection
+            env.step(action)
+            rows.append(canonical_json(_plain([agent, action, _aec_view(env)])))
+            if all(env.terminations[a] or env.truncations[a] for a in env.agents):
+                break
+    finally:
+        env.close()
+    return rows
+
+
+def _aec_view(env: Any) -> dict[str, Any]:
+    return {
+        agent: [
+            env.observe(agent),
+            env.rewards[agent],
+            env.terminations[agent],
+            env.truncations[agent],
+            env.infos[agent],
+        ]
+        for agent in env.agents
+    }
 
 
 def transcript_digest(

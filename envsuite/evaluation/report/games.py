@@ -14,6 +14,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from envsuite.evaluation.metrics.exploitability import (
+    DEFAULT_REPS as EXPLOITABILITY_REPS,
+)
+from envsuite.evaluation.metrics.exploitability import (
+    Exploitability,
+    exploitability_from_records,
+    offers_exploitability,
+)
 from envsuite.evaluation.metrics.game_outcomes import WinRate, win_rates
 from envsuite.evaluation.metrics.game_ratings import AgentRating, episode_ratings, game_matches
 from envsuite.evaluation.metrics.ratings import Match
@@ -41,6 +49,15 @@ class ReturnRow:
 
 
 @dataclass(frozen=True)
+class ExploitabilityRow:
+    """One agent's estimated exploitability in one run on one env configuration."""
+
+    task: TaskKey
+    run: str
+    estimate: Exploitability
+
+
+@dataclass(frozen=True)
 class RatingRow:
     """One agent's ratings on one env configuration, from every run of the report."""
 
@@ -56,6 +73,8 @@ class GameTables:
         returns: Mean-return rows, by task, then run, then dimension and group.
         win_rates: Win-rate rows, by task, then run, then dimension and group.
         ratings: Rating rows, by task, best agent first.
+        exploitability: Exploitability rows (games whose env offers the hooks of
+            :mod:`~envsuite.evaluation.metrics.exploitability`), by task, run and agent.
         rated_runs: Per task, the runs whose matches the ratings come from.
         notes: Why a table could not be made, where one could not.
     """
@@ -63,6 +82,7 @@ class GameTables:
     returns: list[ReturnRow] = field(default_factory=list)
     win_rates: list[WinRateRow] = field(default_factory=list)
     ratings: list[RatingRow] = field(default_factory=list)
+    exploitability: list[ExploitabilityRow] = field(default_factory=list)
     rated_runs: dict[TaskKey, list[str]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
 
@@ -71,6 +91,29 @@ def _tells_more(means: list[GroupReturn]) -> bool:
     """Whether returns by group say more than the per-seat table: two agents, roles or teams."""
     agents = sum(mean.dimension == "agent" for mean in means)
     return agents > 1 or any(mean.dimension in ("role", "team") for mean in means)
+
+
+def _exploitability(
+    task: TaskKey,
+    label: str,
+    records: list[EpisodeRecord],
+    tables: GameTables,
+    *,
+    reps: int,
+    confidence: float,
+    seed: int,
+) -> None:
+    """Add the run's exploitability rows where the game offers the hooks."""
+    if not offers_exploitability(records[0].env_id):
+        return
+    try:
+        # Each replicate is a best response over the whole game tree: at most 500 of them.
+        used = min(reps, EXPLOITABILITY_REPS)
+        found = exploitability_from_records(records, reps=used, confidence=confidence, seed=seed)
+    except ValueError as exc:
+        tables.notes.append(f"exploitability of {label} on {task_label(task)}: {exc}")
+        return
+    tables.exploitability.extend(ExploitabilityRow(task, label, row) for row in found)
 
 
 def game_rows(
@@ -109,6 +152,7 @@ def game_rows(
             continue
         if _tells_more(means):
             tables.returns.extend(ReturnRow(task, label, mean) for mean in means)
+        _exploitability(task, label, records, tables, reps=reps, confidence=confidence, seed=seed)
         tables.win_rates.extend(WinRateRow(task, label, rate) for rate in rates)
         if matches:
             episodes.extend(matches)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from envsuite.evaluation.metrics.bootstrap import Interval
+from envsuite.evaluation.metrics.exploitability import DEFAULT_REPS as EXPLOITABILITY_REPS
 from envsuite.evaluation.metrics.game_outcomes import DIMENSION_TITLES
 from envsuite.evaluation.metrics.game_ratings import DEFAULT_ELO_K
 from envsuite.evaluation.metrics.record_groups import TaskKey
@@ -15,7 +16,7 @@ from envsuite.evaluation.report.formatting import (
     percent,
     short_task,
 )
-from envsuite.evaluation.report.games import RatingRow, ReturnRow, WinRateRow
+from envsuite.evaluation.report.games import ExploitabilityRow, RatingRow, ReturnRow, WinRateRow
 from envsuite.evaluation.report.tables import ReportTables
 
 
@@ -97,6 +98,53 @@ def _win_rates(rows: Sequence[WinRateRow], several: bool) -> list[str]:
     ]
 
 
+def _exploitability(tables: ReportTables, rows: Sequence[ExploitabilityRow]) -> list[str]:
+    if not rows:
+        return []
+    settings = tables.settings
+    return [
+        "Exploitability (chips per game a best response in the other seat wins over the "
+        "game value, mean over the seats the agent held; 0 is an equilibrium): each "
+        "agent's strategy is estimated from the "
+        "actions it took at each information state it visited (replayed from the records), "
+        "**assumed uniform at the states it never visited** (`unvisited reachable` counts "
+        "those its own strategy reaches), and a best response is computed over the whole "
+        "game tree. Estimate: bias-corrected, with a "
+        f"{percent(settings.confidence)} basic bootstrap interval resampling episodes "
+        f"({min(settings.reps, EXPLOITABILITY_REPS)} resamples, seed {settings.seed}); "
+        "plug-in: the estimated "
+        "strategy's own exploitability (biased upwards by sampling noise).",
+        "",
+        *markdown_table(
+            [
+                "agent (run)",
+                "seats",
+                "episodes",
+                "decisions",
+                "states visited",
+                "unvisited reachable",
+                "plug-in",
+                "exploitability",
+            ],
+            [
+                [
+                    f"{row.estimate.agent} ({row.run})",
+                    ", ".join(f"player_{seat}" for seat in row.estimate.seats),
+                    row.estimate.episodes,
+                    row.estimate.decisions,
+                    row.estimate.visited,
+                    row.estimate.unvisited_reachable,
+                    f"{row.estimate.plug_in:.4f}",
+                    f"{row.estimate.exploitability.estimate:.4f} "
+                    f"[{row.estimate.exploitability.low:.4f}, "
+                    f"{row.estimate.exploitability.high:.4f}]",
+                ]
+                for row in rows
+            ],
+        ),
+    ]
+
+
 def _ratings(tables: ReportTables, task: TaskKey, rows: Sequence[RatingRow]) -> list[str]:
     if not rows:
         return []
@@ -149,5 +197,6 @@ def games_section(tables: ReportTables, figures: Mapping[TaskKey, str]) -> list[
             lines += [f"![agents on {short_task(task)}]({figures[task]})", ""]
         lines += _returns(returns, several)
         lines += _win_rates(rates, several)
+        lines += _exploitability(tables, [row for row in games.exploitability if row.task == task])
         lines += _ratings(tables, task, [row for row in games.ratings if row.task == task])
     return lines

@@ -249,3 +249,37 @@ _register(
         ),
     )
 )
+
+
+_register(
+    EnvSpec(
+        id="envsuite/KuhnPoker-v0",
+        entry_point=f"{_PACKAGE}.poker:KuhnPokerEnv",
+        family="text",
+        api="aec",
+        description="Kuhn poker, two-player (AEC); CFR+ equilibrium oracle; text or vector.",
+        oracle=f"{_PACKAGE}.poker_oracle:poker_oracle",
+        # success is a hand played out without a forfeit (the oracle never forfeits).
+        oracle_success=1.0,
+        test_variants=(
+            {"observation_mode": "vector"},
+            {"invalid_move_penalty": 0.5, "max_invalid_moves": 0},
+        ),
+    )
+)
+
+_register(
+    EnvSpec(
+        id="envsuite/LeducHoldem-v0",
+        entry_point=f"{_PACKAGE}.poker:LeducHoldemEnv",
+        family="text",
+        api="aec",
+        description="Leduc hold'em, two-player (AEC); CFR+ equilibrium oracle; text or vector.",
+        oracle=f"{_PACKAGE}.poker_oracle:poker_oracle",
+        oracle_success=1.0,
+        test_variants=(
+            {"observation_mode": "vector"},
+            {"invalid_move_penalty": 0.5, "max_invalid_moves": 0},
+        ),
+    )
+)

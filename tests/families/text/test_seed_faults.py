@@ -14,8 +14,15 @@ import pytest
 import envsuite
 from envsuite.families.text.specs import TEXT_SPECS
 
+#: Instances below which neighbouring seeds collide by chance too often for the shift test
+#: (Kuhn poker deals 6 hands): such envs declare ``instance_count``.
+FEW_INSTANCES = 1000
+
 
 def instance(env, seed: int) -> tuple[str, str]:
+    if hasattr(env, "agent_iter"):  # a two-player (AEC) env: reset returns nothing
+        env.reset(seed=seed)
+        return env.unwrapped.instance_key(), env.observe(env.agent_selection)
     observation, _ = env.reset(seed=seed)
     return env.unwrapped.instance_key(), observation
 
@@ -32,6 +39,9 @@ def test_one_seed_poses_one_instance_at_every_reset(spec):
 @pytest.mark.parametrize("spec", TEXT_SPECS, ids=lambda spec: spec.id)
 def test_neighbouring_seeds_are_not_shifted_copies(spec):
     env = envsuite.make(spec.id, **dict(spec.test_kwargs))
+    if getattr(env.unwrapped, "instance_count", FEW_INSTANCES) < FEW_INSTANCES:
+        count = env.unwrapped.instance_count
+        pytest.skip(f"{spec.id} has {count} instances: neighbouring seeds collide by chance")
     keys = [instance(env, seed)[0] for seed in range(41)]
     shifted = sum(keys[seed] == keys[seed + 1] for seed in range(40))
     assert shifted <= 8, f"{shifted} of 40 neighbouring seeds pose the same instance"

@@ -43,7 +43,7 @@ def test_eval_with_every_kind_of_agent(tmp_path, spec, agent):
         assert all(r.success for r in records), [r.metrics for r in records]
         known = [r for r in records if r.metrics.get("optimal_steps")]
         assert all(0 < r.metrics["efficiency"] <= 1 for r in known)
-    if agent.startswith("openai:"):
+    if agent.startswith("openai:") and spec.api != "aec":  # AEC records keep no agent_info
         assert all(r.agent_info["requests"] >= 1 for r in records)
 
 
