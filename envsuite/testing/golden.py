@@ -32,6 +32,8 @@ def transcript_rows(
     import envsuite
 
     env = envsuite.make(env_id, **dict(kwargs))
+    if envsuite.spec(env_id).api == "aec":
+        return _aec_rows(env, seed, actions)
     try:
         observation, info = env.reset(seed=seed)
         rows = [canonical_json(["reset", _plain(observation), _plain(info)])]
@@ -52,6 +54,41 @@ def transcript_digest(
     """sha256 (hex) of :func:`transcript_rows`, one row per line."""
     rows = transcript_rows(env_id, kwargs, seed, actions)
     return hashlib.sha256("\n".join(rows).encode("utf-8")).hexdigest()
+
+
+def _aec_rows(env: Any, seed: int, actions: Sequence[Any]) -> list[str]:
+    """A PettingZoo AEC env's rows: each step's actor and every agent's view after it.
+
+    Each action of the script is the action of the agent to move (``agent_selection``);
+    after it the row holds every agent's observation, reward, termination, truncation
+    and info. The script stops once every agent's game is over.
+    """
+    try:
+        env.reset(seed=seed)
+        rows = [canonical_json(_plain(["reset", env.agent_selection, _aec_view(env)]))]
+        for action in actions:
+            if all(env.terminations[a] or env.truncations[a] for a in env.agents):
+                break
+            agent = env.agent_selection
+            env.step(action)
+            rows.append(canonical_json(_plain([agent, action, _aec_view(env)])))
+    finally:
+        env.close()
+    return rows
+
+
+def _aec_view(env: Any) -> list[Any]:
+    return [
+        [
+            agent,
+            env.observe(agent),
+            env.rewards[agent],
+            env.terminations[agent],
+            env.truncations[agent],
+            env.infos[agent],
+        ]
+        for agent in env.agents
+    ]
 
 
 def _plain(value: Any) -> Any:

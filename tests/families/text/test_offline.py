@@ -31,6 +31,9 @@ def test_the_family_has_envs():
 
 @pytest.mark.parametrize("spec", TEXT_SPECS, ids=lambda spec: spec.id)
 def test_made_reset_and_played_with_sockets_blocked(no_network, spec):
+    if spec.api == "aec":
+        play_two_player_game(spec)
+        return
     env = envsuite.make(spec.id, **dict(spec.test_kwargs))
     chooser = ActionChooser(0)
     for seed in (0, 1):
@@ -47,4 +50,30 @@ def test_made_reset_and_played_with_sockets_blocked(no_network, spec):
         if terminated or truncated:
             break
     assert info.get("success") is True, "the oracle did not win with sockets blocked"
+    env.close()
+
+
+def play_two_player_game(spec) -> None:
+    """A PettingZoo AEC text env: random games, then the oracle in every seat, succeed."""
+    env = envsuite.make(spec.id, **dict(spec.test_kwargs))
+    chooser = ActionChooser(0)
+    for seed in (0, 1):
+        env.reset(seed=seed)
+        for agent in env.agent_iter(max_iter=60):
+            _, _, terminated, truncated, info = env.last()
+            done = terminated or truncated
+            env.step(None if done else chooser.choose(env.action_space(agent), info))
+    seats = spec.load_oracle()(env)
+    env.reset(seed=2)
+    for seat in seats.values():
+        seat.reset(seed=2)
+    final = {}
+    for agent in env.agent_iter(max_iter=10_000):
+        observation, _, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            final[agent] = info
+            env.step(None)
+        else:
+            env.step(seats[agent].act(observation, info))
+    assert env.unwrapped.episode_success(final) is True, "the oracle failed with sockets blocked"
     env.close()

@@ -16,8 +16,10 @@ from envsuite.families.text.specs import TEXT_SPECS
 
 
 def instance(env, seed: int) -> tuple[str, str]:
-    observation, _ = env.reset(seed=seed)
-    return env.unwrapped.instance_key(), observation
+    reset = env.reset(seed=seed)
+    if reset is None:  # a PettingZoo AEC env: what the first player to move sees
+        return env.unwrapped.instance_key(), env.observe(env.agent_selection)
+    return env.unwrapped.instance_key(), reset[0]
 
 
 @pytest.mark.parametrize("spec", TEXT_SPECS, ids=lambda spec: spec.id)
