@@ -179,3 +179,23 @@ _register(
         ),
     )
 )
+
+
+_register(
+    EnvSpec(
+        id="envsuite/ConnectFour-v0",
+        entry_point=f"{_PACKAGE}.connect_four:ConnectFourEnv",
+        family="text",
+        api="aec",
+        description="Connect Four, two-player (AEC), any board to 9 x 9; text or vector planes.",
+        oracle=f"{_PACKAGE}.connect_four_oracle:connect_four_oracle",
+        # Perfect play on boards of at most 20 cells: self-play ends as the solver predicts.
+        oracle_success=1.0,
+        test_kwargs={"rows": 4, "cols": 5, "random_opening_moves": 4},
+        test_variants=(
+            {"rows": 4, "cols": 5, "random_opening_moves": 4, "observation_mode": "vector"},
+            {"rows": 4, "cols": 4, "random_opening_moves": 2, "split": "test"},
+            {"rows": 3, "cols": 5, "connect": 3, "random_opening_moves": 1},
+        ),
+    )
+)
