@@ -115,7 +115,7 @@ class ConnectFourEnv(EnvsuiteAECEnv[Any, Any, int]):
         split: ``"train"``, ``"val"`` or ``"test"``: only openings whose key falls in that
             split; None for any (needs ``random_opening_moves >= 1``).
         oracle_depth: The search depth of the oracle's alpha-beta bot (1 to 8), or None:
-            perfect play on boards of at most 20 cells, depth 4 on larger ones.
+            perfect play on boards of at most 20 cells, depth 5 on larger ones.
         observation_mode: ``"text"`` for LLM agents or ``"vector"`` for classic agents.
         invalid_move_penalty: The cost of a refused move (>= 0).
         max_invalid_moves: Refused moves a player may make per game before the next one

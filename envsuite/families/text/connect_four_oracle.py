@@ -5,7 +5,7 @@ On boards of at most :data:`~connect_four_solver.SOLVABLE_CELLS` cells (and
 won position it keeps the win, from a drawn one it never loses, and among moves of equal
 value it takes the most central one (deterministic, no generator). Otherwise, or when the
 env was made with ``oracle_depth=N``, it plays :class:`~connect_four_bot.HeuristicBot` at
-depth N (4 when None), whose ties are broken by a generator seeded by ``reset(seed)``.
+depth N (5 when None), whose ties are broken by a generator seeded by ``reset(seed)``.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from envsuite.families.text.connect_four_bot import HeuristicBot
 from envsuite.families.text.connect_four_solver import SOLVABLE_CELLS, shared_solver
 
 #: The bot's depth on boards too big to solve when the env names none.
-DEFAULT_DEPTH = 4
+DEFAULT_DEPTH = 5
 
 
 class ConnectFourOracle:
