@@ -194,6 +194,12 @@ class ConnectFourEnv(EnvsuiteAECEnv[Any, Any, int]):
         self.observation_spaces = dict.fromkeys(AGENTS, observation)
         self.action_spaces = dict.fromkeys(AGENTS, action)
         self.board = ConnectFourBoard(self.geometry)
+        # The text board, kept up to date move by move (cells, then each row's text).
+        self._cells = [["."] * cols for _ in range(rows)]
+        self._owners = np.full((rows, cols), -1, dtype=np.int8)  # the player per cell, top first
+        self._rows = ["|" + " ".join(cells) + "|" for cells in self._cells]
+        self._header = " " + " ".join(str(col + 1) for col in range(cols))
+        self._base = "+" + "-" * (2 * cols - 1) + "+"
         self.opening: tuple[int, ...] = ()
         self.invalid_moves = dict.fromkeys(AGENTS, 0)
         self.forfeited: str | None = None
@@ -218,8 +224,12 @@ class ConnectFourEnv(EnvsuiteAECEnv[Any, Any, int]):
         else:
             self.opening = ()
         self.board = ConnectFourBoard(self.geometry)
+        self._cells = [["."] * self.geometry.cols for _ in range(self.geometry.rows)]
+        self._owners.fill(-1)
         for col in self.opening:
             self.board.play(col)
+            self._mark(col)
+        self._rows = ["|" + " ".join(cells) + "|" for cells in self._cells]
         self.invalid_moves = dict.fromkeys(AGENTS, 0)
         self.forfeited = None
         self.last_move = None
@@ -306,8 +316,18 @@ class ConnectFourEnv(EnvsuiteAECEnv[Any, Any, int]):
     def apply_action(self, agent: str, parsed: int) -> Turn:
         """Drop the disc; the game ends on a line or a full board."""
         self.board.play_unchecked(parsed)
+        row = self._mark(parsed)
+        self._rows[row] = "|" + " ".join(self._cells[row]) + "|"
         self.last_move = (agent, parsed)
         return self._turn({})
+
+    def _mark(self, col: int) -> int:
+        """Draw the disc just dropped into ``col``; return its text row (0 = the top)."""
+        row = self.geometry.rows - self.board.heights[col]
+        player = 1 - self.board.to_move
+        self._cells[row][col] = DISCS[player]
+        self._owners[row, col] = player
+        return row
 
     def apply_invalid_action(self, agent: str, message: str) -> Turn:
         """The penalty; the refused player's next refusal past the limit forfeits."""
@@ -349,33 +369,15 @@ class ConnectFourEnv(EnvsuiteAECEnv[Any, Any, int]):
         return self._text(agent, index)
 
     def _planes(self, index: int) -> np.ndarray:
-        g = self.geometry
-        planes = np.zeros((3, g.rows, g.cols), dtype=np.float32)
-        for plane, player in ((0, index), (1, 1 - index)):
-            discs = self.board.discs[player]
-            column_bits = (1 << g.rows) - 1
-            for col in range(g.cols):
-                bits = (discs >> (col * g.height)) & column_bits
-                while bits:
-                    low = bits & -bits
-                    planes[plane, g.rows - low.bit_length(), col] = 1.0
-                    bits ^= low
-        if self.board.to_move == index and not self.board.over:
-            planes[2] = 1.0
+        planes = np.empty((3, self.geometry.rows, self.geometry.cols), dtype=np.float32)
+        np.equal(self._owners, index, out=planes[0], casting="unsafe")
+        np.equal(self._owners, 1 - index, out=planes[1], casting="unsafe")
+        planes[2] = float(self.board.to_move == index and not self.board.over)
         return planes
 
     def board_rows(self) -> list[str]:
         """The fixed-width board: a header of column numbers, the rows (top first), a base."""
-        g = self.geometry
-        lines = [" " + " ".join(str(col + 1) for col in range(g.cols))]
-        for row in range(g.rows - 1, -1, -1):
-            cells = []
-            for col in range(g.cols):
-                owner = self.board.cell(row, col)
-                cells.append("." if owner is None else DISCS[owner])
-            lines.append("|" + " ".join(cells) + "|")
-        lines.append("+" + "-" * (2 * g.cols - 1) + "+")
-        return lines
+        return [self._header, *self._rows, self._base]
 
     def _text(self, agent: str, index: int) -> str:
         g = self.geometry
