@@ -199,3 +199,21 @@ _register(
         ),
     )
 )
+
+
+_register(
+    EnvSpec(
+        id="envsuite/Negotiation-v0",
+        entry_point=f"{_PACKAGE}.negotiation:NegotiationEnv",
+        family="text",
+        api="gymnasium",
+        description="Car-dealer negotiation (LMRL-Gym's task): a scripted dealer, a private floor.",
+        oracle=f"{_PACKAGE}.negotiation_oracle:negotiation_oracle",
+        # The best response always makes a deal (at the lowest price any buyer can get).
+        oracle_success=1.0,
+        test_variants=(
+            {"rounds": 3, "history": "full"},
+            {"rounds": 1, "history": "summary", "split": "test"},
+        ),
+    )
+)
