@@ -5,6 +5,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import numpy as np
+from gymnasium import spaces
+
+from envsuite.action_parsing import parse_index
 from envsuite.families.text.negotiation_rules import (
     ARGUMENT_BOOST,
     ARGUMENTS,
@@ -29,6 +33,18 @@ BUDGET_MARGIN = 0.15
 #: The dealer's deadline is drawn from ``rounds - 2`` to ``rounds + DEADLINE_SLACK``.
 DEADLINE_SLACK = 6
 MAX_ROUNDS = 50
+#: Vector mode: offers ``list price - $100 * i`` for ``i < OFFER_LEVELS``; the lowest
+#: (``list price - $12,100``) is below every reservation price the draw can make.
+OFFER_LEVELS = 122
+#: Vector mode: after the offer levels, these kinds of message.
+KINDS = ("accept", "walk_away", "arguments_only")
+#: Vector mode: the argument subsets, in this order (bit j set = ``ARGUMENTS[j]`` made).
+SUBSETS = tuple(
+    frozenset(name for bit, name in enumerate(ARGUMENTS) if mask >> bit & 1)
+    for mask in range(1 << len(ARGUMENTS))
+)
+PER_SUBSET = OFFER_LEVELS + len(KINDS)
+VECTOR_SIZE = 8
 
 _WALK = re.compile(
     r"\bwalk(?:ing|s)?\s+away\b|\bno\s+deal\b|\bi(?:'m|\s+am)\s+leaving\b", re.IGNORECASE
@@ -86,7 +102,10 @@ class NegotiationEnv(TextGameEnv[Move]):
     Observation:
         Text (see the family base for the ``history`` modes): the dealer's reply, and in
         the state the round, the budget, the list price, the dealer's standing price,
-        the buyer's last offer and the arguments made so far.
+        the buyer's last offer and the arguments made so far. ``observation_mode=
+        "vector"``: ``Box(0, 1, (8,))`` float32: round / rounds, then the standing price,
+        the last offer (0 if none) and the list price, each over the budget, then one flag
+        per argument made (competitor, mileage, condition), then 1.0 once it is over.
 
     Action:
         A message in this grammar (any case; read through the family's answer grammar):
@@ -101,7 +120,12 @@ class NegotiationEnv(TextGameEnv[Move]):
         its price falls faster; never below R). Refused, in this order: more than one
         price; more than one of offer / accept / walk away; nothing of the above found;
         an offer below $1; an offer above the budget. A refused message costs the base's
-        penalty and a turn, not a round.
+        penalty and a turn, not a round. Vector mode: ``Discrete(8 * 125)``; action
+        ``s * 125 + j`` makes the arguments of subset ``s`` (bit 0 competitor, bit 1
+        mileage, bit 2 condition) with, for ``j < 122``, an offer of the list price minus
+        ``$100 * j`` (the lowest is below every reservation price), ``j = 122`` accepting,
+        ``123`` walking away, ``124`` nothing else (``info["action_mask"]`` is 0 only for
+        ``s = 0, j = 124``, a message that says nothing).
 
     Reward:
         At a deal at price p: the normalised surplus ``(B - p) / (B - R)`` in [0, 1]
@@ -117,6 +141,7 @@ class NegotiationEnv(TextGameEnv[Move]):
 
     Arguments:
         rounds: Rounds (valid messages) before the dealer leaves (1 to 50).
+        observation_mode: ``"text"`` or ``"vector"`` (see Observation and Action).
         split: ``"train"``, ``"val"`` or ``"test"`` (by hashing the instance key).
         history, max_turns, invalid_penalty, render_mode: the family base's
             (``max_turns`` at least ``rounds``; default ``3 * rounds``).
@@ -127,10 +152,12 @@ class NegotiationEnv(TextGameEnv[Move]):
     """
 
     game_name = "Negotiation"
+    observation_modes = ("text", "vector")
 
     def __init__(
         self,
         rounds: int = 8,
+        observation_mode: str = "text",
         split: Split = "train",
         history: Any = "last",
         max_turns: int | None = None,
@@ -143,6 +170,7 @@ class NegotiationEnv(TextGameEnv[Move]):
         if isinstance(max_turns, int) and not isinstance(max_turns, bool) and max_turns < rounds:
             raise ValueError(f"max_turns must be at least rounds ({rounds}), got {max_turns}")
         super().__init__(
+            observation_mode=observation_mode,
             history=history,
             max_turns=max_turns,
             split=split,
@@ -231,6 +259,64 @@ class NegotiationEnv(TextGameEnv[Move]):
             raise InvalidAction(reason)
         return move
 
+    def vector_spaces(self) -> tuple[spaces.Space[Any], spaces.Space[Any]]:
+        """The vector observation and the discretised messages (see Action)."""
+        observation = spaces.Box(0.0, 1.0, (VECTOR_SIZE,), np.float32)
+        return observation, spaces.Discrete(len(SUBSETS) * PER_SUBSET)
+
+    def vector_observation(self) -> np.ndarray:
+        """The round, the prices over the budget, the arguments made, whether it is over."""
+        n, d = self.negotiation, self.dealer
+        budget = float(d.budget)
+        heard = [float(name in n.heard) for name in ARGUMENTS]
+        return np.array(
+            [
+                n.round / d.rounds,
+                n.standing / budget,
+                (n.last_offer or 0) / budget,
+                d.list_price / budget,
+                *heard,
+                float(n.over),
+            ],
+            dtype=np.float32,
+        )
+
+    def parse_vector_move(self, action: Any) -> Move:
+        """The message an action index names (see Action), checked against the rules."""
+        index = parse_index(action, len(SUBSETS) * PER_SUBSET, "action")
+        move = vector_move(self.dealer, index)
+        reason = self.negotiation.illegal_reason(move)
+        if reason is not None:
+            raise InvalidAction(reason)
+        return move
+
+    def legal_move_mask(self) -> np.ndarray:
+        """Every message is legal but the empty one (nothing at all is legal at the end)."""
+        mask = np.ones(len(SUBSETS) * PER_SUBSET, dtype=np.int8)
+        mask[PER_SUBSET - 1] = 0
+        if self.negotiation.over:
+            mask[:] = 0
+        return mask
+
+    def encode_move(self, move: Move) -> Any:
+        """``move`` as this env's action: text, or the index of the same message."""
+        if self.text_mode:
+            parts = [argument_text(move.arguments)] if move.arguments else []
+            if move.offer is not None:
+                parts.append(offer_text(move.offer))
+            elif move.accept:
+                parts.append("I accept")
+            elif move.walk_away:
+                parts.append("I walk away")
+            return ". ".join(parts) + "."
+        subset = SUBSETS.index(frozenset(move.arguments))
+        if move.offer is not None:
+            level = (self.dealer.list_price - move.offer) // PRICE_STEP
+            level = min(max(level, 0), OFFER_LEVELS - 1)
+            return subset * PER_SUBSET + level
+        kind = "accept" if move.accept else "walk_away" if move.walk_away else "arguments_only"
+        return subset * PER_SUBSET + OFFER_LEVELS + KINDS.index(kind)
+
     def play(self, move: Move) -> MoveResult:
         """The dealer's answer; at the end the normalised surplus as the reward."""
         reply = self.negotiation.respond(move)
@@ -247,6 +333,16 @@ class NegotiationEnv(TextGameEnv[Move]):
     def final_info(self) -> dict[str, Any]:
         """The deal's price (None without one) and the lowest price any buyer could get."""
         return {"deal_price": self.negotiation.price, "best_price": best_price(self.dealer)}
+
+
+def vector_move(dealer: Dealer, index: int) -> Move:
+    """The message of vector action ``index`` (see the env's Action)."""
+    subset, kind = divmod(index, PER_SUBSET)
+    arguments = SUBSETS[subset]
+    if kind < OFFER_LEVELS:
+        return Move(arguments=arguments, offer=max(1, dealer.list_price - PRICE_STEP * kind))
+    name = KINDS[kind - OFFER_LEVELS]
+    return Move(arguments=arguments, accept=name == "accept", walk_away=name == "walk_away")
 
 
 def _key(dealer: Dealer) -> str:

@@ -14,8 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from envsuite.families.text.negotiation import argument_text, offer_text
-from envsuite.families.text.negotiation_rules import ARGUMENTS, best_price
+from envsuite.families.text.negotiation_rules import ARGUMENTS, Move, best_price
 
 
 class NegotiationOracle:
@@ -32,18 +31,18 @@ class NegotiationOracle:
     def reset(self, seed: int | None = None) -> None:
         """Nothing to forget: the oracle reads the negotiation on every move."""
 
-    def act(self, observation: Any, info: Mapping[str, Any]) -> str:
-        """The next message of the best response."""
+    def act(self, observation: Any, info: Mapping[str, Any]) -> Any:
+        """The next message of the best response, in the env's action form."""
         negotiation = self.env.negotiation
         dealer = negotiation.dealer
         missing = frozenset(ARGUMENTS) - negotiation.heard
-        last = negotiation.round + 1 >= dealer.rounds
-        if last:
-            offer = offer_text(best_price(dealer))
-            return f"{argument_text(missing)}. {offer}." if missing else f"{offer}."
-        if missing:
-            return f"{argument_text(missing)}."
-        return f"{offer_text(1)}."
+        if negotiation.round + 1 >= dealer.rounds:
+            move = Move(arguments=missing, offer=best_price(dealer))
+        elif missing:
+            move = Move(arguments=missing)
+        else:  # a refused lowball while waiting: $1 in text, the lowest level in vector
+            move = Move(offer=1)
+        return self.env.encode_move(move)
 
 
 def negotiation_oracle(env: Any) -> NegotiationOracle:

@@ -212,8 +212,10 @@ _register(
         # The best response always makes a deal (at the lowest price any buyer can get).
         oracle_success=1.0,
         test_variants=(
+            {"observation_mode": "vector"},
             {"rounds": 3, "history": "full"},
             {"rounds": 1, "history": "summary", "split": "test"},
+            {"rounds": 2, "observation_mode": "vector", "split": "val"},
         ),
     )
 )

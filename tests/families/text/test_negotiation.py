@@ -224,3 +224,32 @@ def test_splits_are_disjoint_by_hashing():
 def test_bad_arguments_are_refused(kwargs):
     with pytest.raises(ValueError):
         NegotiationEnv(**kwargs)
+
+
+def test_the_vector_oracle_reaches_the_best_price_too():
+    env = envsuite.make("envsuite/Negotiation-v0", observation_mode="vector")
+    oracle = negotiation_oracle(env)
+    for seed in range(100):
+        observation, info = env.reset(seed=seed)
+        assert observation.shape == (8,) and info["action_mask"][124] == 0
+        terminated = truncated = False
+        while not (terminated or truncated):
+            observation, _, terminated, truncated, info = env.step(oracle.act(observation, info))
+            assert info["parse_error"] is None
+        assert info["deal_price"] == info["best_price"]
+
+
+def test_vector_actions_name_the_documented_messages():
+    env = NegotiationEnv(observation_mode="vector")
+    env.reset(seed=0)
+    dealer = env.dealer
+    assert env.parse_vector_move(0) == Move(offer=dealer.list_price)
+    assert env.parse_vector_move(7 * 125 + 3) == Move(
+        arguments=frozenset(ARGUMENTS), offer=dealer.list_price - 300
+    )
+    assert env.parse_vector_move(2 * 125 + 122) == Move(
+        arguments=frozenset({"mileage"}), accept=True
+    )
+    assert env.parse_vector_move(123) == Move(walk_away=True)
+    # The lowest offer level is below every reservation price the draw makes.
+    assert dealer.list_price - 100 * 121 < dealer.reservation
