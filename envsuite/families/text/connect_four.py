@@ -60,11 +60,11 @@ class ConnectFourEnv(EnvsuiteAECEnv[Any, Any, int]):
         connect 4 on 4 x 4 is a draw. With ``random_opening_moves=N`` each reset first
         plays N uniformly random legal moves drawn from ``self.np_random`` (an opening that
         already ends the game is drawn again), so the seed picks the position; the
-        instance key (:meth:`instance_key`: the board size and the opening's columns)
-        puts it in a split by hashing (``split="train"`` / ``"val"`` / ``"test"``, 80 /
-        10 / 10%). A board of ``cols`` columns has at most ``cols ** N`` openings of N
-        moves: 7 ** 8 = 5.8 million on 6 x 7 with N = 8, so ask for N >= 8 where 10 ** 6
-        instances per split matter.
+        instance key (:meth:`instance_key`: the board size and the start position, so two
+        move orders reaching one position share a split) puts it in a split by hashing
+        (``split="train"`` / ``"val"`` / ``"test"``, 80 / 10 / 10%). Open 6 x 7 positions
+        after N moves (counted by breadth-first search): 16,422 for N = 6, 182,383 for
+        N = 8, 1,618,398 for N = 10, so ask for N >= 10 where 10 ** 6 instances matter.
 
     Observation:
         ``observation_mode="text"``: a :class:`~envsuite.spaces.UnicodeText` message per
@@ -253,11 +253,22 @@ class ConnectFourEnv(EnvsuiteAECEnv[Any, Any, int]):
         )
 
     def _key_of(self, opening: tuple[int, ...]) -> str:
+        """The start position (not the move order, so transpositions share a split)."""
         g = self.geometry
-        return f"{g.rows}x{g.cols}c{g.connect}:{''.join(str(col + 1) for col in opening)}"
+        board = ConnectFourBoard(g)
+        for col in opening:
+            board.play_unchecked(col)
+        rows = [
+            "".join(
+                "." if (owner := board.cell(row, col)) is None else DISCS[owner]
+                for col in range(g.cols)
+            )
+            for row in range(g.rows - 1, -1, -1)
+        ]
+        return f"{g.rows}x{g.cols}c{g.connect}:{'/'.join(rows)}"
 
     def instance_key(self) -> str:
-        """The position's key: the board size, the winning length and the opening's columns."""
+        """The start position's key: the size, the winning length, the rows (top first)."""
         return self._key_of(self.opening)
 
     def _info(self, agent: str) -> dict[str, Any]:
