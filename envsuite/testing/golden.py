@@ -34,7 +34,7 @@ def transcript_rows(
     import envsuite
 
     env = envsuite.make(env_id, **dict(kwargs))
-    if hasattr(env, "agent_iter"):
+    if envsuite.spec(env_id).api == "aec":
         return _aec_rows(env, seed, actions)
     try:
         observation, info = env.reset(seed=seed)

@@ -283,3 +283,42 @@ _register(
         ),
     )
 )
+
+
+_register(
+    EnvSpec(
+        id="envsuite/ConnectFour-v0",
+        entry_point=f"{_PACKAGE}.connect_four:ConnectFourEnv",
+        family="text",
+        api="aec",
+        description="Connect Four, two-player (AEC), any board to 9 x 9; text or vector planes.",
+        oracle=f"{_PACKAGE}.connect_four_oracle:connect_four_oracle",
+        # Perfect play on boards of at most 20 cells: self-play ends as the solver predicts.
+        oracle_success=1.0,
+        test_kwargs={"rows": 4, "cols": 5, "random_opening_moves": 4},
+        test_variants=(
+            {"rows": 4, "cols": 5, "random_opening_moves": 4, "observation_mode": "vector"},
+            {"rows": 4, "cols": 4, "random_opening_moves": 2, "split": "test"},
+            {"rows": 3, "cols": 5, "connect": 3, "random_opening_moves": 1},
+        ),
+    )
+)
+
+_register(
+    EnvSpec(
+        id="envsuite/Negotiation-v0",
+        entry_point=f"{_PACKAGE}.negotiation:NegotiationEnv",
+        family="text",
+        api="gymnasium",
+        description="Car-dealer negotiation (LMRL-Gym's task): a scripted dealer, a private floor.",
+        oracle=f"{_PACKAGE}.negotiation_oracle:negotiation_oracle",
+        # The best response always makes a deal (at the lowest price any buyer can get).
+        oracle_success=1.0,
+        test_variants=(
+            {"observation_mode": "vector"},
+            {"rounds": 3, "history": "full"},
+            {"rounds": 1, "history": "summary", "split": "test"},
+            {"rounds": 2, "observation_mode": "vector", "split": "val"},
+        ),
+    )
+)
