@@ -22,7 +22,8 @@ What the base does, the same in every game (the docstrings of the games refer he
 
 - **Text observations** (``history``): ``"last"`` gives the feedback on the last action
   only (for chat agents, which keep the conversation themselves); ``"summary"`` gives the
-  instructions and the whole state now (a Markov observation for stateless prompting);
+  instructions, the whole state now and the feedback on the last action (a Markov
+  observation for stateless prompting);
   ``"full"`` gives the instructions, the first state and every action with its feedback
   so far. Every reset observation holds the instructions and the first state.
 - **Turns**: every step is a turn, a malformed or illegal one too. After ``max_turns``
@@ -224,7 +225,7 @@ class TextGameEnv(EnvsuiteEnv[Any, Any, MoveT], Generic[MoveT]):
         self._instructions = _cut(self.instructions())
         first = self._instructions + "\n\n" + _cut(self.state_text())
         self._transcript = [first]
-        return self._observation(first), self._info()
+        return first, self._info()  # every history starts with the instructions and state
 
     def parse_action(self, action: Any) -> MoveT:
         """Read the agent's text through the answer grammar (or a vector action)."""
@@ -287,7 +288,7 @@ class TextGameEnv(EnvsuiteEnv[Any, Any, MoveT], Generic[MoveT]):
         if self.history == "last":
             return feedback
         if self.history == "summary":  # the instructions as this episode's reset made them
-            return self._instructions + "\n\n" + _cut(self.state_text())
+            return self._instructions + "\n\n" + _cut(self.state_text()) + "\n\n" + feedback
         return "\n\n".join(self._transcript)
 
     def _info(self) -> dict[str, Any]:

@@ -54,7 +54,8 @@ def test_text_mode_lists_unguessed_letters_and_shows_the_board():
     env.step("p")
     observation, reward, _, _, info = env.step("\\boxed{Z}")
     assert observation.endswith(
-        "word: _ p p _ _ (5 letters) | lives: 5 of 6 | missed: z | guessed: p z"
+        "word: _ p p _ _ (5 letters) | lives: 5 of 6 | missed: z | guessed: p z\n\n"
+        "z: not in the word -> _ p p _ _; 5 of 6 lives left"
     )
     assert "p" not in info["legal_actions"] and "z" not in info["legal_actions"]
     _, reward, _, _, info = env.step("p")

@@ -28,7 +28,9 @@ def test_history_modes_show_last_feedback_state_or_everything():
     wrong = "1" if envs["last"].target != 1 else "2"
     outs = {h: env.step(f"I say \\boxed{{{wrong}}}")[0] for h, env in envs.items()}
     assert outs["last"] in (f"{wrong}: higher", f"{wrong}: lower")
-    assert outs["summary"] == f"Guess a number from 1 to 16.\n\nlast guess: {wrong}"
+    assert outs["summary"] == (
+        f"Guess a number from 1 to 16.\n\nlast guess: {wrong}\n\n{outs['last']}"
+    )
     assert outs["full"].endswith(f"> {wrong}\n{outs['last']}")
     assert outs["full"].startswith("Guess a number")
     bad = envs["full"].step("what?")[0]

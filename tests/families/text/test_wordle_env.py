@@ -56,7 +56,8 @@ def test_the_text_shows_marks_first_then_words_and_a_board():
     env.reset(seed=0, options={"answer": "abbey"})
     observation, *_ = env.step("babes")
     assert observation.endswith(
-        "guesses left: 5 of 6\n1. babes  Y Y G G .\ngreen: b@3 e@4 | yellow: a | absent: s"
+        "guesses left: 5 of 6\n1. babes  Y Y G G .\ngreen: b@3 e@4 | yellow: a | absent: s\n\n"
+        "babes -> Y Y G G .  (b yellow, a yellow, b green, e green, s grey); 5 guesses left"
     )
     last = envsuite.make(WORDLE)
     last.reset(seed=0, options={"answer": "abbey"})
