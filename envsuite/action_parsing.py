@@ -85,3 +85,20 @@ def is_numeric_data(action: Any) -> bool:
     if isinstance(action, list | tuple):
         return all(isinstance(value, NUMBER_TYPES) for value in action)
     return isinstance(action, NUMBER_TYPES)
+
+
+#: Digits :func:`capped_int` reads; longer numbers are capped (never parsed in full).
+MAX_INT_DIGITS = 9
+
+
+def capped_int(text: str) -> int:
+    """The integer a matched run of digits (optionally ``-``) names, capped in size.
+
+    Values are capped at ``10**MAX_INT_DIGITS - 1``, so an answer holding a 5000-digit
+    number cannot make a parser convert it (Python refuses over 4300 digits).
+    The caller's pattern has already matched the digits; the capped value is then refused
+    by the game's own range check, naming the rule.
+    """
+    digits = text.lstrip("-")
+    value = int(digits) if len(digits) <= MAX_INT_DIGITS else 10**MAX_INT_DIGITS - 1
+    return -value if text.startswith("-") else value

@@ -23,8 +23,6 @@ here asserts a time.
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -34,6 +32,7 @@ import envsuite
 from envsuite.families.text.hangman import VECTOR_SIZE, split_words
 from envsuite.families.text.hangman_rules import LETTERS, HangmanGame
 from envsuite.seeding import make_generator
+from tests.benchmarks.paired_timing import timed_against_raw
 
 HANGMAN = "envsuite/Hangman-v0"
 EPISODES = 300
@@ -92,26 +91,6 @@ def raw_episodes(scripts: list[list[int]], *, text: bool) -> tuple[int, int]:
     return steps, wins
 
 
-def timed(benchmark: Any, function: Callable[[], tuple[int, int]], raw: Callable[[], Any]) -> Any:
-    """Benchmark ``function``; then time it and ``raw`` in turns (best of ROUNDS each, one
-    clock) for the ``extra_info`` rates and ratio."""
-    result = benchmark.pedantic(function, rounds=ROUNDS, iterations=1, warmup_rounds=1)
-    env_best = raw_best = float("inf")
-    for _ in range(ROUNDS):
-        env_best = min(env_best, _seconds(function))
-        raw_best = min(raw_best, _seconds(raw))
-    benchmark.extra_info["env_steps_per_s"] = result[0] / env_best
-    benchmark.extra_info["raw_steps_per_s"] = result[0] / raw_best
-    benchmark.extra_info["raw_ratio"] = env_best / raw_best
-    return result
-
-
-def _seconds(function: Callable[[], Any]) -> float:
-    started = time.process_time()
-    function()
-    return time.process_time() - started
-
-
 @pytest.fixture(scope="module")
 def expected() -> tuple[int, int]:
     return raw_episodes(SCRIPTS, text=False)
@@ -120,10 +99,11 @@ def expected() -> tuple[int, int]:
 @pytest.mark.benchmark(group="hangman-text")
 def test_hangman_text_envsuite(benchmark: Any, expected: tuple[int, int]) -> None:
     env = envsuite.make(HANGMAN)
-    result = timed(
+    result = timed_against_raw(
         benchmark,
         lambda: envsuite_episodes(env, TEXT_SCRIPTS),
         lambda: raw_episodes(SCRIPTS, text=True),
+        rounds=ROUNDS,
     )
     assert result == expected
 
@@ -136,10 +116,11 @@ def test_hangman_text_raw(benchmark: Any, expected: tuple[int, int]) -> None:
 @pytest.mark.benchmark(group="hangman-vector")
 def test_hangman_vector_envsuite(benchmark: Any, expected: tuple[int, int]) -> None:
     env = envsuite.make(HANGMAN, observation_mode="vector")
-    result = timed(
+    result = timed_against_raw(
         benchmark,
         lambda: envsuite_episodes(env, SCRIPTS),
         lambda: raw_episodes(SCRIPTS, text=False),
+        rounds=ROUNDS,
     )
     assert result == expected
 

@@ -22,8 +22,6 @@ time over the raw loop's, both timed in the same test, in turns, by CPU time) in
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -32,6 +30,7 @@ import pytest
 import envsuite
 from envsuite.families.text.kb_oracle import next_move
 from envsuite.families.text.kb_questions import QuestionGame
+from tests.benchmarks.paired_timing import timed_against_raw
 
 GAMES = {
     "twenty-questions": "envsuite/TwentyQuestions-v0",
@@ -152,25 +151,6 @@ def raw_vector_episodes(env_id: str, plays: list[list[int]]) -> tuple[int, int]:
     return steps, wins
 
 
-def timed(benchmark: Any, function: Callable[[], tuple[int, int]], raw: Callable[[], Any]) -> Any:
-    """Benchmark ``function``; then time it and ``raw`` in turns (best of ROUNDS each)."""
-    result = benchmark.pedantic(function, rounds=ROUNDS, iterations=1, warmup_rounds=1)
-    env_best = raw_best = float("inf")
-    for _ in range(ROUNDS):
-        env_best = min(env_best, _seconds(function))
-        raw_best = min(raw_best, _seconds(raw))
-    benchmark.extra_info["env_steps_per_s"] = result[0] / env_best
-    benchmark.extra_info["raw_steps_per_s"] = result[0] / raw_best
-    benchmark.extra_info["raw_ratio"] = env_best / raw_best
-    return result
-
-
-def _seconds(function: Callable[[], Any]) -> float:
-    started = time.process_time()
-    function()
-    return time.process_time() - started
-
-
 @pytest.fixture(scope="module", params=sorted(GAMES))
 def game(request: Any) -> tuple[str, list[list[str]], tuple[int, int]]:
     env_id = GAMES[request.param]
@@ -182,8 +162,11 @@ def game(request: Any) -> tuple[str, list[list[str]], tuple[int, int]]:
 def test_question_game_text_envsuite(benchmark: Any, game: Any) -> None:
     env_id, plays, expected = game
     env = envsuite.make(env_id)
-    result = timed(
-        benchmark, lambda: envsuite_episodes(env, plays), lambda: raw_episodes(env_id, plays)
+    result = timed_against_raw(
+        benchmark,
+        lambda: envsuite_episodes(env, plays),
+        lambda: raw_episodes(env_id, plays),
+        rounds=ROUNDS,
     )
     assert result == expected and expected[1] == EPISODES
 
@@ -208,10 +191,11 @@ def test_question_game_vector_envsuite(benchmark: Any, game: Any) -> None:
     env_id, plays, expected = game
     env = envsuite.make(env_id, observation_mode="vector")
     actions = vector_scripts(env_id, plays)
-    result = timed(
+    result = timed_against_raw(
         benchmark,
         lambda: envsuite_episodes(env, actions),
         lambda: raw_vector_episodes(env_id, actions),
+        rounds=ROUNDS,
     )
     assert result == expected
 

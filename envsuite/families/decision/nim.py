@@ -11,7 +11,7 @@ from typing import Any, ClassVar, Literal
 import numpy as np
 from gymnasium import spaces
 
-from envsuite.action_parsing import parse_index
+from envsuite.action_parsing import capped_int, parse_index
 from envsuite.aec_env_base import EnvsuiteAECEnv, Turn
 from envsuite.env_base import InvalidAction
 from envsuite.families.decision.nim_rules import (
@@ -41,13 +41,6 @@ _MOVE = re.compile(
     re.IGNORECASE,
 )
 #: Digits read from a number in a text move; longer numbers are taken as this many nines.
-_MAX_DIGITS = 9
-
-
-def _number(text: str) -> int:
-    digits = text.lstrip("-")
-    value = int(digits) if len(digits) <= _MAX_DIGITS else 10**_MAX_DIGITS - 1
-    return -value if text.startswith("-") else value
 
 
 def move_text(move: Move) -> str:
@@ -231,7 +224,8 @@ class NimEnv(EnvsuiteAECEnv[Any, Any, Move]):
             raise InvalidAction(
                 f"expected a move as text like {MOVE_EXAMPLE!r}, got {type(action).__name__}"
             )
-        found = {Move(_number(heap) - 1, _number(count)) for count, heap in _MOVE.findall(action)}
+        pairs = _MOVE.findall(action)
+        found = {Move(capped_int(heap) - 1, capped_int(count)) for count, heap in pairs}
         if not found:
             raise InvalidAction(f"no move found; answer like {MOVE_EXAMPLE!r}")
         if len(found) > 1:

@@ -11,7 +11,7 @@ from typing import Any, ClassVar, Literal
 import numpy as np
 from gymnasium import spaces
 
-from envsuite.action_parsing import parse_index
+from envsuite.action_parsing import capped_int, parse_index
 from envsuite.aec_env_base import EnvsuiteAECEnv, Turn
 from envsuite.env_base import InvalidAction
 from envsuite.families.text.connect_four_bot import MAX_DEPTH
@@ -31,16 +31,9 @@ MOVE_EXAMPLE = "column 4"
 _COLUMN = re.compile(r"\bcol(?:umn)?\.?\s*(?:#|no\.?|number)?\s*(-?\d+)", re.IGNORECASE)
 _BARE = re.compile(r"\s*(-?\d+)\s*\.?\s*")
 #: Digits read from a column number; longer numbers are taken as this many nines.
-_MAX_DIGITS = 9
 #: Draws of a random opening (that ends the game, or falls outside the split) before
 #: giving up.
 OPENING_TRIES = 1000
-
-
-def _number(text: str) -> int:
-    digits = text.lstrip("-")
-    value = int(digits) if len(digits) <= _MAX_DIGITS else 10**_MAX_DIGITS - 1
-    return -value if text.startswith("-") else value
 
 
 def move_text(col: int) -> str:
@@ -301,12 +294,12 @@ class ConnectFourEnv(EnvsuiteAECEnv[Any, Any, int]):
             raise InvalidAction(
                 f"expected a move as text like {MOVE_EXAMPLE!r}, got {type(action).__name__}"
             )
-        found = {_number(number) - 1 for number in _COLUMN.findall(action)}
+        found = {capped_int(number) - 1 for number in _COLUMN.findall(action)}
         if not found:
             bare = _BARE.fullmatch(action)
             if bare is None:
                 raise InvalidAction(f"no column found; answer like {MOVE_EXAMPLE!r}")
-            found = {_number(bare.group(1)) - 1}
+            found = {capped_int(bare.group(1)) - 1}
         if len(found) > 1:
             named = ", ".join(move_text(col) for col in sorted(found))
             raise InvalidAction(f"the answer names more than one column ({named}); name one")

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from envsuite.action_parsing import parse_index
+from envsuite.action_parsing import capped_int, parse_index
 from envsuite.families.text.negotiation_rules import (
     ARGUMENT_BOOST,
     ARGUMENTS,
@@ -71,7 +71,6 @@ _PHRASES = {
     "mileage": "the car has high mileage",
     "condition": "it has scratches and worn tires",
 }
-_MAX_DIGITS = 9
 
 
 def argument_text(arguments: frozenset[str] | set[str]) -> str:
@@ -355,7 +354,7 @@ def _key(dealer: Dealer) -> str:
 def _price(number: str, fraction: str, thousands: str) -> int:
     """Whole dollars: cents are dropped; ``k`` multiplies by 1000 (``18.5k`` is 18500)."""
     digits = number.replace(",", "")
-    value = int(digits) if len(digits) <= _MAX_DIGITS else 10**_MAX_DIGITS - 1
+    value = capped_int(digits)
     if not thousands:
         return value
     return value * 1000 + int((fraction[:3] or "0").ljust(3, "0"))
