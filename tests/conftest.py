@@ -16,3 +16,20 @@ REQUIRED_BY_DEFAULT = ("ENVSUITE_REQUIRE_DOCKER", "ENVSUITE_REQUIRE_ALL_EXTRAS")
 
 for _variable in REQUIRED_BY_DEFAULT:
     os.environ.setdefault(_variable, "1")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Start the README's commands on a fresh machine early (see tests/fresh_machine_runs.py)."""
+    from tests.fresh_machine import setup_commands
+    from tests.fresh_machine_runs import start_fresh_machine_runs
+
+    commands = setup_commands()
+    if len(commands) == 2:  # otherwise test_readme_sets_up_with_two_one_line_commands fails
+        start_fresh_machine_runs(config, items, (commands[0], commands[1]))
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Kill what is left of the fresh-machine runs and remove their image."""
+    from tests.fresh_machine_runs import stop_fresh_machine_runs
+
+    stop_fresh_machine_runs(session.config)

@@ -31,6 +31,7 @@ import collections
 import contextlib
 import io
 import os
+import re
 import subprocess
 import sys
 import tarfile
@@ -48,6 +49,7 @@ from envsuite.sandbox.base_image import build_image, build_rootfs, content_hash
 from envsuite.sandbox.docker_client import docker_client
 
 REPO = Path(__file__).resolve().parents[1]
+README = REPO / "README.md"
 LABEL = "envsuite.test"
 LABEL_VALUE = "fresh-machine"
 IMAGE_REPOSITORY = "envsuite-test/fresh-machine"
@@ -70,6 +72,14 @@ RUN rm -f /etc/apt/sources.list.d/* \\
  && apt-get -q purge -y python3-pytest \\
  && rm -rf /var/lib/apt/lists/*
 """
+
+
+def setup_commands() -> list[str]:
+    """The one-line commands of the ``bash`` blocks in README.md's "Set up" section."""
+    text = README.read_text(encoding="utf-8")
+    section = re.search(r"^## Set up\n(.*?)(?=^## )", text, re.S | re.M)
+    assert section, "README.md has no '## Set up' section"
+    return [block.strip() for block in re.findall(r"^```bash\n(.*?)^```", section[1], re.S | re.M)]
 
 
 def debian_sources_list() -> str:

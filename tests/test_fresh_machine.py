@@ -16,6 +16,10 @@ env in containers) skip inside, and so does this module (``ENVSUITE_FRESH_MACHIN
 stops the recursion); they run in the outer suite, on the machine with Docker. The
 leaderboard's ``check-frozen`` test skips inside too (the copy is not a git checkout).
 Every extra, chromium and headless EGL rendering run inside.
+
+Both commands start in the background as soon as pytest has collected these tests (see
+:mod:`tests.fresh_machine_runs`): the suite inside runs beside the outer one instead of
+after it. These tests run last and wait for their command's result.
 """
 
 from __future__ import annotations
@@ -28,37 +32,17 @@ from pathlib import Path
 
 import pytest
 
-from envsuite.errors import MissingExtraError
-from envsuite.sandbox.docker_client import (
-    REQUIRE_DOCKER_VARIABLE,
-    docker_required,
-    docker_unavailable_reason,
-)
-from tests.fresh_machine import (
-    build_fresh_machine_image,
-    container_settings,
-    fresh_container,
-    list_files,
-    remove_image,
-    run_to_end,
+from envsuite.sandbox.docker_client import REQUIRE_DOCKER_VARIABLE, docker_required
+from tests.fresh_machine import README, setup_commands
+from tests.fresh_machine_runs import (
+    INNER_VARIABLE,
+    FreshMachineRuns,
+    docker_problem,
+    started_runs,
 )
 
-README = Path(__file__).resolve().parents[1] / "README.md"
 CI_RUN = README.parent / ".ci" / "run"
-#: Set in the fresh-machine containers: the suite inside does not run this module again.
-INNER_VARIABLE = "ENVSUITE_FRESH_MACHINE"
 INSTALL_SCRIPT = "scripts/install-system-packages"
-#: Generous upper bounds; a command that needs more has hung.
-MAIN_JOB_TIMEOUT_S = 15 * 60
-TEST_COMMAND_TIMEOUT_S = 40 * 60
-
-
-def setup_commands() -> list[str]:
-    """The one-line commands of the ``bash`` blocks in README.md's "Set up" section."""
-    text = README.read_text(encoding="utf-8")
-    section = re.search(r"^## Set up\n(.*?)(?=^## )", text, re.S | re.M)
-    assert section, "README.md has no '## Set up' section"
-    return [block.strip() for block in re.findall(r"^```bash\n(.*?)^```", section[1], re.S | re.M)]
 
 
 def test_readme_sets_up_with_two_one_line_commands():
@@ -109,7 +93,9 @@ def test_ci_refuses_a_set_up_section_without_exactly_two_commands(tmp_path):
     assert result.returncode == 1 and "must hold two one-line bash blocks" in result.stderr
 
 
-# The fresh machine: Docker (and root, for debootstrap) on this machine.
+# The fresh machine: Docker (and root, for debootstrap) on this machine. Both commands start
+# in the background as soon as these tests are collected (tests/fresh_machine_runs.py), so
+# the suite inside the container runs beside the outer one; these tests run last and wait.
 
 skip_inside_fresh_machine = pytest.mark.skipif(
     os.environ.get(INNER_VARIABLE) == "1",
@@ -117,50 +103,31 @@ skip_inside_fresh_machine = pytest.mark.skipif(
 )
 
 
-@pytest.fixture(scope="module")
-def fresh_image():
-    try:
-        problem = docker_unavailable_reason()
-    except MissingExtraError as exc:
-        problem = str(exc)
-    if problem is not None:
-        if docker_required():
+@pytest.fixture
+def fresh_runs(request: pytest.FixtureRequest) -> FreshMachineRuns:
+    runs = started_runs(request.config)
+    if runs is None:
+        problem = docker_problem()
+        if problem is not None and docker_required():
             pytest.fail(
                 f"Docker is required ({REQUIRE_DOCKER_VARIABLE}=1) but unavailable: {problem}"
             )
         pytest.skip(f"Docker is not available: {problem}")
-    tag = build_fresh_machine_image()
-    yield tag
-    remove_image(tag)
-
-
-def _inner_environment() -> dict[str, str]:
-    # Unbuffered output: after a kill, the log still shows where the command was; the
-    # slowest tests are listed in it (neither changes what runs).
-    return {
-        INNER_VARIABLE: "1",
-        "ENVSUITE_REQUIRE_DOCKER": "0",
-        "PYTHONUNBUFFERED": "1",
-        "PYTEST_ADDOPTS": "--durations=15",
-    }
+    return runs
 
 
 @skip_inside_fresh_machine
-def test_readme_main_job_runs_on_a_fresh_machine(fresh_image: str, tmp_path: Path):
-    command = setup_commands()[0]
-    with fresh_container(fresh_image, command, container_settings(), _inner_environment()) as box:
-        run = run_to_end(box, tmp_path / "main-job.log", MAIN_JOB_TIMEOUT_S)
-        print(f"fresh machine: the README's main job took {run.seconds:.0f} s")
-        assert run.status == 0 and not run.timed_out, run.describe()
-        report = list_files(box, "/root/envsuite/runs/demo/report")
+def test_readme_main_job_runs_on_a_fresh_machine(fresh_runs: FreshMachineRuns):
+    main_job = fresh_runs.main_job.result()
+    print(f"fresh machine: the README's main job took {main_job.run.seconds:.0f} s")
+    assert main_job.run.status == 0 and not main_job.run.timed_out, main_job.run.describe()
+    report = main_job.report_files
     assert "report.md" in report and any(name.endswith(".png") for name in report), report
 
 
 @skip_inside_fresh_machine
-def test_readme_test_command_passes_on_a_fresh_machine(fresh_image: str, tmp_path: Path):
-    command = setup_commands()[1]
-    with fresh_container(fresh_image, command, container_settings(), _inner_environment()) as box:
-        run = run_to_end(box, tmp_path / "test-command.log", TEST_COMMAND_TIMEOUT_S)
+def test_readme_test_command_passes_on_a_fresh_machine(fresh_runs: FreshMachineRuns):
+    run = fresh_runs.test_command.result()
     print(f"fresh machine: the README's test command took {run.seconds:.0f} s")
     assert run.status == 0 and not run.timed_out, run.describe()
     assert re.search(r"=+ \d+ passed", "".join(run.tail)), run.describe()

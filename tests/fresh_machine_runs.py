@@ -1,0 +1,195 @@
+"""The README's two set-up commands on a fresh machine, started early and run beside the suite.
+
+The test command runs the whole suite again inside a container; run after the outer suite
+it would double CI's wall time. So, as soon as pytest has collected the tests of
+:mod:`tests.test_fresh_machine` (and only then), :func:`start_fresh_machine_runs` builds the
+fresh-machine image and runs both commands in a background thread, one after the other (the
+main job, then the test command), while the outer suite goes on with the other core.
+Those tests are moved to the end of the run and only wait for their command's result.
+
+Nothing about what runs changes: the same commands, in the same containers, with the same
+time limits; only when they start. The image and containers are removed when the session
+ends, also after ``-x`` or Ctrl-C (a still-running container is killed).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+import threading
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from envsuite.errors import MissingExtraError
+from envsuite.sandbox.docker_client import docker_unavailable_reason
+from tests.fresh_machine import (
+    CommandRun,
+    build_fresh_machine_image,
+    container_settings,
+    fresh_container,
+    list_files,
+    remove_image,
+    run_to_end,
+)
+
+#: The module whose tests wait for these runs.
+TEST_MODULE = "test_fresh_machine.py"
+#: Set in the fresh-machine containers: the suite inside does not start these runs again.
+INNER_VARIABLE = "ENVSUITE_FRESH_MACHINE"
+#: Generous upper bounds; a command that needs more has hung.
+MAIN_JOB_TIMEOUT_S = 15 * 60
+TEST_COMMAND_TIMEOUT_S = 40 * 60
+#: Where in the main job's container its report must land.
+REPORT_FOLDER = "/root/envsuite/runs/demo/report"
+
+RUNS_KEY = pytest.StashKey["FreshMachineRuns"]()
+
+
+def inner_environment() -> dict[str, str]:
+    """The variables of the commands' containers (no Docker in there, no recursion)."""
+    # Unbuffered output: after a kill, the log still shows where the command was; the
+    # slowest tests are listed in it (neither changes what runs).
+    return {
+        INNER_VARIABLE: "1",
+        "ENVSUITE_REQUIRE_DOCKER": "0",
+        "PYTHONUNBUFFERED": "1",
+        "PYTEST_ADDOPTS": "--durations=15",
+    }
+
+
+@dataclass
+class MainJobRun:
+    """How the main job ended, and the files it left in its report folder."""
+
+    run: CommandRun
+    report_files: list[str]
+
+
+@dataclass
+class FreshMachineRuns:
+    """Both README commands, run one after the other in a background thread.
+
+    Arguments:
+        commands: the README's main-job and test commands, in that order.
+        log_dir: where the image build's and each command's output is written.
+        run_main_job: run the main job (its test was selected).
+        run_test_command: run the test command (its test was selected).
+    """
+
+    commands: tuple[str, str]
+    log_dir: Path
+    run_main_job: bool = True
+    run_test_command: bool = True
+    main_job: Future[MainJobRun] = field(default_factory=Future)
+    test_command: Future[CommandRun] = field(default_factory=Future)
+    _container: Any = None
+    _image: str | None = None
+    _stopping: threading.Event = field(default_factory=threading.Event)
+    _thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        """Start the background thread (once)."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="fresh-machine", daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        """Kill a still-running container, wait for the thread, remove the image."""
+        self._stopping.set()
+        with contextlib.suppress(Exception):
+            if self._container is not None:
+                self._container.kill()
+        if self._thread is not None:
+            self._thread.join(timeout=60)
+        if self._image is not None:
+            remove_image(self._image)
+
+    def _run(self) -> None:
+        futures: list[Future[Any]] = [self.main_job, self.test_command]
+        try:
+            with (self.log_dir / "image-build.log").open("w", encoding="utf-8") as build_log:
+                self._image = build_fresh_machine_image(
+                    log=lambda *parts: print(*parts, file=build_log, flush=True)
+                )
+            if self.run_main_job:
+                self.main_job.set_result(self._main_job())
+            if self.run_test_command:
+                self.test_command.set_result(
+                    self._command(self.commands[1], "test-command.log", TEST_COMMAND_TIMEOUT_S)
+                )
+        except BaseException as exc:  # reported by every test still waiting
+            for future in futures:
+                if not future.done():
+                    future.set_exception(exc)
+
+    def _main_job(self) -> MainJobRun:
+        settings, environment = container_settings(), inner_environment()
+        with fresh_container(self._image_tag(), self.commands[0], settings, environment) as box:
+            self._container = box
+            run = run_to_end(box, self.log_dir / "main-job.log", MAIN_JOB_TIMEOUT_S)
+            files = list_files(box, REPORT_FOLDER) if run.status == 0 else []
+        return MainJobRun(run, files)
+
+    def _command(self, command: str, log_name: str, timeout_s: float) -> CommandRun:
+        settings, environment = container_settings(), inner_environment()
+        with fresh_container(self._image_tag(), command, settings, environment) as box:
+            self._container = box
+            return run_to_end(box, self.log_dir / log_name, timeout_s)
+
+    def _image_tag(self) -> str:
+        if self._stopping.is_set() or self._image is None:
+            raise RuntimeError("the pytest session ended before the fresh-machine runs")
+        return self._image
+
+
+def docker_problem() -> str | None:
+    """Why Docker cannot run the fresh machine here, or None."""
+    try:
+        return docker_unavailable_reason()
+    except MissingExtraError as exc:
+        return str(exc)
+
+
+def start_fresh_machine_runs(
+    config: pytest.Config, items: list[pytest.Item], commands: tuple[str, str]
+) -> None:
+    """Move the fresh-machine tests to the end and start their commands, if they will run."""
+    waiting = [item for item in items if item.path.name == TEST_MODULE and _needs_runs(item)]
+    if not waiting or os.environ.get(INNER_VARIABLE) == "1":
+        return
+    for item in waiting:
+        items.remove(item)
+    items.extend(waiting)
+    if config.option.collectonly or docker_problem() is not None:
+        return  # the tests themselves say why they skip or fail
+    log_dir = Path(tempfile.mkdtemp(prefix="envsuite-fresh-machine-logs-"))
+    names = {item.name for item in waiting}
+    runs = FreshMachineRuns(
+        commands,
+        log_dir,
+        run_main_job=any("main_job" in name for name in names),
+        run_test_command=any("test_command" in name for name in names),
+    )
+    config.stash[RUNS_KEY] = runs
+    runs.start()
+
+
+def stop_fresh_machine_runs(config: pytest.Config) -> None:
+    """Stop the runs started for this session, if any."""
+    runs = config.stash.get(RUNS_KEY, None)
+    if runs is not None:
+        runs.stop()
+
+
+def started_runs(config: pytest.Config) -> FreshMachineRuns | None:
+    """The runs started for this session, or None."""
+    return config.stash.get(RUNS_KEY, None)
+
+
+def _needs_runs(item: pytest.Item) -> bool:
+    return "fresh_runs" in getattr(item, "fixturenames", ())
