@@ -1,11 +1,14 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 from typer.testing import CliRunner
 
 from envsuite.cli import app
+from envsuite.cli.exits import CLOSED_PIPE
 from envsuite.records import read_records
 
 runner = CliRunner()
@@ -69,3 +72,12 @@ def test_an_unreplayable_episode_is_skipped_with_a_warning(run_dir, tmp_path):
     assert {json.loads(text)["seed"] for text in result.stdout.splitlines()} == {1}
     alone = runner.invoke(app, ["transcript", str(tmp_path), "--episode", "0"])
     assert alone.exit_code == 1 and "without traces" in alone.output
+
+
+def test_a_reader_that_stops_early_ends_it_quietly(run_dir):
+    # As `envsuite transcript RUN | head`, but the reader (`true`) is sure to be gone before
+    # the first write: the closed pipe is no error to report.
+    script = f'"{sys.executable}" -m envsuite transcript "{run_dir}" | true'
+    script += '; echo "status ${PIPESTATUS[0]}" >&2'
+    result = subprocess.run(["bash", "-c", script], capture_output=True, text=True, check=False)
+    assert result.stderr.strip() == f"status {CLOSED_PIPE}", result.stderr

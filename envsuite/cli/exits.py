@@ -9,7 +9,10 @@ Exit codes:
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import os
+import sys
 from collections.abc import Callable, Mapping
 from typing import NoReturn, ParamSpec, TypeVar
 
@@ -22,6 +25,8 @@ from envsuite.records import RecordFileError
 
 FAILURE = 1
 USAGE = 2
+#: What a shell reports for a command that the reader of its output stopped (128 + SIGPIPE).
+CLOSED_PIPE = 141
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -49,14 +54,27 @@ def exit_with_option_errors(exc: ValidationError, options: Mapping[str, str]) ->
     exit_with("; ".join(problems), USAGE)
 
 
+def exit_quietly_on_closed_pipe() -> NoReturn:
+    """End without a message when the reader of stdout went away (``envsuite ... | head``).
+
+    Later writes (the interpreter's final flush included) go to /dev/null, so Python prints
+    no "Exception ignored" either; the exit status is the shell's for SIGPIPE.
+    """
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    raise typer.Exit(CLOSED_PIPE)
+
+
 def reports_errors(command: Callable[P, R]) -> Callable[P, R]:
     """Wrap a command so envsuite's expected errors end it with a message, not a traceback.
 
     Unknown ids, rejected keyword arguments, wrong-API requests, bad task protocols, agent
     strings and run directories are usage errors (exit 2); a missing extra exits 1 with the
     ``pip install`` command in the message, as does any other deliberate envsuite error, an
-    unreadable records file or a path the system refuses (``OSError``). Anything else is a
-    bug and keeps its traceback.
+    unreadable records file or a path the system refuses (``OSError``). A reader that closed
+    the output pipe ends the command quietly with status 141. Anything else is a bug and
+    keeps its traceback.
     """
 
     @functools.wraps(command)
@@ -69,6 +87,8 @@ def reports_errors(command: Callable[P, R]) -> Callable[P, R]:
             exit_with(str(exc), USAGE)
         except (errors.EnvsuiteError, RecordFileError) as exc:
             exit_with(str(exc), FAILURE)
+        except BrokenPipeError:
+            exit_quietly_on_closed_pipe()
         except OSError as exc:  # a path that cannot be read or written, a full disk
             where = f": {exc.filename}" if exc.filename else ""
             exit_with(f"{exc.strerror or exc}{where}", FAILURE)
