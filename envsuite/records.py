@@ -4,6 +4,11 @@ One :class:`EpisodeRecord` per episode, one JSON object per line in a ``.jsonl``
 Metrics are computed from records only, so a record carries everything they need: the
 outcome (return, success, score, length), identity (env id, spec hash, seed, attempt) and
 the action trace with per-step rewards, which leaderboards replay.
+
+The lines are strict JSON: a non-finite number (an env's NaN reward, an infinite metric)
+is written as the string ``"NaN"``, ``"Infinity"`` or ``"-Infinity"`` and read back as the
+float where the schema has a number (in free-form fields such as ``agent_info`` it stays a
+string).
 """
 
 from __future__ import annotations
@@ -37,7 +42,7 @@ class AgentOutcome(BaseModel):
         team: Its team, where the game has teams.
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, ser_json_inf_nan="strings")
 
     episode_return: float
     outcome: Outcome | None = None
@@ -56,7 +61,7 @@ class Step(BaseModel):
             reports it (``last_action_probability()``); off-policy estimators need it.
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, ser_json_inf_nan="strings")
 
     # JsonValue is checked in pydantic's core: a per-step Python validator would cost more
     # than a fast env's step.
@@ -104,7 +109,7 @@ class EpisodeRecord(BaseModel):
             (empty for single-agent envs and for records written before this field).
     """
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", ser_json_inf_nan="strings")
 
     schema_version: int = SCHEMA_VERSION
     run_id: str

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 import numpy as np
 import pytest
@@ -54,6 +55,23 @@ def test_json_round_trip_is_exact():
     assert again.trace[2].reward == -0.1 + 0.2  # floats survive bit for bit
     assert again.env_kwargs == {"num_arms": 5, "means": [0.1, 0.2]}
     assert again.trace[0].action == 2 and again.trace[2].action == [0.1, 0.9]
+
+
+def test_non_finite_numbers_are_valid_json_and_read_back_as_floats():
+    nan, inf = float("nan"), float("inf")
+    record = _record(
+        episode_return={"a": nan},
+        score=nan,
+        metrics={"m": inf},
+        curves={"c": [-inf]},
+        trace=[Step(action=1, reward=nan)],
+    )
+    line = record.to_json_line()
+    json.loads(line, parse_constant=pytest.fail)  # strict JSON: no NaN/Infinity literals
+    again = EpisodeRecord.from_json_line(line)
+    assert math.isnan(again.episode_return["a"]) and math.isnan(again.score)
+    assert again.metrics == {"m": inf} and again.curves == {"c": [-inf]}
+    assert math.isnan(again.trace[0].reward)
 
 
 def test_multi_agent_returns_and_rewards():
