@@ -131,6 +131,8 @@ def test_eval_errors_are_clear_and_without_traceback(tmp_path):
         result = runner.invoke(app, [*arguments, "--no-progress"])
         assert result.exit_code == 2, result.output
         assert message in result.output and "Traceback" not in result.output
+    # Refused before anything is written: no run directory is left behind.
+    assert not any((tmp_path / name).exists() for name in "abcef")
     runner.invoke(
         app,
         [

@@ -59,6 +59,32 @@ def load_agent(
     return _load_one(agent, spec, env, env.action_space, options)
 
 
+def check_agent_string(agent: str) -> None:
+    """Refuse an agent string that names no agent, before anything is made or written.
+
+    Checks the form of every seat's agent and imports ``module:Class`` targets; whether the
+    agent fits a given env (an oracle exists, the seat names are the env's) is checked when
+    it is built (:func:`load_agent`).
+
+    Raises:
+        AgentLoadError: the string (or one seat's agent) is no agent string, or its
+            ``module:Class`` cannot be imported.
+    """
+    if is_lineup(agent):
+        try:
+            values = list(parse_lineup(agent).values())
+        except LineupError as exc:
+            raise AgentLoadError(str(exc)) from exc
+    else:
+        values = [agent]
+    for value in values:
+        if value in ("random", "oracle") or value.startswith("openai:"):
+            continue
+        if ":" not in value:
+            raise AgentLoadError(f"unknown agent {value!r}; an agent string is {AGENT_FORMS}")
+        _import_attribute(value)
+
+
 def _load_multi_agent(
     agent: str, spec: EnvSpec, env: Any, options: dict[str, Any]
 ) -> dict[str, Agent]:

@@ -30,6 +30,7 @@ from rich.progress import (
 )
 from rich.text import Text
 
+from envsuite.agents.loading import check_agent_string
 from envsuite.errors import UsageError
 from envsuite.evaluation.executors import make_executor
 from envsuite.evaluation.jobs import EpisodeJob
@@ -171,12 +172,14 @@ def evaluate(
 
     Raises:
         ProtocolError: an env refuses the protocol's kwargs.
+        AgentLoadError: ``agent`` names no agent (nothing is written then).
         RunDirError: ``run_dir`` holds another run, or an unreadable ``run.json``.
         RunInUseError: another process is running into ``run_dir``.
         RecordFileError: ``episodes.jsonl`` holds an invalid line, two different records of
             one episode, or records of several agents.
     """
     protocol.check_envs()
+    check_agent_string(agent)
     with run_dir_lock(run_dir):
         run_id = open_run(run_dir, protocol, agent, agent_options)
         store = RecordStore(run_dir)
