@@ -103,7 +103,7 @@ def _outcomes(tables: ReportTables, figures: Figures) -> list[str]:
             row.n_records if row.expected is None else f"{row.n_records} of {row.expected}",
             row.n_ran,
             row.n_infra_errors,
-            max((s.n_seeds for s in (row.success, row.mean_return, row.score) if s), default=0),
+            row.n_seeds,
             seed_mean(row.success, row.n_ran),
             "per player (below)" if row.players else seed_mean(row.mean_return, row.n_ran),
             seed_mean(row.score, row.n_ran),

@@ -83,6 +83,7 @@ class OutcomeRow:
         players: The agents of a multi-agent env (empty for single-agent envs).
         efficiency: Mean of ``metrics["efficiency"]`` (the shortest win's length over
             the turns taken, 0 for a loss), or None where no episode records it.
+        n_seeds: Distinct seeds among the episodes that ran.
 
     """
 
@@ -97,6 +98,7 @@ class OutcomeRow:
     score: SeedMean | None
     players: tuple[str, ...]
     efficiency: SeedMean | None = None
+    n_seeds: int = 0
 
 
 @dataclass(frozen=True)
@@ -253,6 +255,7 @@ def _outcome(
         score=mean(field_value("score")),
         players=players,
         efficiency=mean(metric_value("efficiency")),
+        n_seeds=len({record.seed for record in normal}),
     )
     player_rows = [
         PlayerRow(

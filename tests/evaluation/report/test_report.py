@@ -182,7 +182,11 @@ def test_multi_agent_run_reports_returns_per_player(game_run):
     report = write_report([game_run])
     records = records_of(game_run)
     markdown = report.markdown.read_text()
-    players = section(markdown, "Outcomes per env configuration").split("### Per player")[1]
+    outcomes, players = section(markdown, "Outcomes per env configuration").split("### Per player")
+    [row] = table_rows(outcomes, '| RepeatedGame-v0 {"horizon":60} | player_0=oracle |')
+    seeds = len({r.seed for r in records})
+    n = len(records)
+    assert f"| {n} of {n} | {n} | 0 | {seeds} |" in row  # records, ran, infra errors, seeds
     for player in ("player_0", "player_1"):
         mean = np.mean([r.episode_return[player] for r in records])
         [row] = table_rows(
