@@ -585,9 +585,10 @@ class LeducHoldemEnv(PokerEnv):
         information state (:meth:`information_state_key`), never from hidden cards.
 
     Splits:
-        None: an instance is a deal, and Leduc hold'em has 120 (30 private deals, then
-        4 public cards), too few to hold any out; each seed draws one uniformly
-        (``instance_key()`` names the cards dealt so far).
+        None: an instance is a deal, and Leduc hold'em has 120: 30 private deals at reset
+        (its ``instance_count``), each followed by one of the 4 public cards left; too few
+        to hold any out. Each seed draws one uniformly (``instance_key()`` names the cards
+        dealt so far).
 
     Arguments:
         observation_mode: ``"text"`` for LLM agents or ``"vector"`` for classic agents.
