@@ -37,7 +37,8 @@ What the base does, the same in every game (the docstrings of the games refer he
   1.0 for success and 0.0 otherwise) and, where the oracle knows the shortest win,
   ``optimal_steps`` and ``efficiency`` (``optimal_steps / turns`` when the game was won,
   else 0.0); the runner records these as the episode's metrics; a game adds its own keys
-  with ``final_info()``. Nothing in ``info`` gives the answer away.
+  with ``final_info()`` (last step) and ``step_info()`` (every step). Nothing in ``info``
+  gives the answer away.
 """
 
 from __future__ import annotations
@@ -195,6 +196,14 @@ class TextGameEnv(EnvsuiteEnv[Any, Any, MoveT], Generic[MoveT]):
         """Game-specific keys added to the last step's info (default: none)."""
         return {}
 
+    def step_info(self, info: dict[str, Any]) -> dict[str, Any]:
+        """Game-specific keys added to every info, reset's included (default: none).
+
+        ``info`` is what the base has put in it so far (``turn``, ``legal_actions``, ...),
+        for keys derived from those; return only the keys to add.
+        """
+        return {}
+
     def vector_spaces(self) -> tuple[spaces.Space[Any], spaces.Space[Any]]:
         """Observation and action spaces of the vector mode."""
         raise NotImplementedError(f"{type(self).__name__} has no vector mode")
@@ -301,6 +310,7 @@ class TextGameEnv(EnvsuiteEnv[Any, Any, MoveT], Generic[MoveT]):
             mask = self.legal_move_mask()
             if mask is not None:
                 info["action_mask"] = mask
+        info.update(self.step_info(info))
         return info
 
 

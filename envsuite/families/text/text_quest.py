@@ -305,11 +305,11 @@ class TextQuestEnv(TextGameEnv[Command]):
         text = self.command_text
         return [text(c) for c in self._game.legal_commands()]
 
-    def _info(self) -> dict[str, Any]:
-        info = super()._info()
+    def step_info(self, info: dict[str, Any]) -> dict[str, Any]:
+        """``admissible_commands``: TextWorld's name for the legal actions, where listed."""
         if "legal_actions" in info:
-            info["admissible_commands"] = info["legal_actions"]
-        return info
+            return {"admissible_commands": info["legal_actions"]}
+        return {}
 
     # -- parsing -------------------------------------------------------------------------
     def parse_move(self, answer: str) -> Command:
