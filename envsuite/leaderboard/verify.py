@@ -41,6 +41,8 @@ from envsuite.leaderboard.errors import (
 from envsuite.leaderboard.layout import SUBMISSIONS_DIR, submission_parts
 from envsuite.leaderboard.manifest import MANIFEST_NAME, check_manifest, manifest_digest
 from envsuite.leaderboard.metric_values import metric_interval
+from envsuite.leaderboard.panel import panel_strengths
+from envsuite.leaderboard.panel_metrics import panel_board_metrics, panel_results
 from envsuite.leaderboard.record_checks import (
     check_completeness,
     check_consistency,
@@ -102,8 +104,11 @@ def board_metrics(board: BoardVersion) -> list[str]:
     """The metrics a board shows per entry.
 
     The ranking metric first, then the protocol's (``ratings`` is board-wide, not per
-    entry), then pass@k for k = the board's attempts.
+    entry), then pass@k for k = the board's attempts. A panel board shows its own set
+    (:func:`~envsuite.leaderboard.panel_metrics.panel_board_metrics`).
     """
+    if board.panel:
+        return panel_board_metrics(board.protocol)
     names = [board.settings.ranking.metric]
     names += [m for m in board.protocol.metrics if m != "ratings"]
     names.append(f"pass@{board.protocol.attempts}")
@@ -204,6 +209,21 @@ def recompute(board: BoardVersion, records: list[EpisodeRecord]) -> dict[str, In
         MetricMismatchError: the records cannot give a metric the board needs.
     """
     ranking = board.settings.ranking
+    if board.panel:
+        opponents = board.protocol.opponents
+        strengths = panel_strengths(board.panel_records, opponents)
+        try:
+            return panel_results(
+                board.protocol,
+                records,
+                [strengths[o] for o in opponents],
+                reps=ranking.reps,
+                exploitability_reps=ranking.exploitability_reps,
+                confidence=ranking.confidence,
+                seed=ranking.seed,
+            )
+        except ValueError as exc:
+            raise MetricMismatchError(f"cannot compute the board's metrics: {exc}") from exc
     results = {}
     for name in board_metrics(board):
         try:
