@@ -117,8 +117,7 @@ def load_panel_records(path: Path, protocol: TaskProtocol) -> list[EpisodeRecord
         raise BoardError(f"{path} names opponents but holds no {PANEL_FILE} (its panel's games)")
     try:
         records = [
-            EpisodeRecord.model_validate(data)
-            for data in read_json_lines(file, PANEL_FILE_LIMIT)
+            EpisodeRecord.model_validate(data) for data in read_json_lines(file, PANEL_FILE_LIMIT)
         ]
     except ValidationError as exc:
         raise BoardError(f"{file} holds a record that does not fit the schema") from exc

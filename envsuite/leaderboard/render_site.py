@@ -82,12 +82,18 @@ def _plots(standings: Standings, folder: Path) -> list[dict[str, str]]:
     settings = standings.board.settings.ranking
     title = fmt.metric_title(settings.metric)
     names = [f"{fmt.rank(r.rank, r.tied)}  {r.report.meta.name}" for r in standings.rows]
+    references = (
+        [(o, rating.estimate) for o, rating in standings.panel.ratings.items()]
+        if standings.panel is not None
+        else []
+    )
     metric_png = interval_plot(
         names,
         [row.score for row in standings.rows],
         folder / "ranking_ci.png",
         title=f"{standings.board.label}: {title}, {settings.confidence:.0%} CI",
         xlabel=title,
+        references=references,
     )
     plots = [
         {
@@ -178,6 +184,12 @@ def _context(standings: Standings, folder: Path, versions: Sequence[int]) -> dic
         "models": models,
         "rows": rows,
         "method_note": fmt.method_note(standings),
+        "panel": [
+            {"agent": breakable(agent), "rating": interval_cell(fmt.interval(rating))}
+            for agent, rating in (standings.panel.ratings.items() if standings.panel else [])
+        ],
+        "panel_note": fmt.panel_ratings_note(standings),
+        "per_task_note": fmt.per_task_note(standings),
         "plots": _plots(standings, folder),
         "tasks": [
             {"label": label, "cells": [fmt.number(r.per_task[label]) for r in standings.rows]}
