@@ -83,7 +83,8 @@ def _plots(standings: Standings, folder: Path) -> list[dict[str, str]]:
     title = fmt.metric_title(settings.metric)
     names = [f"{fmt.rank(r.rank, r.tied)}  {r.report.meta.name}" for r in standings.rows]
     references = (
-        [(o, rating.estimate) for o, rating in standings.panel.ratings.items()]
+        # the last part of a module:Class agent keeps the label inside the axes
+        [(f"panel {o.rsplit(':', 1)[-1]}", r.estimate) for o, r in standings.panel.ratings.items()]
         if standings.panel is not None
         else []
     )

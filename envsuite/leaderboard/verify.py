@@ -11,7 +11,9 @@
 8. uniqueness: the records are not the episodes of an earlier submission of the version
    (see :mod:`envsuite.leaderboard.duplicates`);
 9. recomputation: every board metric from the records; every claimed number must match;
-10. replay: a stratified sample of traces stepped in the real envs, rewards exact.
+10. replay: a stratified sample of traces stepped in the real envs, rewards exact (on a
+    panel board, the panel's seats re-played by the real opponents, plus a sample of the
+    panel's own round robin).
 
 Each check raises its own error class, so the first failure says which check failed.
 """
@@ -86,6 +88,7 @@ class VerificationReport:
         checks: The checks passed, in order.
         replayed: Traces replayed.
         replay_skipped: Sampled traces not replayed (opt-in families not asked for).
+        panel_replayed: Games of a panel board's round robin replayed.
         digest: sha256 of the manifest (names the exact content verified).
     """
 
@@ -97,6 +100,7 @@ class VerificationReport:
     checks: list[str] = field(default_factory=list)
     replayed: int = 0
     replay_skipped: int = 0
+    panel_replayed: int = 0
     digest: str = ""
 
 
@@ -301,6 +305,11 @@ def verify_submission(
                     continue
                 replay_record(record, cache)
                 report.replayed += 1
+            # The board's sample of its panel's games, drawn the same way (salted by the
+            # submission, so every verification checks other games).
+            for record in replay_sample(board, board.panel_records, digest):
+                replay_record(record, cache)
+                report.panel_replayed += 1
         finally:
             cache.close()
         done("replay")
