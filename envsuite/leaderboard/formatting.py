@@ -126,7 +126,7 @@ def panel_ratings_note(standings: Standings) -> str:
         return ""
     ranking = standings.board.settings.ranking
     return (
-        f"Fixed by the panel's frozen round robin ({panel.games} games, `panel.jsonl` beside "
+        f"Fixed by the panel's frozen round robin ({panel.games} games, panel.jsonl beside "
         f"the board file); intervals: {ranking.rating_reps} bootstrap replicates over its games."
     )
 

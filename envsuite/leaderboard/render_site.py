@@ -21,6 +21,7 @@ from envsuite.leaderboard.layout import (
     PROTOCOL_FILE,
     SUBMISSIONS_DIR,
 )
+from envsuite.leaderboard.panel import PANEL_FILE
 from envsuite.leaderboard.standings import Standings
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -128,6 +129,8 @@ def _copy_raw_files(standings: Standings, folder: Path) -> dict[str, list[dict[s
     board_path = standings.board.path
     for name in (BOARD_FILE, PROTOCOL_FILE, KNOWN_ISSUES_FILE):
         shutil.copyfile(board_path / name, folder / name)
+    if standings.board.panel:
+        shutil.copyfile(board_path / PANEL_FILE, folder / PANEL_FILE)
     links: dict[str, list[dict[str, str]]] = {}
     for row in standings.rows:
         target = folder / SUBMISSIONS_DIR / row.entry
