@@ -11,9 +11,8 @@ games only through, per opponent, the points scored and the games played, which 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
+from numpy.typing import ArrayLike
 
 from envsuite.evaluation.metrics.ratings import DEFAULT_RIDGE
 
@@ -24,9 +23,9 @@ TOLERANCE = 1e-12
 
 
 def anchored_strength(
-    points: Sequence[float],
-    games: Sequence[float],
-    opponents: Sequence[float],
+    points: ArrayLike,
+    games: ArrayLike,
+    opponents: ArrayLike,
     *,
     ridge: float = DEFAULT_RIDGE,
     centre: float = 0.0,
