@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import pytest
+import yaml
 
+import envsuite
 from envsuite.agents.lineup import parse_lineup
 from envsuite.evaluation.metrics.ratings import bradley_terry_strengths
 from envsuite.jsonable import canonical_json
+from envsuite.leaderboard.baseline_agents import HalfOracle
 from envsuite.leaderboard.board import load_board_version
-from envsuite.leaderboard.board_admin import publish
+from envsuite.leaderboard.board_admin import create_board, publish
 from envsuite.leaderboard.errors import BoardError, FrozenBoardError
 from envsuite.leaderboard.panel import (
     PANEL_FILE,
@@ -17,6 +20,8 @@ from envsuite.leaderboard.panel import (
     round_robin_jobs,
 )
 from envsuite.records import read_records, write_records
+from envsuite.registry import registry
+from tests.leaderboard.helpers import PANEL_PROTOCOL
 
 
 def test_the_round_robin_plays_every_pair_from_both_seats(panel_copy):
@@ -95,3 +100,31 @@ def test_publishing_freezes_the_panels_games(panel_copy):
     write_records(panel_copy.path / PANEL_FILE, [*records[:-1], type(records[-1])(**data)])
     with pytest.raises(FrozenBoardError, match=PANEL_FILE):
         load_board_version(panel_copy.path)
+
+
+def test_a_panel_board_ranks_by_its_rating_only(tmp_path):
+    protocol = tmp_path / "mini-2p.yaml"
+    protocol.write_text(yaml.safe_dump(PANEL_PROTOCOL), encoding="utf-8")
+    with pytest.raises(BoardError, match="ranks by bradley_terry, not success_rate"):
+        create_board(tmp_path / "leaderboards", protocol, metric="success_rate")
+    assert not (tmp_path / "leaderboards" / "mini-2p").exists()
+
+
+def test_half_oracle_plays_the_oracles_move_about_half_the_time():
+    env = envsuite.make("envsuite/ConnectFour-v0", rows=3, cols=4, connect=3)
+    spec = registry["envsuite/ConnectFour-v0"]
+    half = HalfOracle(env, spec)
+    oracle = spec.load_oracle()(env)
+    agree = total = 0
+    for seed in range(40):
+        env.reset(seed=seed)
+        half.reset(seed)
+        seat = env.agent_selection
+        info = env.infos[seat]
+        move = half.act(env.observe(seat), info)
+        assert move in info["legal_actions"]
+        agree += move == oracle[seat].act(env.observe(seat), info)
+        total += 1
+    # the oracle's move, or a random one of 4 columns that is the oracle's 1 time in 4
+    assert 0.45 < agree / total < 0.95
+    env.close()
