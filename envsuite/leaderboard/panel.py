@@ -210,7 +210,8 @@ def panel_ratings(
     names = [panel_agent(o) for o in opponents]
     strengths = panel_strengths(records, opponents)
     if len(names) == 1:
-        only = Interval(DEFAULT_ANCHOR_RATING, DEFAULT_ANCHOR_RATING, DEFAULT_ANCHOR_RATING, 0.95)
+        fixed = DEFAULT_ANCHOR_RATING
+        only = Interval(fixed, fixed, fixed, confidence)
         return PanelRatings(list(opponents), strengths, {opponents[0]: only}, 0)
     episodes = game_matches(records)
     theta = np.array([strengths[o] for o in opponents])
