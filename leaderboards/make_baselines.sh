@@ -8,6 +8,7 @@ set -euo pipefail
 E="${E:-envsuite}"
 R="${RUNS:-/tmp/envsuite-baseline-runs}"
 rm -rf "$R"
+$E leaderboard create tasks/text-games-2p.yaml --seeds 50 --replay-per-env 4 --workers 2 --title "Two-player text games: Bradley-Terry rating against a fixed panel, with exploitability"
 $E leaderboard create tasks/decision-regret.yaml --seeds 10 --metric success_rate --replay-per-env 4 --title "In-context decision making: regret"
 $E leaderboard create tasks/decision-games.yaml --seeds 10 --metric regret --replay-per-env 4 --title "Repeated matrix games: regret in self-play"
 $E leaderboard create tasks/sat-curriculum.yaml --seeds 10 --metric pass@1 --replay-per-env 4 --title "SAT curriculum: pass@k by SATURN difficulty"
@@ -22,6 +23,9 @@ while IFS='|' read -r board agent slug name note; do
     --leakage "$LEAK" --hardware "2 CPU cores (x86_64), no GPU" --wall-time-hours "$hours" \
     --notes "Baseline: $note. Code: this repository." --replay all
 done <<'LIST'
+text-games-2p|random|random|Random|uniform random legal moves
+text-games-2p|envsuite.leaderboard.baseline_agents:HalfOracle|half-oracle|Half oracle|the env's oracle half of the time, a random legal move otherwise (envsuite.leaderboard.baseline_agents.HalfOracle)
+text-games-2p|oracle|oracle|Oracle (CFR+ equilibrium / exact solver)|the CFR+ equilibrium in the poker games, the exact Connect Four solver on the 4 x 5 board
 decision-regret|random|random|Random|uniform random actions
 decision-regret|oracle|oracle|Oracle (UCB1 / LinUCB / Hedge)|the reference policy of each env
 decision-games|random|random|Random|uniform random actions in both seats
@@ -35,6 +39,7 @@ sat-interactive|oracle|oracle-sat-solver|Oracle (SAT solver)|a complete SAT solv
 text-puzzles|random|random|Random|random text, or a random legal action where the env lists them
 text-puzzles|oracle|oracle|Oracle (solvers)|each game's reference solver (Wordle/Hangman candidate solvers, Knuth minimax, constraint, Sudoku and Sokoban solvers, BFS, depth-to-mate tables)
 LIST
+$E leaderboard publish text-games-2p
 $E leaderboard publish decision-regret
 $E leaderboard publish decision-games
 $E leaderboard publish text-puzzles

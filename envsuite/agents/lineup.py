@@ -23,6 +23,11 @@ Seatings that repeat an earlier one (two seats with the same agent) are dropped,
 self-play lineup has one seating. Only the seats the agent string names rotate; name
 every seat to rotate them all. A rotated episode records its seating as its ``agent_id``,
 in the canonical form :func:`format_lineup` writes (every named seat, in seat order).
+
+A *panel* is a fixed list of reference opponents (a task protocol's ``opponents``): one
+agent plays each of them in a two-player game, in both seats (:func:`panel_seatings`). In
+a lineup a panel opponent is written ``panel:AGENT`` (``panel:random``), so the agent and
+its opponent stay two players even when both are ``random``; it plays as ``AGENT`` does.
 """
 
 from __future__ import annotations
@@ -38,6 +43,10 @@ SeatRotation = Literal["none", "cyclic", "all"]
 
 #: Most seatings one schedule may produce (``all`` grows as n!: 7 seats give 5040).
 MAX_SEATINGS = 5040
+#: How a lineup marks a reference opponent of a panel: ``panel:random``.
+PANEL_PREFIX = "panel:"
+#: Seats of a panel game: the agent plays each opponent once from each.
+PANEL_SEATS = 2
 
 
 class LineupError(ValueError):
@@ -129,3 +138,53 @@ def seatings(agent: str, rotation: SeatRotation) -> list[str]:
         if text not in result:
             result.append(text)
     return result
+
+
+def is_panel_agent(agent: str) -> bool:
+    """Whether an agent string names a panel's reference opponent (``panel:AGENT``)."""
+    return agent.startswith(PANEL_PREFIX)
+
+
+def panel_agent(opponent: str) -> str:
+    """The lineup form of a panel opponent: ``random`` -> ``panel:random``."""
+    return opponent if is_panel_agent(opponent) else PANEL_PREFIX + opponent
+
+
+def unpanelled(agent: str) -> str:
+    """The agent string a panel opponent plays as: ``panel:random`` -> ``random``."""
+    return agent.removeprefix(PANEL_PREFIX)
+
+
+def panel_seatings(agent: str, opponents: Sequence[str], seats: Sequence[str]) -> list[str]:
+    """The lineups of one agent against a panel: every opponent, from both seats.
+
+    Play p (0-based) is opponent ``p // 2``; in even plays ``agent`` sits in the first
+    seat, in odd plays in the second (see :func:`panel_play`). Nothing is deduplicated, so
+    the schedule has exactly ``2 * len(opponents)`` plays whatever the names.
+
+    Raises:
+        LineupError: not two seats, an agent string that is a lineup or names a panel
+            opponent, or no opponents.
+    """
+    if len(seats) != PANEL_SEATS:
+        raise LineupError(f"a panel plays two-player games; this game has seats {list(seats)}")
+    if is_lineup(agent) or is_panel_agent(agent):
+        raise LineupError(
+            f"against a panel, the agent string names one agent (not {agent!r}); the panel "
+            "fills the other seat"
+        )
+    if not opponents:
+        raise LineupError("a panel needs at least one opponent")
+    first, second = sorted(seats, key=seat_order)
+    lineups = []
+    for opponent in opponents:
+        other = panel_agent(opponent)
+        lineups.append(format_lineup({first: agent, second: other}))
+        lineups.append(format_lineup({first: other, second: agent}))
+    return lineups
+
+
+def panel_play(play: int) -> tuple[int, int]:
+    """(opponent index, the agent's seat index) of play ``play`` of :func:`panel_seatings`."""
+    opponent, seat = divmod(play, PANEL_SEATS)
+    return opponent, seat

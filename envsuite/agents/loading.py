@@ -20,7 +20,14 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from envsuite.agent_protocol import Agent
-from envsuite.agents.lineup import LineupError, is_lineup, parse_lineup, seat_agents
+from envsuite.agents.lineup import (
+    LineupError,
+    is_lineup,
+    is_panel_agent,
+    parse_lineup,
+    seat_agents,
+    unpanelled,
+)
 from envsuite.agents.random_agent import RandomAgent
 from envsuite.errors import UsageError
 from envsuite.registry import EnvSpec
@@ -42,7 +49,8 @@ def load_agent(
 
     Args:
         agent: ``random``, ``oracle``, ``openai:MODEL``, ``module:Class``; for multi-agent
-            envs also ``player_0=oracle,player_1=random`` (agents not named play ``random``).
+            envs also ``player_0=oracle,player_1=random`` (agents not named play ``random``;
+            a panel opponent ``panel:AGENT`` plays as ``AGENT``, without ``options``).
         spec: The env's spec.
         env: The made env (multi-agent specs: either PettingZoo form; both give
             ``possible_agents`` and ``action_space(agent)``).
@@ -102,7 +110,10 @@ def _load_multi_agent(
     wanted = seat_agents(agent, names)
     oracles: AgentFactory | None = None
     built: dict[str, Agent] = {}
-    for name, value in wanted.items():
+    for name, written in wanted.items():
+        # A panel's reference opponent plays as its agent string, with no caller options.
+        value = unpanelled(written)
+        own_options = {} if is_panel_agent(written) else options
         if value == "oracle":
             if oracles is None:
                 oracles = _oracle(spec, env)
@@ -110,7 +121,7 @@ def _load_multi_agent(
                 raise AgentLoadError(f"the oracle of {spec.id} is not a per-agent mapping")
             built[name] = oracles[name]
         else:
-            one = _load_one(value, spec, env, env.action_space(name), options)
+            one = _load_one(value, spec, env, env.action_space(name), own_options)
             if not isinstance(one, Agent):
                 raise AgentLoadError(f"{value!r} built a per-agent mapping for one agent")
             built[name] = one

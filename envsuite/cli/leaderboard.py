@@ -114,14 +114,27 @@ def create(
         int | None,
         typer.Option(min=1, help="Keep only the protocol's first N seeds (small submissions)."),
     ] = None,
-    metric: Annotated[str, typer.Option(help="The ranking metric.")] = "success_rate",
+    metric: Annotated[
+        str | None,
+        typer.Option(
+            help="The ranking metric (default: success_rate; bradley_terry for a protocol "
+            "with opponents)."
+        ),
+    ] = None,
     replay_per_env: Annotated[
         int, typer.Option(min=0, help="Traces replayed per env entry by verify.")
     ] = 2,
+    workers: Annotated[
+        int, typer.Option(min=1, help="Processes for the panel's round robin (opponents).")
+    ] = 1,
     root: RootOption = None,
     date: DateOption = None,
 ) -> None:
-    """Create version 1 of a board from a task protocol (a draft until published)."""
+    """Create version 1 of a board from a task protocol (a draft until published).
+
+    A protocol that names opponents makes a panel board: its panel's round robin is
+    played now and kept beside the board (panel.jsonl), to fix the panel's ratings.
+    """
     from envsuite.leaderboard.board_admin import create_board
 
     try:
@@ -133,6 +146,7 @@ def create(
             seeds=seeds,
             metric=metric,
             replay_per_env=replay_per_env,
+            workers=workers,
             today=_date(date),
         )
     except ValidationError as exc:

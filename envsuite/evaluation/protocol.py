@@ -20,6 +20,13 @@ seating's lineup (``player_0=random,player_1=oracle``) as its ``agent_id``, so e
 episode keeps a key of its own (task, env, kwargs, seed, attempt) and a resumed run skips
 exactly the seatings already played. pass@k is refused with rotation: the plays of a seed
 are then different matchups, not repeated attempts.
+
+A protocol of two-player games can name a *panel* of reference opponents (``opponents``,
+e.g. ``[random, oracle]``): the agent given to ``envsuite eval`` then plays every seed
+against each opponent from both seats (:func:`~envsuite.agents.lineup.panel_seatings`);
+opponent j, seat s, repeat a is ``attempt = (2 j + s) * attempts + a``, recorded with the
+lineup ``player_0=AGENT,player_1=panel:OPPONENT`` (or its mirror) as its ``agent_id``.
+This is how a two-player leaderboard plays every submission against the same opponents.
 """
 
 from __future__ import annotations
@@ -41,7 +48,15 @@ from pydantic import (
     model_validator,
 )
 
-from envsuite.agents.lineup import LineupError, SeatRotation, seatings
+from envsuite.agents.lineup import (
+    PANEL_SEATS,
+    LineupError,
+    SeatRotation,
+    is_lineup,
+    is_panel_agent,
+    panel_seatings,
+    seatings,
+)
 from envsuite.errors import UnknownEnvError, UsageError
 from envsuite.evaluation.jobs import EpisodeJob
 from envsuite.jsonable import canonical_json, to_jsonable
@@ -140,6 +155,9 @@ class TaskProtocol(BaseModel):
             ``ratings`` is a leaderboard's Bradley–Terry rating of its entries.
         seat_rotation: ``none`` (default), ``cyclic`` or ``all``: play every seed once per
             seating of the agent string's lineup (see the module doc).
+        opponents: A panel of reference opponents (agent strings) for two-player games:
+            the agent plays every seed against each, from both seats (see the module
+            doc); needs ``seat_rotation`` ``all``. Empty (default): no panel.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -155,6 +173,7 @@ class TaskProtocol(BaseModel):
     wall_time_s: float | None = Field(default=None, gt=0)
     metrics: list[str] = Field(default_factory=lambda: ["success_rate", "mean_return"])
     seat_rotation: SeatRotation = "none"
+    opponents: list[str] = Field(default_factory=list)
 
     @field_validator("id")
     @classmethod
@@ -191,13 +210,35 @@ class TaskProtocol(BaseModel):
             )
         return self
 
+    @field_validator("opponents")
+    @classmethod
+    def _opponents(cls, value: list[str]) -> list[str]:
+        for opponent in value:
+            if not opponent.strip() or opponent != opponent.strip():
+                raise ValueError(f"opponent {opponent!r} is not an agent string")
+            if is_lineup(opponent) or is_panel_agent(opponent):
+                raise ValueError(f"opponent {opponent!r} must name one agent, not a lineup")
+        if len(set(value)) != len(value):
+            raise ValueError("opponents must be distinct")
+        return value
+
+    @model_validator(mode="after")
+    def _panel_plays_both_seats(self) -> TaskProtocol:
+        if self.opponents and self.seat_rotation != "all":
+            raise ValueError(
+                "a protocol with opponents plays each from both seats: set seat_rotation: all"
+            )
+        return self
+
     @model_serializer(mode="wrap")
     def _omit_default_rotation(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        # run.json and board protocol files written before rotation existed hold no
-        # seat_rotation; leaving the default out keeps them equal to their protocols.
+        # run.json and board protocol files written before rotation (or panels) existed hold
+        # no seat_rotation (or opponents); leaving the defaults out keeps them equal.
         data: dict[str, Any] = handler(self)
         if self.seat_rotation == "none":
             data.pop("seat_rotation", None)
+        if not self.opponents:
+            data.pop("opponents", None)
         return data
 
     @model_validator(mode="after")
@@ -253,8 +294,41 @@ class TaskProtocol(BaseModel):
             raise ProtocolError(f"task {self.id!r}: {exc}") from exc
 
     def plays_per_seed(self, agent: str) -> int:
-        """Episodes per (env, seed) for ``agent``: seatings x attempts."""
+        """Episodes per (env, seed) for ``agent``: seatings (or panel plays) x attempts."""
+        if self.opponents:
+            return PANEL_SEATS * len(self.opponents) * self.attempts
         return len(self.seatings(agent)) * self.attempts
+
+    def entry_seats(self, entry: EnvEntry) -> list[str]:
+        """The seats (``possible_agents``) of an env entry, from the env made with its kwargs.
+
+        Raises:
+            ProtocolError: the env is not a multi-agent env.
+        """
+        spec = registry[entry.id]
+        if not spec.multi_agent:
+            raise ProtocolError(
+                f"task {self.id!r}: {entry.id} is single-agent; a panel plays two-player games"
+            )
+        env = spec.make(**entry.kwargs)
+        try:
+            return list(env.possible_agents)
+        finally:
+            env.close()
+
+    def lineups(self, agent: str, entry: EnvEntry) -> list[str]:
+        """The agent string of each play of a seed of ``entry``: seatings, or panel plays.
+
+        Raises:
+            ProtocolError: a malformed lineup, too many seatings, or (with a panel) an agent
+                string that is not one agent, or an env that is not a two-player game.
+        """
+        if not self.opponents:
+            return self.seatings(agent)
+        try:
+            return panel_seatings(agent, self.opponents, self.entry_seats(entry))
+        except LineupError as exc:
+            raise ProtocolError(f"task {self.id!r}: {entry.id}: {exc}") from exc
 
     def seed_values(self) -> list[int]:
         """The seeds, as a list."""
@@ -271,19 +345,20 @@ class TaskProtocol(BaseModel):
 
         Without seat rotation every job plays ``agent`` and ``attempt`` counts the attempts;
         with it, seating s's repeat a is attempt ``s * attempts + a`` and plays the seating's
-        lineup (see the module doc).
+        lineup; with a panel, s counts the panel's plays (see the module doc).
 
         Raises:
             ProtocolError: a malformed lineup, too many seatings, or more than
                 :data:`MAX_EPISODES` episodes in all.
         """
-        lineups = self.seatings(agent)
-        total = self.episode_count() * len(lineups)
+        plays = self.plays_per_seed(agent) // self.attempts
+        total = self.episode_count() * plays
         if total > MAX_EPISODES:
             raise ProtocolError(
-                f"task {self.id!r} with {len(lineups)} seatings asks for {total:,} episodes, "
+                f"task {self.id!r} with {plays} seatings asks for {total:,} episodes, "
                 f"over the limit of {MAX_EPISODES:,} for one run"
             )
+        lineups = {index: self.lineups(agent, entry) for index, entry in enumerate(self.envs)}
         return [
             EpisodeJob(
                 run_id=run_id,
@@ -297,9 +372,9 @@ class TaskProtocol(BaseModel):
                 step_budget=self.max_steps,
                 wall_time_s=self.wall_time_s,
             )
-            for entry in self.envs
+            for index, entry in enumerate(self.envs)
             for seed in self.seed_values()
-            for seating, lineup in enumerate(lineups)
+            for seating, lineup in enumerate(lineups[index])
             for attempt in range(self.attempts)
         ]
 

@@ -12,6 +12,7 @@
     envsuite: {version: 0.1.0, compatible: ["0.1"]}
     envs: [<EnvPin>, ...]          # one per protocol entry, in protocol order
     ranking: {metric: success_rate, confidence: 0.95, reps: 2000, seed: 0, ratings: false}
+      # a panel board (its protocol names opponents) ranks by metric: bradley_terry
     replay: {per_env: 2, seed: 0, opt_in_families: [swe]}
     limits: {episodes_bytes: ..., file_bytes: ..., max_infra_error_fraction: 0.0}
 """
@@ -19,8 +20,9 @@
 from __future__ import annotations
 
 import datetime
+import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -42,6 +44,8 @@ from envsuite.leaderboard.layout import (
     parse_version_dir,
 )
 from envsuite.leaderboard.manifest import sha256_bytes
+from envsuite.leaderboard.panel import PANEL_FILE, PANEL_FILE_LIMIT, load_panel_records
+from envsuite.leaderboard.panel_metrics import RATING
 from envsuite.leaderboard.pins import EnvPin, drift, spec_hash_under
 from envsuite.leaderboard.safety import (
     check_real_folder,
@@ -49,13 +53,14 @@ from envsuite.leaderboard.safety import (
     read_capped,
     read_yaml_mapping,
 )
+from envsuite.records import EpisodeRecord
 from envsuite.registry import registry
 from envsuite.version import __version__
 
 #: Metrics a board can rank by; ``pass@K`` and ``pass^K`` take any K up to the attempts.
 RANKING_METRIC = re.compile(
     r"^(success_rate|mean_return|mean_score|iqm_score|optimality_gap|regret"
-    r"|pass@[1-9][0-9]*|pass\^[1-9][0-9]*)$"
+    r"|bradley_terry|pass@[1-9][0-9]*|pass\^[1-9][0-9]*)$"
 )
 #: Largest board or protocol file read.
 BOARD_FILE_LIMIT = 1 << 20
@@ -89,6 +94,8 @@ class RankingSettings(BaseModel):
         seed: Seed of every bootstrap generator on the board.
         ratings: Whether to show Bradley–Terry ratings (multi-agent boards).
         rating_reps: Bootstrap replicates of the ratings (each refits the model).
+        exploitability_reps: Bootstrap replicates of each exploitability (panel boards of
+            games with exploitability hooks; each costs one best response).
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -99,6 +106,7 @@ class RankingSettings(BaseModel):
     seed: int = Field(default=0, ge=0)
     ratings: bool = False
     rating_reps: int = Field(default=500, ge=100)
+    exploitability_reps: int = Field(default=200, ge=10)
 
     @field_validator("metric")
     @classmethod
@@ -173,6 +181,12 @@ class BoardVersion:
     path: Path
     settings: BoardSettings
     protocol: TaskProtocol
+    panel_records: tuple[EpisodeRecord, ...] = field(default=(), repr=False)
+
+    @property
+    def panel(self) -> bool:
+        """Whether this is a panel board: entries play the protocol's opponents."""
+        return bool(self.protocol.opponents)
 
     @property
     def name(self) -> str:
@@ -208,11 +222,16 @@ class BoardVersion:
 
 
 def frozen_digests(path: Path) -> dict[str, str]:
-    """sha256 of the files a published version freezes (board and protocol files)."""
-    return {
+    """sha256 of the files a published version freezes (board, protocol and panel files)."""
+    digests = {
         name: sha256_bytes(read_capped(path / name, BOARD_FILE_LIMIT, "a board file"))
         for name in (BOARD_FILE, PROTOCOL_FILE)
     }
+    if os.path.lexists(path / PANEL_FILE):
+        digests[PANEL_FILE] = sha256_bytes(
+            read_capped(path / PANEL_FILE, PANEL_FILE_LIMIT, "a panel's games")
+        )
+    return digests
 
 
 def check_frozen(path: Path, board: str, version: int) -> None:
@@ -228,7 +247,9 @@ def check_frozen(path: Path, board: str, version: int) -> None:
     for line in text.splitlines():
         digest, _, name = line.partition("  ")
         listed[name] = digest
-    for name, actual in frozen_digests(path).items():
+    actual_digests = frozen_digests(path)
+    for name in sorted(set(listed) | set(actual_digests)):
+        actual = actual_digests.get(name, "nothing (the file is gone)")
         if listed.get(name) != actual:
             raise FrozenBoardError(
                 FROZEN_EDITED.format(
@@ -300,10 +321,42 @@ def _load_board_version(path: Path, check_installed: bool) -> BoardVersion:
     if pinned != wanted:
         raise BoardError(f"{path / BOARD_FILE}: the pinned envs are not the protocol's envs")
     check_pinned_hashes(path, settings)
-    board = BoardVersion(path, settings, protocol)
+    panel_records: tuple[EpisodeRecord, ...] = ()
+    if protocol.opponents:
+        if settings.ranking.metric != RATING:
+            raise BoardError(
+                f"{path / BOARD_FILE}: a board whose protocol names opponents ranks by "
+                f"{RATING}, not {settings.ranking.metric}"
+            )
+        panel_records = tuple(load_panel_records(path, protocol))
+        _check_panel_hashes(path, settings, panel_records)
+    elif settings.ranking.metric == RATING:
+        raise BoardError(
+            f"{path / BOARD_FILE}: {RATING} ranks entries against a panel, and the protocol "
+            "names no opponents"
+        )
+    board = BoardVersion(path, settings, protocol, panel_records)
     if check_installed:
         check_installed_envsuite(board)
     return board
+
+
+def _check_panel_hashes(
+    path: Path, settings: BoardSettings, records: tuple[EpisodeRecord, ...]
+) -> None:
+    """The panel's games were played on the pinned envs, by an accepted envsuite release."""
+    pins = {pin.key: pin for pin in settings.envs}
+    for record in records:
+        pin = pins.get((record.env_id, canonical_json(record.env_kwargs)))
+        if (
+            pin is None
+            or not settings.envsuite.accepts(record.envsuite_version)
+            or record.spec_hash != spec_hash_under(pin, record.envsuite_version)
+        ):
+            raise BoardError(
+                f"{path / PANEL_FILE}: {record.env_id} seed {record.seed} attempt "
+                f"{record.attempt} was not played on the pinned env by an accepted envsuite"
+            )
 
 
 def check_pinned_hashes(path: Path, settings: BoardSettings) -> None:

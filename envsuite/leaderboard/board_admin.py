@@ -35,6 +35,8 @@ from envsuite.leaderboard.layout import (
     version_dir,
 )
 from envsuite.leaderboard.manifest import sha256_bytes
+from envsuite.leaderboard.panel import play_round_robin
+from envsuite.leaderboard.panel_metrics import RATING
 from envsuite.leaderboard.pins import pin_env
 from envsuite.leaderboard.safety import check_slug
 from envsuite.registry import registry
@@ -88,7 +90,12 @@ def trimmed(protocol: TaskProtocol, seeds: int | None) -> TaskProtocol:
 
 
 def _write_version(
-    path: Path, protocol: TaskProtocol, source: str, settings: dict[str, Any], issues: str
+    path: Path,
+    protocol: TaskProtocol,
+    source: str,
+    settings: dict[str, Any],
+    issues: str,
+    workers: int = 1,
 ) -> BoardVersion:
     path.mkdir(parents=True)
     (path / SUBMISSIONS_DIR).mkdir()
@@ -105,6 +112,8 @@ def _write_version(
         KNOWN_ISSUES_TEMPLATE.format(board=board.board, version=board.version, body=issues),
         encoding="utf-8",
     )
+    if protocol.opponents:
+        play_round_robin(protocol, path, workers)
     return load_board_version(path)
 
 
@@ -115,8 +124,9 @@ def create_board(
     name: str | None = None,
     title: str | None = None,
     seeds: int | None = None,
-    metric: str = "success_rate",
+    metric: str | None = None,
     replay_per_env: int = 2,
+    workers: int = 1,
     today: datetime.date | None = None,
 ) -> BoardVersion:
     """Create version 1 of a board from a task protocol file.
@@ -127,8 +137,11 @@ def create_board(
         name: Board name (default: the protocol id).
         title: Human title (default: the name).
         seeds: Keep only the protocol's first ``seeds`` seeds (keeps submissions small).
-        metric: The ranking metric.
+        metric: The ranking metric (default: ``success_rate``; ``bradley_terry``, the only
+            one allowed, for a protocol with opponents).
         replay_per_env: Traces replayed per env entry during verification.
+        workers: Processes that play a panel's round robin (a protocol with opponents:
+            see :mod:`envsuite.leaderboard.panel`).
         today: Creation date (default: today).
 
     Raises:
@@ -141,6 +154,14 @@ def create_board(
     if path.parent.exists():
         raise BoardError(f"board {board} exists; make a new version with `new-version {board}`")
     multi = any(registry[entry.id].multi_agent for entry in protocol.envs)
+    if protocol.opponents:
+        metric = metric or RATING
+        if metric != RATING:
+            raise BoardError(
+                f"a board whose protocol names opponents ranks by {RATING}, not {metric}"
+            )
+        multi = False  # entries are rated against the panel, not compared with each other
+    metric = metric or "success_rate"
     description = " ".join(protocol.description.split())
     if seeds is not None:
         description += f" This board keeps the protocol's first {seeds} seeds per env."
@@ -153,7 +174,7 @@ def create_board(
         "ranking": RankingSettings(metric=metric, ratings=multi),
         "replay": ReplaySettings(per_env=replay_per_env),
     }
-    return _write_version(path, protocol, str(protocol_path), settings, "None so far.")
+    return _write_version(path, protocol, str(protocol_path), settings, "None so far.", workers)
 
 
 def new_version(

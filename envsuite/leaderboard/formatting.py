@@ -15,11 +15,20 @@ METRIC_TITLES = {
     "iqm_score": "IQM score",
     "optimality_gap": "optimality gap",
     "regret": "final regret",
+    "bradley_terry": "Bradley–Terry rating vs panel",
+    "win_rate": "win rate",
+    "draw_rate": "draw rate",
+    "loss_rate": "loss rate",
 }
 
 
 def metric_title(name: str) -> str:
     """The column title of a metric, with the direction of lower-is-better metrics."""
+    kind, _, env = name.partition(":")
+    if kind == "exploitability" and env:
+        return f"{env} exploitability (chips/game, lower is better)"
+    if kind == "unvisited" and env:
+        return f"{env} unvisited reachable states"
     title = METRIC_TITLES.get(name, name)
     return f"{title} (lower is better)" if name in ("regret", "optimality_gap") else title
 
@@ -57,6 +66,8 @@ def metric_header(standings: Standings) -> list[str]:
     """Titles of the metric columns of a standings table (between model and date)."""
     settings = standings.board.settings.ranking
     head = [f"{metric_title(settings.metric)} (95% CI)", "rank interval"]
+    if standings.board.panel:
+        return head + [metric_title(c) for c in standings.columns if c != settings.metric]
     head += [metric_title(c) for c in _other_columns(standings)] + ["k", "pass@k"]
     if settings.ratings:
         head += ["Bradley–Terry rating (95% CI)", "rating ranks"]
@@ -69,6 +80,12 @@ def metric_cells(standings: Standings, row: Standing) -> list[str]:
     results = row.report.results
     k = standings.board.protocol.attempts
     cells = [interval(row.score), rank_range(row.rank_interval)]
+    if standings.board.panel:
+        return cells + [
+            str(int(results[c].estimate)) if c.startswith("unvisited:") else interval(results[c])
+            for c in standings.columns
+            if c != settings.metric
+        ]
     cells += [interval(results[c]) for c in _other_columns(standings)]
     cells += [str(row.report.meta.attempts_k), interval(results[f"pass@{k}"])]
     if settings.ratings:
@@ -81,8 +98,50 @@ def _other_columns(standings: Standings) -> list[str]:
     return [c for c in standings.columns if c not in skip]
 
 
+def panel_note(standings: Standings) -> str:
+    """How a panel board's ratings, ranks and exploitability were computed."""
+    ranking = standings.board.settings.ranking
+    opponents = ", ".join(f"`{o}`" for o in standings.board.protocol.opponents)
+    return (
+        f"Every entry played each seed against each panel opponent ({opponents}) from both "
+        "seats. Bradley–Terry rating: the entry's strength against the panel's fixed "
+        "strengths (fitted on the panel's frozen round robin, first opponent at 1000, 400 "
+        "points a factor 10 in odds; a draw is half a point), from its own games only, so a "
+        f"new entry moves no other. Intervals: {ranking.confidence:.0%} bootstrap "
+        f"({ranking.reps} replicates, seed {ranking.seed}) over seeds within envs, paired "
+        "across entries; the rank interval is the best and worst rank across replicates and "
+        "overlapping entries share a rank (=N). Exploitability (poker): what a best "
+        "response wins per game over the game value against the strategy estimated from "
+        "the entry's own actions, bias-corrected, with its basic bootstrap interval "
+        f"({ranking.exploitability_reps} replicates); states the estimate reaches but the "
+        "entry never visited are played uniformly (the unvisited column). Every number is "
+        "recomputed from the records."
+    )
+
+
+def panel_ratings_note(standings: Standings) -> str:
+    """What the reference panel's ratings are ('' on boards without a panel)."""
+    panel = standings.panel
+    if panel is None:
+        return ""
+    ranking = standings.board.settings.ranking
+    return (
+        f"Fixed by the panel's frozen round robin ({panel.games} games, panel.jsonl beside "
+        f"the board file); intervals: {ranking.rating_reps} bootstrap replicates over its games."
+    )
+
+
+def per_task_note(standings: Standings) -> str:
+    """What the per-task table holds."""
+    if standings.board.panel:
+        return "Mean points per game against the panel (win 1, draw 1/2, loss 0), per env."
+    return f"Mean of {metric_title(standings.board.settings.ranking.metric)} over the task's seeds."
+
+
 def method_note(standings: Standings) -> str:
     """How the intervals and ranks of a standings table were computed."""
+    if standings.board.panel:
+        return panel_note(standings)
     ranking = standings.board.settings.ranking
     note = (
         f"Intervals: {ranking.confidence:.0%} bootstrap ({ranking.reps} replicates, seed "

@@ -22,6 +22,7 @@ def interval_plot(
     *,
     title: str,
     xlabel: str,
+    references: Sequence[tuple[str, float]] = (),
 ) -> Path:
     """Draw one horizontal error bar per entry (first label on top) and save a PNG.
 
@@ -31,6 +32,8 @@ def interval_plot(
         path: Where the PNG goes.
         title: Figure title.
         xlabel: Label of the value axis.
+        references: (label, value) of fixed reference values (a panel's ratings), drawn as
+            labelled dotted vertical lines.
     """
     height = 1.2 + 0.45 * max(len(labels), 1)
     figure = Figure(figsize=(7.0, height), dpi=110, layout="constrained")
@@ -50,6 +53,19 @@ def interval_plot(
         elinewidth=2.5,
         capsize=4,
     )
+    for name, value in references:
+        axes.axvline(value, color="#a0a0a0", linestyle=":", linewidth=1.2, zorder=0)
+        axes.annotate(
+            name,
+            (value, 1.0),
+            xycoords=("data", "axes fraction"),
+            xytext=(2, -2),
+            textcoords="offset points",
+            fontsize=7,
+            color="#606060",
+            rotation=90,
+            va="top",
+        )
     axes.set_yticks(positions, labels=list(labels))
     axes.set_xlabel(xlabel)
     axes.set_title(title, fontsize=11)

@@ -22,6 +22,7 @@ from envsuite.leaderboard.errors import (
     ConsistencyError,
     VersionLockError,
 )
+from envsuite.leaderboard.panel_metrics import entry_agent
 from envsuite.leaderboard.pins import spec_hash_under
 from envsuite.leaderboard.submission import EnvLock, SubmissionMeta
 from envsuite.records import EpisodeRecord, Reward
@@ -76,13 +77,18 @@ def check_version_lock(board: BoardVersion, records: Sequence[EpisodeRecord]) ->
 
 
 def expected_keys(board: BoardVersion) -> list[EpisodeKey]:
-    """Every episode the board's protocol asks for: env entries x seeds x attempts."""
+    """Every episode the board's protocol asks for: env entries x seeds x attempts.
+
+    On a panel board every seed is played against each opponent from both seats, so its
+    attempts run to ``2 x opponents x attempts`` (see :mod:`envsuite.evaluation.protocol`).
+    """
     protocol = board.protocol
+    plays = 2 * len(protocol.opponents) * protocol.attempts if board.panel else protocol.attempts
     return [
         (protocol.id, entry.id, canonical_json(entry.kwargs), seed, attempt)
         for entry in protocol.envs
         for seed in protocol.seed_values()
-        for attempt in range(protocol.attempts)
+        for attempt in range(plays)
     ]
 
 
@@ -167,8 +173,16 @@ def check_consistency(
             f"{where}: attempts_k is {meta.attempts_k}; the board runs "
             f"{board.protocol.attempts} attempt(s) per problem"
         )
+    if board.panel:
+        agent = entry_agent(board.protocol, records, where)
+        if agent != meta.agent:
+            raise ConsistencyError(
+                f"{where}: the records' games against the panel are played by {agent!r}, "
+                f"submission.yaml names {meta.agent!r}"
+            )
+    agent_ids = {meta.agent} if board.panel else {r.agent_id for r in records} | {meta.agent}
     for field, values in (
-        ("agent_id", {r.agent_id for r in records} | {meta.agent}),
+        ("agent_id", agent_ids),
         ("run_id", {r.run_id for r in records} | {meta.run_id}),
         ("envsuite_version", {r.envsuite_version for r in records} | {lock.envsuite_version}),
     ):

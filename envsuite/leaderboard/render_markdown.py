@@ -72,6 +72,22 @@ def version_section(standings: Standings, link_prefix: str) -> str:
         f"{fmt.method_note(standings)} "
         f"Known issues: [{KNOWN_ISSUES_FILE}]({link_prefix}{KNOWN_ISSUES_FILE}).",
     ]
+    if standings.panel is not None:
+        lines += ["", panel_table(standings)]
+    return "\n".join(lines)
+
+
+def panel_table(standings: Standings) -> str:
+    """The reference panel of a panel board: each opponent's fixed rating."""
+    assert standings.panel is not None
+    lines = [
+        "Reference panel: " + fmt.panel_ratings_note(standings),
+        "",
+        "| opponent | rating (95% CI) |",
+        "|---|---|",
+    ]
+    for agent, rating in standings.panel.ratings.items():
+        lines.append(f"| `{_cell(agent)}` | {fmt.interval(rating)} |")
     return "\n".join(lines)
 
 

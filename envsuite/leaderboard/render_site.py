@@ -21,6 +21,7 @@ from envsuite.leaderboard.layout import (
     PROTOCOL_FILE,
     SUBMISSIONS_DIR,
 )
+from envsuite.leaderboard.panel import PANEL_FILE
 from envsuite.leaderboard.standings import Standings
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -82,12 +83,19 @@ def _plots(standings: Standings, folder: Path) -> list[dict[str, str]]:
     settings = standings.board.settings.ranking
     title = fmt.metric_title(settings.metric)
     names = [f"{fmt.rank(r.rank, r.tied)}  {r.report.meta.name}" for r in standings.rows]
+    references = (
+        # the last part of a module:Class agent keeps the label inside the axes
+        [(f"panel {o.rsplit(':', 1)[-1]}", r.estimate) for o, r in standings.panel.ratings.items()]
+        if standings.panel is not None
+        else []
+    )
     metric_png = interval_plot(
         names,
         [row.score for row in standings.rows],
         folder / "ranking_ci.png",
         title=f"{standings.board.label}: {title}, {settings.confidence:.0%} CI",
         xlabel=title,
+        references=references,
     )
     plots = [
         {
@@ -121,6 +129,8 @@ def _copy_raw_files(standings: Standings, folder: Path) -> dict[str, list[dict[s
     board_path = standings.board.path
     for name in (BOARD_FILE, PROTOCOL_FILE, KNOWN_ISSUES_FILE):
         shutil.copyfile(board_path / name, folder / name)
+    if standings.board.panel:
+        shutil.copyfile(board_path / PANEL_FILE, folder / PANEL_FILE)
     links: dict[str, list[dict[str, str]]] = {}
     for row in standings.rows:
         target = folder / SUBMISSIONS_DIR / row.entry
@@ -178,6 +188,12 @@ def _context(standings: Standings, folder: Path, versions: Sequence[int]) -> dic
         "models": models,
         "rows": rows,
         "method_note": fmt.method_note(standings),
+        "panel": [
+            {"agent": breakable(agent), "rating": interval_cell(fmt.interval(rating))}
+            for agent, rating in (standings.panel.ratings.items() if standings.panel else [])
+        ],
+        "panel_note": fmt.panel_ratings_note(standings),
+        "per_task_note": fmt.per_task_note(standings),
         "plots": _plots(standings, folder),
         "tasks": [
             {"label": label, "cells": [fmt.number(r.per_task[label]) for r in standings.rows]}

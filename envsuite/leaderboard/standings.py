@@ -12,11 +12,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from envsuite.evaluation.metrics import aggregate_mean
 from envsuite.evaluation.metrics.bootstrap import Interval
 from envsuite.evaluation.metrics.record_groups import TaskKey
 from envsuite.leaderboard.board import BoardVersion, load_board_version
 from envsuite.leaderboard.layout import list_submissions
 from envsuite.leaderboard.metric_values import MetricDef, metric_def, problem_matrix
+from envsuite.leaderboard.panel import PanelRatings, panel_ratings
+from envsuite.leaderboard.panel_metrics import (
+    RATING,
+    env_label,
+    panel_games,
+    rating_replicates,
+)
 from envsuite.leaderboard.ranking import (
     paired_replicates,
     pairwise_matches,
@@ -67,6 +75,7 @@ class Standings:
         columns: Metric columns shown per entry (ranking metric first).
         rows: Entries, best first.
         tasks: Labels of the board's tasks (env configurations), in matrix order.
+        panel: A panel board's reference opponents and their fixed ratings (else None).
     """
 
     board: BoardVersion
@@ -74,6 +83,7 @@ class Standings:
     columns: list[str]
     rows: list[Standing]
     tasks: list[str]
+    panel: PanelRatings | None = None
 
 
 def task_short_label(key: TaskKey) -> str:
@@ -91,6 +101,8 @@ def rank_reports(board: BoardVersion, reports: list[VerificationReport]) -> Stan
         ValueError: the entries did not run the same problems (cannot happen for verified
             entries of one board).
     """
+    if board.panel:
+        return rank_panel_reports(board, reports)
     settings = board.settings.ranking
     metric = metric_def(settings.metric)
     columns = list(reports[0].results) if reports else [settings.metric]
@@ -137,6 +149,53 @@ def rank_reports(board: BoardVersion, reports: list[VerificationReport]) -> Stan
     sign = 1.0 if metric.higher_is_better else -1.0
     rows.sort(key=lambda row: (row.rank, -sign * row.score.estimate, row.entry))
     return Standings(board, metric, columns, rows, tasks)
+
+
+def rank_panel_reports(board: BoardVersion, reports: list[VerificationReport]) -> Standings:
+    """Rank the verified entries of a panel board by their rating against the panel.
+
+    Ranks come from the paired bootstrap of the ratings
+    (:func:`~envsuite.leaderboard.panel_metrics.rating_replicates`: every entry resampled
+    on the same seeds), with tied ranks as on every board; each entry's rating is its own
+    (the panel fixed), so adding an entry moves no other rating.
+    """
+    settings = board.settings.ranking
+    metric = MetricDef(RATING, True, aggregate_mean)
+    opponents = board.protocol.opponents
+    panel = panel_ratings(
+        board.panel_records,
+        opponents,
+        reps=settings.rating_reps,
+        confidence=settings.confidence,
+        seed=settings.seed,
+    )
+    columns = list(reports[0].results) if reports else [RATING]
+    tasks = [env_label(entry.id, entry.kwargs) for entry in board.protocol.envs]
+    if not reports:
+        return Standings(board, metric, columns, [], tasks, panel)
+    names = [report.path.name for report in reports]
+    games = [panel_games(board.protocol, report.records) for report in reports]
+    strengths = [panel.strengths[o] for o in opponents]
+    replicates = rating_replicates(games, strengths, reps=settings.reps, seed=settings.seed)
+    bounds = rank_bounds(names, replicates, True, settings.confidence)
+    estimates = {name: r.results[RATING].estimate for name, r in zip(names, reports, strict=True)}
+    ranks = tied_ranks(estimates, bounds, True)
+    rows = [
+        Standing(
+            entry=name,
+            report=report,
+            rank=ranks[name][0],
+            tied=ranks[name][1],
+            rank_interval=bounds[name],
+            per_task={
+                label: float(value)
+                for label, value in zip(tasks, game.points.mean(axis=(0, 2)), strict=True)
+            },
+        )
+        for name, report, game in zip(names, reports, games, strict=True)
+    ]
+    rows.sort(key=lambda row: (row.rank, -row.score.estimate, row.entry))
+    return Standings(board, metric, columns, rows, tasks, panel)
 
 
 def board_standings(

@@ -26,6 +26,7 @@ from envsuite.leaderboard.errors import (
 )
 from envsuite.leaderboard.layout import PROTOCOL_FILE, SUBMISSIONS_DIR
 from envsuite.leaderboard.manifest import write_manifest
+from envsuite.leaderboard.panel_metrics import entry_agent
 from envsuite.leaderboard.record_checks import expected_keys
 from envsuite.leaderboard.safety import check_real_folder, read_json_object, slugify
 from envsuite.leaderboard.submission import (
@@ -122,6 +123,8 @@ def make_submission(
     if os.path.lexists(folder):
         raise SchemaError(f"{folder} exists already; choose another --name")
     agents = sorted({record.agent_id for record in records})
+    if board.panel:  # lineups against the panel: the agent is the one in the entry's seat
+        agents = [entry_agent(board.protocol, records, str(run_dir))]
     versions = sorted({record.envsuite_version for record in records})
     if len(agents) != 1 or len(versions) != 1:
         raise SchemaError(f"{run_dir} mixes agents {agents} or envsuite releases {versions}")

@@ -9,6 +9,11 @@ recorded one bit for bit, and so must the rest of the outcome.
 
 Actions are stored as JSON, so they are turned back into what the action space expects
 (numpy arrays for ``Box``, ints for ``Discrete``, ...) before stepping.
+
+A seat that a panel's reference opponent held (``panel:AGENT`` in the record's lineup) is
+not played back: the real opponent plays it again, seeded as the runner seeded it, so its
+every action must be the recorded one. A submission cannot make the panel play worse
+than it does.
 """
 
 from __future__ import annotations
@@ -17,7 +22,17 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from envsuite.agent_protocol import Agent
+from envsuite.agents.lineup import (
+    LineupError,
+    format_lineup,
+    is_lineup,
+    is_panel_agent,
+    parse_lineup,
+)
+from envsuite.agents.loading import load_agent
 from envsuite.episodes import from_json_action
+from envsuite.errors import UsageError
 from envsuite.evaluation.episode_runner import (
     STEP_BUDGET_SPENT,
     WALL_TIME_SPENT,
@@ -59,6 +74,29 @@ class TraceAgent:
         return action
 
 
+def panel_players(record: EpisodeRecord, spec: Any, env: Any) -> dict[str, Agent]:
+    """The real agents of the seats a panel's opponents held in ``record`` (see the module).
+
+    Raises:
+        TraceReplayError: a panel opponent that cannot be built here.
+    """
+    if not is_lineup(record.agent_id):
+        return {}
+    try:
+        seats = parse_lineup(record.agent_id)
+    except LineupError:
+        return {}
+    panel = {seat: agent for seat, agent in seats.items() if is_panel_agent(agent)}
+    if not panel:
+        return {}
+    try:
+        built = load_agent(format_lineup(panel), spec, env)
+    except UsageError as exc:
+        raise TraceReplayError(f"cannot build the panel's opponent: {exc}") from exc
+    assert isinstance(built, Mapping)
+    return {seat: built[seat] for seat in panel}
+
+
 def _outcome(record: EpisodeRecord, cache: EnvCache) -> dict[str, Any]:
     job = EpisodeJob(
         run_id=record.run_id,
@@ -78,8 +116,10 @@ def _outcome(record: EpisodeRecord, cache: EnvCache) -> dict[str, Any]:
     # A Parallel step holds every live agent's action, an AEC step the one acting agent's:
     # either way each agent's own actions, in order, are what it played.
     joint = [step.action for step in record.trace if isinstance(step.action, dict)]
+    panel = panel_players(record, spec, env)
     agents = {
-        name: TraceAgent(
+        name: panel.get(name)
+        or TraceAgent(
             [actions[name] for actions in joint if name in actions], env.action_space(name)
         )
         for name in env.possible_agents

@@ -11,7 +11,9 @@
 8. uniqueness: the records are not the episodes of an earlier submission of the version
    (see :mod:`envsuite.leaderboard.duplicates`);
 9. recomputation: every board metric from the records; every claimed number must match;
-10. replay: a stratified sample of traces stepped in the real envs, rewards exact.
+10. replay: a stratified sample of traces stepped in the real envs, rewards exact (on a
+    panel board, the panel's seats re-played by the real opponents, plus a sample of the
+    panel's own round robin).
 
 Each check raises its own error class, so the first failure says which check failed.
 """
@@ -41,6 +43,8 @@ from envsuite.leaderboard.errors import (
 from envsuite.leaderboard.layout import SUBMISSIONS_DIR, submission_parts
 from envsuite.leaderboard.manifest import MANIFEST_NAME, check_manifest, manifest_digest
 from envsuite.leaderboard.metric_values import metric_interval
+from envsuite.leaderboard.panel import panel_strengths
+from envsuite.leaderboard.panel_metrics import panel_board_metrics, panel_results
 from envsuite.leaderboard.record_checks import (
     check_completeness,
     check_consistency,
@@ -84,6 +88,7 @@ class VerificationReport:
         checks: The checks passed, in order.
         replayed: Traces replayed.
         replay_skipped: Sampled traces not replayed (opt-in families not asked for).
+        panel_replayed: Games of a panel board's round robin replayed.
         digest: sha256 of the manifest (names the exact content verified).
     """
 
@@ -95,6 +100,7 @@ class VerificationReport:
     checks: list[str] = field(default_factory=list)
     replayed: int = 0
     replay_skipped: int = 0
+    panel_replayed: int = 0
     digest: str = ""
 
 
@@ -102,8 +108,11 @@ def board_metrics(board: BoardVersion) -> list[str]:
     """The metrics a board shows per entry.
 
     The ranking metric first, then the protocol's (``ratings`` is board-wide, not per
-    entry), then pass@k for k = the board's attempts.
+    entry), then pass@k for k = the board's attempts. A panel board shows its own set
+    (:func:`~envsuite.leaderboard.panel_metrics.panel_board_metrics`).
     """
+    if board.panel:
+        return panel_board_metrics(board.protocol)
     names = [board.settings.ranking.metric]
     names += [m for m in board.protocol.metrics if m != "ratings"]
     names.append(f"pass@{board.protocol.attempts}")
@@ -204,6 +213,21 @@ def recompute(board: BoardVersion, records: list[EpisodeRecord]) -> dict[str, In
         MetricMismatchError: the records cannot give a metric the board needs.
     """
     ranking = board.settings.ranking
+    if board.panel:
+        opponents = board.protocol.opponents
+        strengths = panel_strengths(board.panel_records, opponents)
+        try:
+            return panel_results(
+                board.protocol,
+                records,
+                [strengths[o] for o in opponents],
+                reps=ranking.reps,
+                exploitability_reps=ranking.exploitability_reps,
+                confidence=ranking.confidence,
+                seed=ranking.seed,
+            )
+        except ValueError as exc:
+            raise MetricMismatchError(f"cannot compute the board's metrics: {exc}") from exc
     results = {}
     for name in board_metrics(board):
         try:
@@ -281,6 +305,11 @@ def verify_submission(
                     continue
                 replay_record(record, cache)
                 report.replayed += 1
+            # The board's sample of its panel's games, drawn the same way (salted by the
+            # submission, so every verification checks other games).
+            for record in replay_sample(board, board.panel_records, digest):
+                replay_record(record, cache)
+                report.panel_replayed += 1
         finally:
             cache.close()
         done("replay")

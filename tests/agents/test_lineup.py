@@ -5,10 +5,15 @@ import pytest
 from envsuite.agents.lineup import (
     LineupError,
     format_lineup,
+    is_panel_agent,
+    panel_agent,
+    panel_play,
+    panel_seatings,
     parse_lineup,
     seat_agents,
     seat_order,
     seatings,
+    unpanelled,
 )
 
 
@@ -90,3 +95,38 @@ def test_all_over_too_many_seats_is_refused():
     with pytest.raises(LineupError, match="use 'cyclic'"):
         seatings(agent, "all")
     assert len(seatings(agent, "cyclic")) == 8
+
+
+def test_a_panel_plays_each_opponent_from_both_seats_in_a_fixed_order():
+    lineups = panel_seatings("mine", ["random", "oracle"], ["player_1", "player_0"])
+    assert lineups == [
+        "player_0=mine,player_1=panel:random",
+        "player_0=panel:random,player_1=mine",
+        "player_0=mine,player_1=panel:oracle",
+        "player_0=panel:oracle,player_1=mine",
+    ]
+    assert [panel_play(p) for p in range(4)] == [(0, 0), (0, 1), (1, 0), (1, 1)]
+
+
+def test_a_panel_keeps_an_agent_named_like_an_opponent_apart():
+    lineups = panel_seatings("random", ["random"], ["player_0", "player_1"])
+    assert lineups == [
+        "player_0=random,player_1=panel:random",
+        "player_0=panel:random,player_1=random",
+    ]
+    assert is_panel_agent("panel:random") and not is_panel_agent("random")
+    assert unpanelled("panel:oracle") == "oracle" and panel_agent("oracle") == "panel:oracle"
+
+
+@pytest.mark.parametrize(
+    ("agent", "opponents", "seats", "message"),
+    [
+        ("mine", ["random"], ["a", "b", "c"], "two-player"),
+        ("player_0=mine", ["random"], ["player_0", "player_1"], "names one agent"),
+        ("panel:random", ["random"], ["player_0", "player_1"], "names one agent"),
+        ("mine", [], ["player_0", "player_1"], "at least one opponent"),
+    ],
+)
+def test_bad_panels_are_clear_errors(agent, opponents, seats, message):
+    with pytest.raises(LineupError, match=message):
+        panel_seatings(agent, opponents, seats)

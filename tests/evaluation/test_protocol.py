@@ -15,7 +15,8 @@ RUNNABLE = RUNNABLE_TASKS
 def test_shipped_protocols_load_and_expand(path):
     protocol = TaskProtocol.load(path)
     jobs = protocol.jobs("run", "random")
-    assert len(jobs) == len(protocol.envs) * len(protocol.seed_values()) * protocol.attempts
+    plays = protocol.plays_per_seed("random")  # attempts, or a panel's plays of each seed
+    assert len(jobs) == len(protocol.envs) * len(protocol.seed_values()) * plays
     assert len({job.key for job in jobs}) == len(jobs)
     assert protocol.id == path.stem
 
@@ -85,3 +86,58 @@ def test_the_episode_count_is_bounded_before_any_job_is_listed():
         TaskProtocol.model_validate({**too_many, "seeds": {"count": 1000}})
     with pytest.raises(ProtocolError, match=r"--episodes: .*less than or equal to 1000000"):
         adhoc_protocol("envsuite/Bandit-v0", {}, episodes=10**12, attempts=1)
+
+
+PANEL = (
+    "id: x\nenvs: [{id: envsuite/KuhnPoker-v0}, {id: envsuite/ConnectFour-v0, kwargs: {rows: 3,"
+    " cols: 4, connect: 3, random_opening_moves: 1}}]\nseeds: {count: 2}\nattempts: 2\n"
+    "seat_rotation: all\nopponents: [random, oracle]\n"
+)
+
+
+def test_a_panel_plays_every_seed_against_each_opponent_from_both_seats(tmp_path):
+    protocol = TaskProtocol.load(_write(tmp_path, PANEL))
+    jobs = protocol.jobs("run", "mine")
+    assert protocol.plays_per_seed("mine") == 2 * 2 * 2
+    assert len(jobs) == 2 * 2 * protocol.plays_per_seed("mine")
+    kuhn_seed_0 = {j.attempt: j.agent for j in jobs if j.seed == 0 and "Kuhn" in j.env_id}
+    # attempt = (2 x opponent + seat) x attempts + repeat
+    assert kuhn_seed_0 == {
+        0: "player_0=mine,player_1=panel:random",
+        1: "player_0=mine,player_1=panel:random",
+        2: "player_0=panel:random,player_1=mine",
+        3: "player_0=panel:random,player_1=mine",
+        4: "player_0=mine,player_1=panel:oracle",
+        5: "player_0=mine,player_1=panel:oracle",
+        6: "player_0=panel:oracle,player_1=mine",
+        7: "player_0=panel:oracle,player_1=mine",
+    }
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (("seat_rotation: all", "seat_rotation: none"), "set seat_rotation: all"),
+        (("[random, oracle]", "[random, random]"), "distinct"),
+        (("[random, oracle]", "[random, 'player_0=oracle']"), "one agent"),
+    ],
+)
+def test_bad_panels_are_clear_errors(tmp_path, change, message):
+    with pytest.raises(ProtocolError, match=message):
+        TaskProtocol.load(_write(tmp_path, PANEL.replace(*change)))
+
+
+def test_a_panel_needs_one_agent_and_two_player_games(tmp_path):
+    protocol = TaskProtocol.load(_write(tmp_path, PANEL))
+    with pytest.raises(ProtocolError, match="names one agent"):
+        protocol.jobs("run", "player_0=oracle,player_1=random")
+    single = PANEL.replace("envsuite/KuhnPoker-v0", "envsuite/Bandit-v0")
+    with pytest.raises(ProtocolError, match="single-agent"):
+        TaskProtocol.load(_write(tmp_path, single)).jobs("run", "mine")
+
+
+def test_a_protocol_without_a_panel_serialises_as_before(tmp_path):
+    protocol = TaskProtocol.load(
+        _write(tmp_path, "id: x\nenvs: [{id: envsuite/Bandit-v0}]\nseeds: {count: 2}\n")
+    )
+    assert "opponents" not in protocol.model_dump()

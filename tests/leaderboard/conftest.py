@@ -1,7 +1,9 @@
 """Small real boards, runs and submissions, made once per session in a temporary root.
 
 Two boards: ``mini-bandit`` (single-agent: two bandit configs and experts, 4 seeds, 2
-attempts, so pass@2 has its own k) and ``mini-games`` (multi-agent repeated games, 3 seeds).
+attempts, so pass@2 has its own k) and ``mini-games`` (multi-agent repeated games, 3 seeds);
+and, in a root of its own, the panel board ``mini-2p`` (Kuhn poker and a small Connect Four
+against a panel of random and oracle, 3 seeds).
 Every submission comes from a real run of the runner; tests that tamper copy a board version
 first, so these stay pristine.
 """
@@ -14,7 +16,14 @@ from pathlib import Path
 import pytest
 
 from envsuite.leaderboard.board import BoardVersion, load_board_version
-from tests.leaderboard.helpers import BANDIT_PROTOCOL, GAMES_PROTOCOL, make_board, submit
+from envsuite.leaderboard.board_admin import write_settings
+from tests.leaderboard.helpers import (
+    BANDIT_PROTOCOL,
+    GAMES_PROTOCOL,
+    PANEL_PROTOCOL,
+    make_board,
+    submit,
+)
 
 
 @pytest.fixture(scope="session")
@@ -47,3 +56,29 @@ def board_copy(boards_root: Path, tmp_path: Path):
         return load_board_version(target / name / f"v{version}")
 
     return copy
+
+
+@pytest.fixture(scope="session")
+def panel_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A leaderboards root with the panel board ``mini-2p``: entries random and oracle."""
+    tmp = tmp_path_factory.mktemp("panel-leaderboards")
+    root = tmp / "leaderboards"
+    board = make_board(root, tmp, PANEL_PROTOCOL, "bradley_terry")
+    # Fewer bootstrap replicates than a real board's, to keep every test cheap (a draft's
+    # board file may change).
+    cheap = board.settings.ranking.model_copy(
+        update={"reps": 200, "rating_reps": 100, "exploitability_reps": 20}
+    )
+    write_settings(board.path, board.settings.model_copy(update={"ranking": cheap}))
+    board = load_board_version(board.path)
+    for agent in ("random", "oracle"):
+        submit(board, tmp / "runs", agent, agent)
+    return root
+
+
+@pytest.fixture
+def panel_copy(panel_root: Path, tmp_path: Path) -> BoardVersion:
+    """A fresh copy of the panel board (to tamper with, or add entries to)."""
+    target = tmp_path / "leaderboards"
+    shutil.copytree(panel_root / "mini-2p", target / "mini-2p")
+    return load_board_version(target / "mini-2p" / "v1")

@@ -45,6 +45,23 @@ GAMES_PROTOCOL = {
 }
 
 
+PANEL_PROTOCOL = {
+    "id": "mini-2p",
+    "description": "Kuhn poker and a 3 x 4 connect-3 board against a panel of two.",
+    "envs": [
+        {"id": "envsuite/KuhnPoker-v0"},
+        {
+            "id": "envsuite/ConnectFour-v0",
+            "kwargs": {"rows": 3, "cols": 4, "connect": 3, "random_opening_moves": 1},
+        },
+    ],
+    "seeds": {"start": 0, "count": 3},
+    "seat_rotation": "all",
+    "opponents": ["random", "oracle"],
+    "metrics": ["win_rate", "bradley_terry"],
+}
+
+
 def make_board(root: Path, tmp: Path, protocol: dict, metric: str) -> BoardVersion:
     path = tmp / f"{protocol['id']}.yaml"
     path.write_text(yaml.safe_dump(protocol), encoding="utf-8")

@@ -66,3 +66,25 @@ def test_committed_readmes_show_the_current_standings(outcomes):
 def test_the_committed_submission_schema_is_generated_from_the_model():
     committed = (ROOT / "submission.schema.json").read_text(encoding="utf-8")
     assert committed == submission_json_schema(), "run `envsuite leaderboard schema --out ...`"
+
+
+def test_the_two_player_board_rates_its_baselines_against_a_frozen_panel(outcomes):
+    reports = {
+        o.report.meta.agent: o.report
+        for o in outcomes
+        if o.report is not None and o.report.board.name == "text-games-2p"
+    }
+    assert set(reports) == {"random", "oracle", "envsuite.leaderboard.baseline_agents:HalfOracle"}
+    board = reports["oracle"].board
+    assert (
+        board.frozen and board.panel and "panel.jsonl" in (board.path / "FROZEN.sha256").read_text()
+    )
+    rating = {agent: report.results["bradley_terry"].estimate for agent, report in reports.items()}
+    assert (
+        rating["oracle"]
+        > rating["envsuite.leaderboard.baseline_agents:HalfOracle"]
+        > rating["random"]
+    )
+    kuhn = {a: r.results["exploitability:KuhnPoker-v0"].estimate for a, r in reports.items()}
+    assert kuhn["oracle"] < kuhn["random"]
+    assert all(r.panel_replayed > 0 for r in reports.values())

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from envsuite.agents.lineup import LineupError, is_lineup, parse_lineup
+from envsuite.agents.lineup import LineupError, is_lineup, is_panel_agent, parse_lineup
 from envsuite.jsonable import canonical_json
 from envsuite.records import EpisodeRecord
 
@@ -60,7 +60,9 @@ def lineup_identity(agent_id: str) -> str:
     """What the seatings of one lineup share: its seats and the agents in them, unplaced.
 
     ``player_0=a,player_1=b`` and ``player_0=b,player_1=a`` give the same identity; a plain
-    agent string (or a malformed lineup) is its own identity.
+    agent string (or a malformed lineup) is its own identity. A panel's reference
+    opponents (``panel:AGENT``) are not part of it: the plays of one agent against every
+    opponent of a panel are one agent's records.
     """
     if not is_lineup(agent_id):
         return agent_id
@@ -68,7 +70,8 @@ def lineup_identity(agent_id: str) -> str:
         seats = parse_lineup(agent_id)
     except LineupError:
         return agent_id
-    return canonical_json({"seats": sorted(seats), "agents": sorted(seats.values())})
+    agents = sorted(a for a in seats.values() if not is_panel_agent(a))
+    return canonical_json({"seats": sorted(seats), "agents": agents})
 
 
 def checked_records(records: Iterable[EpisodeRecord]) -> list[EpisodeRecord]:
