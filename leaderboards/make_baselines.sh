@@ -27,7 +27,7 @@ text_worlds() {
   $E leaderboard create tasks/text-worlds.yaml --seeds 10 --metric mean_score --replay-per-env 4 --title "Text worlds: quests, question games and negotiation (test split)"
   baselines <<'LIST'
 text-worlds|random|random|Random|random text, or a random admissible command where the env lists them
-text-worlds|oracle|oracle|Oracle (planner, information gain, best response)|each env's reference policy (TextQuest: the certified shortest walkthrough; TwentyQuestions and GuessMyCity: the information-gain questioner; Negotiation: the best response to the dealer's known strategy)
+text-worlds|oracle|oracle|Oracle (reference policies)|each env's reference policy (TextQuest: the certified shortest walkthrough; TwentyQuestions and GuessMyCity: the information-gain questioner; Negotiation: the best response to the dealer's known strategy)
 LIST
   $E leaderboard publish text-worlds
 }
