@@ -47,6 +47,21 @@ def standings_table(standings: Standings, link_prefix: str = "") -> str:
     return "\n".join(lines)
 
 
+def per_task_table(standings: Standings) -> str:
+    """A markdown table of the ranking metric per task (rows) and entry (columns).
+
+    The same numbers as the site's per-task table: each cell is the mean of the ranking
+    metric over the task's seeds, so a task that an aggregate hides (a negotiation's
+    surplus among quests, say) has a row of its own.
+    """
+    head = ["task", *(_cell(row.report.meta.name) for row in standings.rows)]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for label in standings.tasks:
+        cells = [_cell(label), *(fmt.number(row.per_task[label]) for row in standings.rows)]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def version_section(standings: Standings, link_prefix: str) -> str:
     """The README section of one board version: status, protocol, table, notes."""
     board = standings.board
@@ -74,6 +89,13 @@ def version_section(standings: Standings, link_prefix: str) -> str:
     ]
     if standings.panel is not None:
         lines += ["", panel_table(standings)]
+    if standings.rows and standings.panel is None:  # a rating has no per-task mean
+        lines += [
+            "",
+            f"Per task: {fmt.metric_title(settings.ranking.metric)}, mean over the task's seeds.",
+            "",
+            per_task_table(standings),
+        ]
     return "\n".join(lines)
 
 

@@ -10,7 +10,7 @@ are no longer the ones it pins.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,8 +43,16 @@ def verify_tree(
     replay: ReplayMode = "sample",
     replay_opt_in: bool = False,
     on_outcome: Callable[[TreeOutcome], None] | None = None,
+    boards: Collection[str] | None = None,
 ) -> list[TreeOutcome]:
     """Verify every board version and submission under ``root``; never stops at the first.
+
+    Args:
+        root: The leaderboards folder.
+        replay: Which traces the newest versions replay (superseded ones replay none).
+        replay_opt_in: Whether opt-in families (SWE) are replayed too.
+        on_outcome: Called with each outcome as it is found.
+        boards: Verify only these boards (None: every board under ``root``).
 
     Returns:
         One outcome per submission, plus one per board version that fails to load.
@@ -57,6 +65,8 @@ def verify_tree(
             on_outcome(outcome)
 
     for board in list_boards(root):
+        if boards is not None and board not in boards:
+            continue
         numbers = list_versions(root, board)
         for number in numbers:
             path = version_dir(root, board, number)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -37,6 +38,37 @@ def test_readmes_get_a_ranked_table_and_keep_the_text_around_it(rendered):
     assert table[1].startswith("| 1 | [oracle](v1/submissions/20261201_oracle/submission.yaml)")
     assert table[2].startswith("| 2 | [random](v1/submissions/20261201_random/submission.yaml)")
     assert re.search(r"\| 2 \| \d\.\d{3} \[\d\.\d{3}, \d\.\d{3}\] \| 2026-12-01 \|$", table[1])
+
+
+def test_readmes_show_the_ranking_metric_per_task_recomputed_from_the_records(rendered):
+    root, _ = rendered
+    text = (root / "mini-bandit" / "README.md").read_text()
+    assert "Per task: success rate, mean over the task's seeds." in text
+    rows = [line for line in text.split("Per task:", 1)[1].splitlines() if line.startswith("| ")]
+    assert rows[0] == "| task | oracle | random |"
+    expected = {}
+    for entry in ("oracle", "random"):
+        path = root / "mini-bandit" / "v1" / "submissions" / f"20261201_{entry}" / "episodes.jsonl"
+        by_task: dict = {}
+        for line in path.read_text().splitlines():
+            record = json.loads(line)
+            by_task.setdefault(record["env_kwargs"].get("difficulty", record["env_id"]), [])
+            by_task[record["env_kwargs"].get("difficulty", record["env_id"])].append(
+                float(record["success"])
+            )
+        expected[entry] = {task: sum(v) / len(v) for task, v in by_task.items()}
+    # one row per env configuration, in the protocol's order
+    labels = [row.split(" | ")[0].removeprefix("| ") for row in rows[1:]]
+    assert labels == [
+        "Bandit-v0 horizon=20 num_arms=3",
+        "Bandit-v0 difficulty=hard horizon=20 num_arms=3",
+        "Experts-v0 horizon=20",
+    ]
+    keys = ["envsuite/Bandit-v0", "hard", "envsuite/Experts-v0"]
+    for row, key in zip(rows[1:], keys, strict=True):
+        cells = row.strip("| ").split(" | ")[1:]
+        assert cells == [f"{expected['oracle'][key]:.3f}", f"{expected['random'][key]:.3f}"]
+    assert expected["oracle"] != expected["random"]
 
 
 def test_multi_agent_readmes_show_ratings_and_the_index_lists_every_board(rendered):
