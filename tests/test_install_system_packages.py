@@ -16,7 +16,14 @@ from pathlib import Path
 import pytest
 
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "install-system-packages"
-PACKAGES = ("chromium", "libegl1", "libgl1-mesa-dri", "debootstrap", "stockfish")
+PACKAGES = (
+    "chromium",
+    "libegl1",
+    "libgl1-mesa-dri",
+    "debootstrap",
+    "stockfish",
+    "build-essential",
+)
 
 DPKG_QUERY = """#!/bin/sh
 for package; do :; done
@@ -81,8 +88,9 @@ def test_only_the_missing_packages_are_installed_after_an_update(tmp_path):
     result, calls = _run(tmp_path, ("libegl1", "libgl1-mesa-dri"))
     assert result.returncode == 0, result.stdout + result.stderr
     assert len(calls) == 2 and calls[0].endswith(" update")
-    assert calls[1].endswith(" install --no-install-recommends chromium debootstrap stockfish")
-    assert "installed chromium debootstrap stockfish" in result.stdout
+    missing = "chromium debootstrap stockfish build-essential"
+    assert calls[1].endswith(f" install --no-install-recommends {missing}")
+    assert f"installed {missing}" in result.stdout
     assert "DPkg::Lock::Timeout" in calls[1]  # waits for another apt run instead of failing
 
 
@@ -90,7 +98,9 @@ def test_a_failing_apt_get_fails_with_its_last_lines(tmp_path):
     result, _ = _run(tmp_path, (), APT_FAILS="1")
     assert result.returncode == 1
     assert "E: Unable to locate package chromium" in result.stderr
-    failed = "FAILED to install chromium libegl1 libgl1-mesa-dri debootstrap stockfish"
+    failed = (
+        "FAILED to install chromium libegl1 libgl1-mesa-dri debootstrap stockfish build-essential"
+    )
     assert failed in result.stderr
 
 

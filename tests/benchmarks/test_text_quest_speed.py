@@ -19,25 +19,23 @@ mean time over the raw row's), and, where TextWorld is installed, ``test_textwor
 ``textworld_gym_steps_per_s`` and ``speedup_vs_textworld`` / ``speedup_vs_textworld_gym``
 (envsuite's steps/s over TextWorld's, measured in this run).
 
-The TextWorld games are made offline with TextWorld's own generator
-(``textworld.generator.make_game`` + ``compile_game``, what ``tw-make custom`` calls) with
-settings like the ``medium`` preset: 5 rooms, 10 objects, a quest of 8 actions (its
-walkthroughs are 8 commands; TextWorld counts keys and containers among its objects).
-Making and compiling a game takes seconds, so ``TW_GAMES`` games are made once (not timed)
-and replayed in turn; a TextWorld reset restarts the compiled game, while an envsuite reset
-draws and plans a new world. Both sides request the admissible commands at every step
+The TextWorld games are the first ``TW_GAMES`` of ``TextWorld-v0``'s ``medium`` bank
+(``datasets/text/textworld/v1``, made offline by TextWorld's own generator,
+``textworld.generator.make_game`` + ``compile_game``: 5 rooms, 10 objects, quests of 5
+commands; TextWorld counts keys and containers among its objects), replayed in turn for
+``TW_EPISODES`` episodes (rates are compared per step); a TextWorld reset restarts the
+compiled game, while an envsuite reset draws and plans a new world. (The figures below
+were measured on games this module made itself with a quest of 8 actions, before the bank
+existed.) Both sides request the admissible commands at every step
 (``EnvInfos(admissible_commands=True)``) and replay scripts recorded beforehand, so no
 policy is timed. ``test_textworld`` drives ``textworld.start(...)`` (its
 ``reset()`` / ``step(command) -> (state, score, done)``); ``test_textworld_gym`` drives
 ``textworld.gym.make(textworld.gym.register_game(...))`` (the old 4-tuple API).
 
-TextWorld is not one of envsuite's dependencies; its rows are skipped where it is absent
-(CI). To run the comparison, from the repo root::
+TextWorld is the ``textworld`` extra (in ``.[test]``); its rows are skipped where it is
+absent. To run the comparison, from the repo root::
 
-    python3.11 -m venv /tmp/textworld-venv
-    /tmp/textworld-venv/bin/pip install textworld pytest pytest-benchmark -e .
-    /tmp/textworld-venv/bin/python -m pytest -p no:cacheprovider \\
-        tests/benchmarks/test_text_quest_speed.py --benchmark-enable \\
+    pytest -p no:cacheprovider tests/benchmarks/test_text_quest_speed.py --benchmark-enable \\
         --benchmark-timer=time.process_time --benchmark-columns=mean,rounds
 
 Measured 2026-11-24 (TextWorld 1.7.0, process time on one of 2 shared cores, steps/s):
@@ -51,7 +49,7 @@ every row runs once as a plain test of its result. Nothing here asserts a time.
 
 from __future__ import annotations
 
-from pathlib import Path
+import json
 from typing import Any
 
 import numpy as np
@@ -67,6 +65,9 @@ QUEST = "envsuite/TextQuest-v0"
 EPISODES = 40
 RANDOM_TURNS = 50
 TW_GAMES = 4
+#: Episodes of the TextWorld rows (their rates are compared per step, so fewer suffice;
+#: TextWorld runs a few hundred steps/s and these rows run in every CI run).
+TW_EPISODES = 8
 KINDS = ("walkthrough", "random")
 SETTINGS = DIFFICULTIES["medium"][:4]
 MEANS: dict[str, float] = {}
@@ -153,23 +154,18 @@ TW_STEPS: dict[str, int] = {}
 
 
 @pytest.fixture(scope="module")
-def textworld_games(tmp_path_factory: Any) -> dict[str, Any]:
-    """``TW_GAMES`` games made by TextWorld's generator and their scripts per workload."""
+def textworld_games() -> dict[str, Any]:
+    """``TW_GAMES`` games of TextWorld-v0's bank and their scripts per workload."""
     textworld = pytest.importorskip("textworld")
-    from textworld.generator import compile_game, make_game
+    from envsuite.families.text.textworld_bank import load_bank
 
-    folder: Path = tmp_path_factory.mktemp("textworld")
     infos = textworld.EnvInfos(admissible_commands=True)
     chooser = np.random.default_rng(2024)
     paths, scripts = [], {kind: [] for kind in KINDS}
-    for seed in range(TW_GAMES):
-        options = textworld.GameOptions()
-        options.nb_rooms, options.nb_objects, options.quest_length = 5, 10, 8
-        options.seeds = seed
-        options.path = str(folder / f"game{seed}.z8")
-        game = make_game(options)
-        paths.append(compile_game(game, options))
-        scripts["walkthrough"].append(list(game.metadata["walkthrough"]))
+    for game in load_bank("medium")[:TW_GAMES]:
+        paths.append(str(game.story))
+        description = json.loads(game.story.with_suffix(".json").read_text())
+        scripts["walkthrough"].append(list(description["metadata"]["walkthrough"]))
         env = textworld.start(paths[-1], request_infos=infos)
         state, done, moves = env.reset(), False, []
         while not done and len(moves) < RANDOM_TURNS:
@@ -179,13 +175,13 @@ def textworld_games(tmp_path_factory: Any) -> dict[str, Any]:
         scripts["random"].append(moves)
         env.close()
     for kind in KINDS:
-        TW_STEPS[kind] = sum(len(scripts[kind][ep % TW_GAMES]) for ep in range(EPISODES))
+        TW_STEPS[kind] = sum(len(scripts[kind][ep % TW_GAMES]) for ep in range(TW_EPISODES))
     return {"textworld": textworld, "paths": paths, "scripts": scripts, "infos": infos}
 
 
 def textworld_run(envs: list[Any], scripts: list[list[str]]) -> list[bool]:
     ends = []
-    for episode in range(EPISODES):
+    for episode in range(TW_EPISODES):
         env = envs[episode % TW_GAMES]
         env.reset()
         done = False
@@ -197,7 +193,7 @@ def textworld_run(envs: list[Any], scripts: list[list[str]]) -> list[bool]:
 
 def textworld_gym_run(envs: list[Any], scripts: list[list[str]]) -> list[bool]:
     ends = []
-    for episode in range(EPISODES):
+    for episode in range(TW_EPISODES):
         env = envs[episode % TW_GAMES]
         env.reset()
         done = False

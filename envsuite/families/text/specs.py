@@ -253,6 +253,29 @@ _register(
 
 _register(
     EnvSpec(
+        id="envsuite/TextWorld-v0",
+        entry_point=f"{_PACKAGE}.textworld_game:TextWorldEnv",
+        family="text",
+        api="gymnasium",
+        description="Games TextWorld's generator made, played by TextWorld; per-step reward; "
+        "walkthrough oracle.",
+        extra="textworld",
+        oracle=f"{_PACKAGE}.textworld_oracle:textworld_oracle",
+        # The walkthrough wins every bank game (scripts/build_textworld_bank.py --verify).
+        oracle_success=1.0,
+        max_episode_steps=None,
+        test_kwargs={"difficulty": "easy"},
+        test_variants=(
+            {"history": "summary", "split": "val"},
+            {"difficulty": "medium", "history": "full", "split": "test"},
+            {"admissible_commands": False, "max_turns": 5},
+        ),
+    )
+)
+
+
+_register(
+    EnvSpec(
         id="envsuite/KuhnPoker-v0",
         entry_point=f"{_PACKAGE}.poker:KuhnPokerEnv",
         family="text",
