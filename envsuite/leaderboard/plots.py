@@ -6,6 +6,7 @@ rendering never touches pyplot's global state or needs a display.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -68,7 +69,8 @@ def interval_plot(
         )
     axes.set_yticks(positions, labels=list(labels))
     axes.set_xlabel(xlabel)
-    axes.set_title(title, fontsize=11)
+    # Over the whole figure (long entry names push the axes right), wrapped to its width.
+    figure.suptitle(textwrap.fill(title, 80), fontsize=11)
     axes.grid(axis="x", alpha=0.3)
     axes.set_ylim(-0.7, len(labels) - 0.3)
     path.parent.mkdir(parents=True, exist_ok=True)
