@@ -1,0 +1,152 @@
+"""Werewolf observations, text and vector, both built from what one seat may know.
+
+Both read only the seat's message view, its own knowledge row (``game.known[seat]``: its
+role, the werewolves' pack, the seer's visions, roles revealed at death or at the end)
+and the public state (who lives, the phase, votes, accusations and claims), so neither
+can show another player's hidden role.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from envsuite.families.social.werewolf_rules import (
+    PHASE_ORDER,
+    ROLE_ORDER,
+    ROLES,
+    WEREWOLVES,
+    Phase,
+    WerewolfGame,
+)
+
+#: Entries before the per-seat block: role one-hot, phase one-hot, my turn, the day.
+HEAD = len(ROLE_ORDER) + len(PHASE_ORDER) + 2
+
+
+def vector_size(n: int) -> int:
+    """The length of the vector observation of an ``n``-player game."""
+    return HEAD + 3 * n + 4 * n * n
+
+
+def vector_view(game: WerewolfGame, seat: int) -> np.ndarray:
+    """The vector observation of ``seat``: seats ordered from ``seat`` itself (see the env)."""
+    n = game.setup.num_players
+    order = [(seat + j) % n for j in range(n)]
+    out = np.zeros(vector_size(n), dtype=np.float32)
+    out[ROLE_ORDER.index(game.roles[seat])] = 1.0
+    out[len(ROLE_ORDER) + PHASE_ORDER.index(game.phase)] = 1.0
+    out[HEAD - 2] = float(game.to_move == seat)
+    out[HEAD - 1] = min(1.0, game.day / game.setup.max_days)
+    known = game.known[seat]
+    per_seat = np.zeros((n, 3), dtype=np.float32)
+    for j, other in enumerate(order):
+        per_seat[j, 0] = game.alive[other]
+        team = known[other]
+        if team is not None:
+            per_seat[j, 1 if team == WEREWOLVES else 2] = 1.0
+    out[HEAD : HEAD + 3 * n] = per_seat.ravel()
+    days = float(game.setup.max_days)
+    votes = np.asarray(game.vote_counts, dtype=np.float32)[np.ix_(order, order)] / days
+    accusations = np.asarray(game.accusations, dtype=np.float32)[np.ix_(order, order)] / days
+    claims = np.asarray(
+        [[(value == "werewolf", value == "village") for value in row] for row in game.claims],
+        dtype=np.float32,
+    )[np.ix_(order, order)]
+    start = HEAD + 3 * n
+    block = n * n
+    out[start : start + block] = np.minimum(votes, 1.0).ravel()
+    out[start + block : start + 2 * block] = np.minimum(accusations, 1.0).ravel()
+    out[start + 2 * block : start + 3 * block] = claims[:, :, 0].ravel()
+    out[start + 3 * block : start + 4 * block] = claims[:, :, 1].ravel()
+    return out
+
+
+def rules_text(game: WerewolfGame) -> str:
+    """The rules in brief, for every player's text observation."""
+    setup = game.setup
+    specials = [f"{setup.num_werewolves} werewolves"]
+    specials += ["a seer"] * setup.seer + ["a doctor"] * setup.doctor
+    return (
+        f"Werewolf with {setup.num_players} players: {', '.join(specials)}, the rest "
+        "villagers. Each night the werewolves kill one player, the seer learns whether one "
+        "player is a werewolf and the doctor protects one player. Each day the living "
+        f"speak ({setup.discussion_rounds} round(s) of one message of at most "
+        f"{setup.max_speech_chars} characters each), then vote to exile one player "
+        f"(a tie: {'nobody is exiled' if setup.tie_rule == 'no_exile' else 'one is drawn'}). "
+        "The village wins when no werewolf lives; the werewolves win when they are at "
+        f"least as many as the others. The game ends undecided after day {setup.max_days}."
+    )
+
+
+def text_view(
+    game: WerewolfGame,
+    seat: int,
+    error: str | None,
+    legal: Sequence[str],
+    limit: int,
+) -> str:
+    """The text observation of ``seat``, at most ``limit`` characters (oldest events dropped)."""
+    names = game.names
+    role = game.roles[seat]
+    alive = [names[s] for s in range(len(names)) if game.alive[s]]
+    dead = [names[s] for s in range(len(names)) if not game.alive[s]]
+    known = [
+        f"{names[other]} is {'a werewolf' if team == WEREWOLVES else 'village'}"
+        for other, team in enumerate(game.known[seat])
+        if team is not None and other != seat
+    ]
+    head = [
+        rules_text(game),
+        f"You are {names[seat]} (player_{seat}), the {role}, team {ROLES[role].team}.",
+        f"Alive: {', '.join(alive)}." + (f" Dead: {', '.join(dead)}." if dead else ""),
+    ]
+    if known and not game.over:
+        head.append(f"You know: {'; '.join(known)}.")
+    tail = []
+    if error:
+        tail.append(f"Your last action was refused ({error}); you lost that turn.")
+    tail.append(_status(game, seat, legal))
+    events = [message.text for message in game.view(seat)]
+    budget = limit - sum(len(line) + 1 for line in head + tail) - 60
+    used = sum(len(line) + 1 for line in events)
+    dropped = 0
+    while events and used > budget:
+        used -= len(events[dropped]) + 1
+        dropped += 1
+        if dropped == len(events):
+            break
+    shown = events[dropped:]
+    if dropped:
+        shown.insert(0, f"({dropped} earlier events not shown)")
+    return "\n".join([*head, "Events:", *shown, *tail])
+
+
+def _status(game: WerewolfGame, seat: int, legal: Sequence[str]) -> str:
+    if game.over:
+        if game.winner is None:
+            return "The game is over, undecided."
+        won = ROLES[game.roles[seat]].team == game.winner
+        return f"The game is over: the {game.winner} won; you {'won' if won else 'lost'}."
+    if game.to_move != seat:
+        if game.phase is Phase.DISCUSSION and game.to_move is not None:
+            return f"Discussion: {game.names[game.to_move]} is speaking."
+        if game.phase is Phase.VOTE:
+            return "Voting is under way."
+        return "It is night."
+    if not game.alive[seat]:
+        return "You are dead."
+    options = ", ".join(legal)
+    if game.phase is Phase.DISCUSSION:
+        return (
+            f"Your turn to speak: 'say: MESSAGE' (at most {game.setup.max_speech_chars} "
+            f"characters) or one of: {options}."
+        )
+    what = {
+        Phase.NIGHT_WOLVES: "choose a victim",
+        Phase.NIGHT_SEER: "choose a player to check",
+        Phase.NIGHT_DOCTOR: "choose a player to protect",
+        Phase.VOTE: "vote",
+    }[game.phase]
+    return f"Your turn ({what}): answer with one of: {options}."
