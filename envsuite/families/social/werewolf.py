@@ -19,7 +19,7 @@ from envsuite.families.social.werewolf_actions import (
     parse_index,
     parse_text,
 )
-from envsuite.families.social.werewolf_observation import vector_size, vector_view, text_view
+from envsuite.families.social.werewolf_observation import text_view, vector_size, vector_view
 from envsuite.families.social.werewolf_rules import (
     NAMES,
     ROLES,
@@ -162,7 +162,7 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
         super().__init__()
         if preset is not None and preset not in PRESETS:
             raise ValueError(f"preset must be one of {sorted(PRESETS)} or None, got {preset!r}")
-        chosen = {
+        chosen: dict[str, Any] = {
             "num_players": num_players,
             "num_werewolves": num_werewolves,
             "seer": seer,
@@ -330,7 +330,7 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
             return vector_view(self.game, seat)
         error = self.infos.get(agent, {}).get("parse_error") if self.infos else None
         legal = self.legal_actions(agent) if self.game.to_move == seat else []
-        return text_view(self.game, seat, error, legal, MAX_OBSERVATION_CHARS)
+        return text_view(self.game, seat, error, legal or [], MAX_OBSERVATION_CHARS)
 
     def render_text(self) -> str:
         """The ``ansi`` frame: the moderator's view (every role, who lives, the phase)."""

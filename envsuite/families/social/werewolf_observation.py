@@ -66,7 +66,8 @@ def vector_view(game: WerewolfGame, seat: int) -> np.ndarray:
 def rules_text(game: WerewolfGame) -> str:
     """The rules in brief, for every player's text observation."""
     setup = game.setup
-    specials = [f"{setup.num_werewolves} werewolves"]
+    wolves = setup.num_werewolves
+    specials = [f"{wolves} werewolf" if wolves == 1 else f"{wolves} werewolves"]
     specials += ["a seer"] * setup.seer + ["a doctor"] * setup.doctor
     return (
         f"Werewolf with {setup.num_players} players: {', '.join(specials)}, the rest "

@@ -57,23 +57,8 @@ ROLE_ORDER = (WEREWOLF, SEER, DOCTOR, VILLAGER)
 MIN_PLAYERS = 5
 MAX_PLAYERS = 15
 #: Default seat names; a game of n players uses the first n.
-NAMES = (
-    "Alice",
-    "Bob",
-    "Carol",
-    "Dave",
-    "Eve",
-    "Frank",
-    "Grace",
-    "Heidi",
-    "Ivan",
-    "Judy",
-    "Mallory",
-    "Niaj",
-    "Olivia",
-    "Peggy",
-    "Rupert",
-)
+_NAME_LIST = "Alice Bob Carol Dave Eve Frank Grace Heidi Ivan Judy Mallory Niaj Olivia Peggy Rupert"
+NAMES = tuple(_NAME_LIST.split(" "))
 MAX_SPEECH_CHARS = 2000
 MAX_DISCUSSION_ROUNDS = 5
 #: The claim values a seat may state about another (what a seer's check would say).
@@ -269,8 +254,10 @@ class WerewolfGame:
         return self.chance_options if self.phase is Phase.CHANCE else ()
 
     def legal_actions(self, seat: int) -> list[Action]:
-        """Every legal structured action of ``seat`` now (empty off-turn); ``say`` with any
-        text is legal too in the discussion, listed here with an empty message."""
+        """Every legal structured action of ``seat`` now (empty off-turn).
+
+        ``say`` with any text is legal in the discussion; it is listed with an empty message.
+        """
         if seat != self.to_move:
             return []
         others = [s for s in self.living() if s != seat]
@@ -567,7 +554,9 @@ class WerewolfGame:
 
     def _game_over(self) -> None:
         self.phase, self.queue = Phase.OVER, []
-        roles = ", ".join(f"{name} the {role}" for name, role in zip(self.names, self.roles))
+        roles = ", ".join(
+            f"{name} the {role}" for name, role in zip(self.names, self.roles, strict=True)
+        )
         self._public("roles", None, f"The roles were: {roles}.")
         for viewer in range(self.setup.num_players):
             self.known[viewer] = list(self.teams)
