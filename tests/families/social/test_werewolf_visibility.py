@@ -87,7 +87,7 @@ def test_no_info_or_observation_names_another_players_role_before_the_end(mode):
         env.reset(seed=seed)
         game = env.unwrapped.game
         names = game.names
-        for agent in env.agent_iter(2000):
+        for _agent in env.agent_iter(2000):
             _, _, terminated, truncated, info = env.last()
             if terminated or truncated:
                 env.step(None)
