@@ -26,6 +26,7 @@ the same class.
 from __future__ import annotations
 
 import enum
+import functools
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -168,9 +169,11 @@ class WerewolfSetup:
 
     def to_dict(self) -> dict[str, Any]:
         """The setup as a JSON-friendly mapping (``WerewolfSetup(**mapping)`` rebuilds it)."""
-        data = asdict(self)
-        data["names"] = list(self.names)
-        return data
+        return {**self._as_dict, "names": list(self.names)}
+
+    @functools.cached_property
+    def _as_dict(self) -> dict[str, Any]:
+        return asdict(self)
 
 
 def _check_int(name: str, value: Any, low: int, high: int) -> None:
