@@ -19,7 +19,7 @@ from envsuite.families.social.werewolf_actions import (
     parse_index,
     parse_text,
 )
-from envsuite.families.social.werewolf_observation import text_view, vector_size, vector_view
+from envsuite.families.social.werewolf_observation import VectorObserver, text_view, vector_size
 from envsuite.families.social.werewolf_rules import (
     NAMES,
     ROLES,
@@ -211,6 +211,7 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
         self.action_spaces = dict.fromkeys(self.possible_agents, action)
         self.game = WerewolfGame(self.setup, self.setup.base_roles())
         self.invalid_actions = dict.fromkeys(self.possible_agents, 0)
+        self._observer = VectorObserver(n)
 
     # -- episode -----------------------------------------------------------------------
     def new_episode(
@@ -327,7 +328,7 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
         """What ``agent`` may know, as text or as a vector (see Observation)."""
         seat = self._seat[agent]
         if self.observation_mode == "vector":
-            return vector_view(self.game, seat)
+            return self._observer.view(self.game, seat)
         error = self.infos.get(agent, {}).get("parse_error") if self.infos else None
         legal = self.legal_actions(agent) if self.game.to_move == seat else []
         return text_view(self.game, seat, error, legal or [], MAX_OBSERVATION_CHARS)

@@ -21,6 +21,9 @@ Both read only their own seat's view (``game.view(seat)``) and knowledge row
 (``game.known[seat]``), never another seat's role: the seat is the env's agent to move
 when ``act`` is called (PettingZoo AEC asks the agent to move). Use one per seat, e.g.
 ``--agent player_0=envsuite.families.social.werewolf_bots:BeliefBot,player_1=random``.
+A bot made without an env (``BeliefBot()``) plays a bare
+:class:`~envsuite.families.social.werewolf_rules.WerewolfGame` through ``choose(game,
+seat)``, as the benchmarks' raw engine loop does.
 """
 
 from __future__ import annotations
@@ -50,8 +53,8 @@ ACCUSE_MARGIN = 1.5
 class _SeatBot:
     """What both bots share: the env, the seat, a seeded generator, acting on rule actions."""
 
-    def __init__(self, env: Any) -> None:
-        self.env = env.unwrapped
+    def __init__(self, env: Any = None) -> None:
+        self.env = None if env is None else env.unwrapped
         self.rng = make_generator(0, "werewolf-bot")
 
     def reset(self, seed: int | None = None) -> None:
@@ -60,6 +63,8 @@ class _SeatBot:
 
     def act(self, observation: Any, info: Mapping[str, Any]) -> Any:
         """The bot's action for the agent to move, in the env's action form."""
+        if self.env is None:
+            raise ValueError("this bot was made without an env: call choose(game, seat)")
         agent = self.env.agent_selection
         seat = self.env.seat_of(agent)
         return self.env.encode_action(agent, self.choose(self.env.game, seat))
@@ -90,7 +95,7 @@ class RandomLegalBot(_SeatBot):
 class BeliefBot(_SeatBot):
     """Plays from a Bayesian belief over the werewolves (see the module)."""
 
-    def __init__(self, env: Any) -> None:
+    def __init__(self, env: Any = None) -> None:
         super().__init__(env)
         self._game: WerewolfGame | None = None
         self._belief: WolfBelief | None = None

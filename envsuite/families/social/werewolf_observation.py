@@ -30,37 +30,60 @@ def vector_size(n: int) -> int:
     return HEAD + 3 * n + 4 * n * n
 
 
+class VectorObserver:
+    """Builds vector observations (see the env); the public part is built once per event.
+
+    The pairwise blocks (votes, accusations, claims) are the same for every seat up to
+    the seat's rotation, so they are computed once each time the game's log grows and
+    each seat's view takes them through its own precomputed index.
+
+    Args:
+        n: Seats in the game.
+
+    """
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.orders = [np.array([(seat + j) % n for j in range(n)]) for seat in range(n)]
+        self.pair_index = [(order[:, None] * n + order[None, :]).ravel() for order in self.orders]
+        self._game: WerewolfGame | None = None
+        self._events = -1
+        self._public = np.zeros((4, n * n), dtype=np.float32)
+
+    def _pairs(self, game: WerewolfGame) -> np.ndarray:
+        if game is not self._game or len(game.log) != self._events:
+            self._game, self._events = game, len(game.log)
+            days = float(game.setup.max_days)
+            public = self._public
+            public[0] = np.minimum(np.asarray(game.vote_counts, dtype=np.float32).ravel() / days, 1)
+            public[1] = np.minimum(np.asarray(game.accusations, dtype=np.float32).ravel() / days, 1)
+            claims = [value for row in game.claims for value in row]
+            public[2] = [value == "werewolf" for value in claims]
+            public[3] = [value == "village" for value in claims]
+        return self._public
+
+    def view(self, game: WerewolfGame, seat: int) -> np.ndarray:
+        """The vector observation of ``seat``: seats ordered from ``seat`` itself."""
+        n = self.n
+        out = np.zeros(vector_size(n), dtype=np.float32)
+        out[ROLE_ORDER.index(game.roles[seat])] = 1.0
+        out[len(ROLE_ORDER) + PHASE_ORDER.index(game.phase)] = 1.0
+        out[HEAD - 2] = float(game.to_move == seat)
+        out[HEAD - 1] = min(1.0, game.day / game.setup.max_days)
+        known = game.known[seat]
+        for j, other in enumerate(self.orders[seat]):
+            base = HEAD + 3 * j
+            out[base] = game.alive[other]
+            team = known[other]
+            if team is not None:
+                out[base + (1 if team == WEREWOLVES else 2)] = 1.0
+        out[HEAD + 3 * n :] = self._pairs(game)[:, self.pair_index[seat]].ravel()
+        return out
+
+
 def vector_view(game: WerewolfGame, seat: int) -> np.ndarray:
-    """The vector observation of ``seat``: seats ordered from ``seat`` itself (see the env)."""
-    n = game.setup.num_players
-    order = [(seat + j) % n for j in range(n)]
-    out = np.zeros(vector_size(n), dtype=np.float32)
-    out[ROLE_ORDER.index(game.roles[seat])] = 1.0
-    out[len(ROLE_ORDER) + PHASE_ORDER.index(game.phase)] = 1.0
-    out[HEAD - 2] = float(game.to_move == seat)
-    out[HEAD - 1] = min(1.0, game.day / game.setup.max_days)
-    known = game.known[seat]
-    per_seat = np.zeros((n, 3), dtype=np.float32)
-    for j, other in enumerate(order):
-        per_seat[j, 0] = game.alive[other]
-        team = known[other]
-        if team is not None:
-            per_seat[j, 1 if team == WEREWOLVES else 2] = 1.0
-    out[HEAD : HEAD + 3 * n] = per_seat.ravel()
-    days = float(game.setup.max_days)
-    votes = np.asarray(game.vote_counts, dtype=np.float32)[np.ix_(order, order)] / days
-    accusations = np.asarray(game.accusations, dtype=np.float32)[np.ix_(order, order)] / days
-    claims = np.asarray(
-        [[(value == "werewolf", value == "village") for value in row] for row in game.claims],
-        dtype=np.float32,
-    )[np.ix_(order, order)]
-    start = HEAD + 3 * n
-    block = n * n
-    out[start : start + block] = np.minimum(votes, 1.0).ravel()
-    out[start + block : start + 2 * block] = np.minimum(accusations, 1.0).ravel()
-    out[start + 2 * block : start + 3 * block] = claims[:, :, 0].ravel()
-    out[start + 3 * block : start + 4 * block] = claims[:, :, 1].ravel()
-    return out
+    """The vector observation of ``seat`` (a one-off :class:`VectorObserver`)."""
+    return VectorObserver(game.setup.num_players).view(game, seat)
 
 
 def rules_text(game: WerewolfGame) -> str:
