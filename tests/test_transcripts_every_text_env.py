@@ -172,6 +172,8 @@ def test_transcripts_are_prefix_stable_and_replay_from_records(spec: EnvSpec, mi
     live = snapshots[-1]
     for transcript in live.values():
         roles = [message["role"] for message in transcript.messages]
+        if spec.api == "aec" and roles == ["system"]:
+            continue  # a seat whose turn has not come yet (most seats, at night in Werewolf)
         assert roles[0] == "system" and roles[1] == "user"
         assert roles.count("assistant") == len(transcript.rewards) >= 1
         assert all(isinstance(m["content"], str) for m in transcript.messages)
