@@ -21,8 +21,9 @@ _register(
         api="aec",
         description="Werewolf, 5-15 players (AEC): wolves, seer, doctor; text or vector.",
         oracle=f"{_PACKAGE}.werewolf_oracle:werewolf_oracle",
-        # Belief-tracking bots in every seat always bring the game to a decision.
-        oracle_success=1.0,
+        # Belief-tracking bots in every seat decide 97-100% of games (200 seeds per test
+        # variant; the rest run out of days, mostly split votes under "no_exile" ties).
+        oracle_success=0.9,
         test_kwargs={"num_players": 6},
         test_variants=(
             {"observation_mode": "vector"},

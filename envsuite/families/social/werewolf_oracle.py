@@ -1,8 +1,9 @@
 """The Werewolf-v0 oracle: a :class:`~werewolf_bots.BeliefBot` in every seat.
 
 Werewolf has no solution to play; the reference policy is the strongest scripted bot,
-which reads only what its seat may know. With it in every seat a game always reaches a
-decision (the env-level success), which the conformance kit checks.
+which reads only what its seat may know. With it in every seat 97-100% of games reach a
+decision (the env-level success; measured over 200 seeds for each of the spec's test
+variants), which the conformance kit holds to 90%.
 """
 
 from __future__ import annotations

@@ -240,9 +240,7 @@ class WerewolfGame:
     @property
     def to_move(self) -> int | None:
         """The seat to act, or None (a chance event is pending, or the game is over)."""
-        return (
-            self.queue[0] if self.queue and self.phase not in (Phase.CHANCE, Phase.OVER) else None
-        )
+        return self.queue[0] if self.queue else None  # the queue is empty at chance and the end
 
     def living(self) -> list[int]:
         """The living seats, in seat order."""
