@@ -287,6 +287,8 @@ class WerewolfGame:
         allowed = PHASE_KINDS[self.phase]
         if action.kind not in allowed:
             doing = ", ".join(allowed)
+            if action.kind == "pass":
+                return f"you may not pass or abstain now; in the {self.phase.value} phase: {doing}"
             return f"'{action.kind}' is not allowed now; in the {self.phase.value} phase: {doing}"
         if action.kind in ("pass", "say"):
             return None
