@@ -32,3 +32,22 @@ _register(
         ),
     )
 )
+
+
+_register(
+    EnvSpec(
+        id="envsuite/Mafia-v0",
+        entry_point=f"{_PACKAGE}.mafia:MafiaEnv",
+        family="social",
+        api="aec",
+        description="Mafia (SecretMafia's setup), 5-15 players (AEC), on the Werewolf engine.",
+        oracle=f"{_PACKAGE}.werewolf_oracle:werewolf_oracle",
+        # The same belief-tracking bots: 200 seeds of the default 6 players, all decided.
+        oracle_success=0.9,
+        test_kwargs={"discussion_rounds": 1},
+        test_variants=(
+            {"observation_mode": "vector"},
+            {"num_players": 9, "tie_rule": "random", "discussion_rounds": 3},
+        ),
+    )
+)

@@ -14,6 +14,8 @@ from envsuite.action_parsing import parse_index as parse_int_index
 from envsuite.aec_env_base import OFF_TURN, EnvsuiteAECEnv, Turn
 from envsuite.env_base import InvalidAction
 from envsuite.families.social.werewolf_actions import (
+    PHASE_VERB,
+    TARGET,
     action_index,
     action_text,
     parse_index,
@@ -141,6 +143,8 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
         "name": "werewolf_v0",
         "is_parallelizable": False,
     }
+    #: Whose words the game uses (:data:`~envsuite.families.social.game_words.GAME_WORDS`).
+    GAME: ClassVar[str] = "werewolf"
 
     def __init__(
         self,
@@ -195,6 +199,7 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
             max_days=n if max_days is None else max_days,
             reveal_roles_on_death=reveal_roles_on_death,
             names=tuple(NAMES[:n] if names is None else names),
+            game=self.GAME,
         )
         self.observation_mode: ObservationMode = observation_mode
         self.invalid_action_penalty = float(invalid_action_penalty)
@@ -240,18 +245,19 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
     def _info(self, agent: str) -> dict[str, Any]:
         seat = self._seat[agent]
         role = self.game.roles[seat]
+        words = self.game.words
         info: dict[str, Any] = {
-            "role": role,
-            "team": ROLES[role].team,
+            "role": words.role(role),
+            "team": words.team(ROLES[role].team),
             "invalid_actions": self.invalid_actions[agent],
         }
         if self.game.over:
             winner = self.game.winner
-            info["winner"] = winner
+            info["winner"] = None if winner is None else words.team(winner)
             if winner is None:
                 info["outcome"] = "draw"
             else:
-                info["outcome"] = "win" if winner == info["team"] else "loss"
+                info["outcome"] = "win" if winner == ROLES[role].team else "loss"
         return info
 
     def seat_of(self, agent: str) -> int:
@@ -268,6 +274,8 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
         else:
             index = parse_int_index(action, 1 + 3 * n, "action")
             parsed = parse_index(index, seat, n, self.game.phase)
+        if parsed.kind == TARGET:  # [Alice]: the phase's own action on Alice
+            parsed = Action(PHASE_VERB.get(self.game.phase, "accuse"), parsed.target)
         reason = self.game.illegal_reason(seat, parsed)
         if reason is not None:
             raise InvalidAction(f"illegal action: {reason}")
@@ -276,7 +284,7 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
     def encode_action(self, agent: str, action: Action) -> Any:
         """``action`` of ``agent`` in this env's action form (text, or the vector index)."""
         if self.observation_mode == "text":
-            return action_text(action, self.setup.names)
+            return action_text(action, self.setup.names, self.game.words.claim_killer)
         return action_index(action, self._seat[agent], self.setup.num_players)
 
     def legal_actions(self, agent: str) -> list[Any] | None:
@@ -311,7 +319,7 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
         winner = self.game.winner
         if winner is not None:
             for name in self.possible_agents:
-                won = infos[name]["team"] == winner
+                won = self.game.teams[self._seat[name]] == winner
                 final[name] = final.get(name, 0.0) + (1.0 if won else -1.0)
         if self.game.truncated:
             return Turn(rewards=final, truncated=self.possible_agents, infos=infos)
@@ -337,13 +345,15 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
         """The ``ansi`` frame: the moderator's view (every role, who lives, the phase)."""
         game = self.game
         status = (
-            f"{game.winner or 'nobody'} won" if game.over else f"day {game.day}, {game.phase.value}"
+            f"{game.words.team(game.winner) if game.winner else 'nobody'} won"
+            if game.over
+            else f"day {game.day}, {game.phase.value}"
         )
-        lines = [f"Werewolf: {status}"]
+        lines = [f"{game.words.title}: {status}"]
         for seat, name in enumerate(self.setup.names):
             mark = "alive" if game.alive[seat] else "dead"
             turn = " <- to move" if game.to_move == seat else ""
-            lines.append(f"  {name:<8} {game.roles[seat]:<9} {mark}{turn}")
+            lines.append(f"  {name:<8} {game.words.role(game.roles[seat]):<9} {mark}{turn}")
         return "\n".join(lines)
 
     def state_digest(self) -> str:

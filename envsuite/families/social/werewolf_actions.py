@@ -11,7 +11,11 @@ accepted):
   ``claim NAME werewolf`` / ``claim NAME village`` (a seer's kind of claim; ``claim NAME
   is a werewolf`` / ``claim NAME is not a werewolf`` too) or ``pass`` (the discussion);
 - ``pass`` / ``abstain`` / ``skip`` mean the same everywhere (at night: do nothing,
-  which is refused as illegal, so it costs the penalty).
+  which is refused as illegal, so it costs the penalty);
+- SecretMafia's form: a player in square brackets and nothing else, ``[Alice]``, ``[3]``
+  or ``[Player 3]`` (seat numbers from 0), is the phase's action on that player (kill,
+  check, save, accuse or vote);
+- Mafia writes ``mafia`` for ``werewolf`` in claims (both are read in either game).
 
 Vector actions are ``Discrete(1 + 3 * n)`` indices relative to the acting seat (``j``
 names seat ``(me + j) mod n``, so index 1 + 0 is oneself): 0 passes; ``1 + j`` is the
@@ -35,6 +39,8 @@ from envsuite.families.social.werewolf_rules import (
     Phase,
 )
 
+#: The kind of a bracketed player (``[Alice]``): the phase's own action on that player.
+TARGET = "target"
 #: The actions that name one player, by the phase's verb.
 TARGETED = ("kill", "check", "save", "vote", "accuse")
 #: The grammar, as the error for an unknown command lists it.
@@ -53,23 +59,27 @@ PHASE_VERB = {
 _SAY = re.compile(r"\s*\[?\s*say\s*:(.*)", re.IGNORECASE | re.DOTALL)
 _TARGETED = re.compile(r"(kill|check|save|vote|accuse)\s+(?:for\s+)?(\w+)", re.IGNORECASE)
 _CLAIM = re.compile(
-    r"claim\s+(\w+)\s+(?:is\s+)?(not\s+)?(?:an?\s+)?(werewolf|wolf|village|villager)",
+    r"claim\s+(\w+)\s+(?:is\s+)?(not\s+)?(?:an?\s+)?(werewolf|wolf|mafia|village|villager)",
     re.IGNORECASE,
 )
+_BRACKETED = re.compile(r"\s*\[\s*(?:player\s*(\d+)|(\w+))\s*\]\s*\.?\s*", re.IGNORECASE)
 _PASS = re.compile(r"pass|abstain|skip|vote\s+none", re.IGNORECASE)
+#: How the error for text that holds no command starts.
+NO_COMMAND = "no command in"
 #: Longest text command read (a ``say`` longer than this is refused, not truncated).
 MAX_COMMAND_CHARS = 10_000
 
 
-def action_text(action: Action, names: Sequence[str]) -> str:
-    """The text command of ``action`` (``say`` with its message)."""
+def action_text(action: Action, names: Sequence[str], killer_word: str = WEREWOLF) -> str:
+    """The text command of ``action`` (``say`` with its message; claims with ``killer_word``)."""
     if action.kind == "pass":
         return "pass"
     if action.kind == "say":
         return f"say: {action.value}"
     assert action.target is not None
     if action.kind == "claim":
-        return f"claim {names[action.target]} {action.value}"
+        value = killer_word if action.value == WEREWOLF else action.value
+        return f"claim {names[action.target]} {value}"
     return f"{action.kind} {names[action.target]}"
 
 
@@ -85,6 +95,14 @@ def parse_text(text: Any, names: Sequence[str]) -> Action:
         )
     if len(text) > MAX_COMMAND_CHARS:
         raise InvalidAction(f"the command is longer than {MAX_COMMAND_CHARS} characters")
+    bracketed = _BRACKETED.fullmatch(text)
+    if bracketed is not None:
+        named = bracketed.group(1) or bracketed.group(2)
+        if named.isdigit():
+            if int(named) >= len(names):
+                raise InvalidAction(f"there is no player {named}; seats are 0 to {len(names) - 1}")
+            return Action(TARGET, int(named))
+        return Action(TARGET, seat_of(named, names))
     said = _SAY.fullmatch(text)
     if said is not None:
         message = said.group(1).strip()
@@ -102,7 +120,7 @@ def parse_text(text: Any, names: Sequence[str]) -> Action:
     claim = _CLAIM.fullmatch(command)
     if claim is not None:
         target = seat_of(claim.group(1), names)
-        wolf = claim.group(3).lower() in ("werewolf", "wolf")
+        wolf = claim.group(3).lower() in ("werewolf", "wolf", "mafia")
         if claim.group(2):
             wolf = not wolf
         return Action("claim", target, WEREWOLF if wolf else VILLAGE)
@@ -110,7 +128,7 @@ def parse_text(text: Any, names: Sequence[str]) -> Action:
     if targeted is not None:
         return Action(targeted.group(1).lower(), seat_of(targeted.group(2), names))
     shown = command if len(command) <= 40 else command[:40] + "..."
-    raise InvalidAction(f"no command in {shown!r}; answer with one of {GRAMMAR}")
+    raise InvalidAction(f"{NO_COMMAND} {shown!r}; answer with one of {GRAMMAR}")
 
 
 def seat_of(name: str, names: Sequence[str]) -> int:

@@ -16,6 +16,8 @@ from envsuite.families.social.werewolf_rules import (
     PHASE_ORDER,
     ROLE_ORDER,
     ROLES,
+    SEER,
+    WEREWOLF,
     WEREWOLVES,
     Phase,
     WerewolfGame,
@@ -88,18 +90,18 @@ def vector_view(game: WerewolfGame, seat: int) -> np.ndarray:
 
 def rules_text(game: WerewolfGame) -> str:
     """The rules in brief, for every player's text observation."""
-    setup = game.setup
-    wolves = setup.num_werewolves
-    specials = [f"{wolves} werewolf" if wolves == 1 else f"{wolves} werewolves"]
-    specials += ["a seer"] * setup.seer + ["a doctor"] * setup.doctor
+    setup, words = game.setup, game.words
+    killer, checker = words.role(WEREWOLF), words.role(SEER)
+    specials = [f"{words.killers} ({setup.num_werewolves})"]
+    specials += [f"a {checker}"] * setup.seer + ["a doctor"] * setup.doctor
     return (
-        f"Werewolf with {setup.num_players} players: {', '.join(specials)}, the rest "
-        "villagers. Each night the werewolves kill one player, the seer learns whether one "
-        "player is a werewolf and the doctor protects one player. Each day the living "
-        f"speak ({setup.discussion_rounds} round(s) of one message of at most "
+        f"{words.title} with {setup.num_players} players: {', '.join(specials)}, the rest "
+        f"villagers. Each night {words.killers} kill one player, the {checker} learns "
+        f"whether one player is {words.killer} and the doctor protects one player. Each day "
+        f"the living speak ({setup.discussion_rounds} round(s) of one message of at most "
         f"{setup.max_speech_chars} characters each), then vote to exile one player "
         f"(a tie: {'nobody is exiled' if setup.tie_rule == 'no_exile' else 'one is drawn'}). "
-        "The village wins when no werewolf lives; the werewolves win when they are at "
+        f"The village wins when no {killer} lives; {words.killers} win when they are at "
         f"least as many as the others. The game ends undecided after day {setup.max_days}."
     )
 
@@ -117,13 +119,14 @@ def text_view(
     alive = [names[s] for s in range(len(names)) if game.alive[s]]
     dead = [names[s] for s in range(len(names)) if not game.alive[s]]
     known = [
-        f"{names[other]} is {'a werewolf' if team == WEREWOLVES else 'village'}"
+        f"{names[other]} is {game.words.killer if team == WEREWOLVES else 'village'}"
         for other, team in enumerate(game.known[seat])
         if team is not None and other != seat
     ]
     head = [
         rules_text(game),
-        f"You are {names[seat]} (player_{seat}), the {role}, team {ROLES[role].team}.",
+        f"You are {names[seat]} (player_{seat}), the {game.words.role(role)}, "
+        f"team {game.words.team(ROLES[role].team)}.",
         f"Alive: {', '.join(alive)}." + (f" Dead: {', '.join(dead)}." if dead else ""),
     ]
     if known and not game.over:
@@ -152,7 +155,8 @@ def _status(game: WerewolfGame, seat: int, legal: Sequence[str]) -> str:
         if game.winner is None:
             return "The game is over, undecided."
         won = ROLES[game.roles[seat]].team == game.winner
-        return f"The game is over: the {game.winner} won; you {'won' if won else 'lost'}."
+        winner = game.words.team(game.winner)
+        return f"The game is over: the {winner} won; you {'won' if won else 'lost'}."
     if game.to_move != seat:
         if game.phase is Phase.DISCUSSION and game.to_move is not None:
             return f"Discussion: {game.names[game.to_move]} is speaking."

@@ -32,6 +32,7 @@ from typing import Any
 
 from envsuite.families.social.channels import Message, MessageLog
 from envsuite.families.social.game_log import GameLog, LogEntry
+from envsuite.families.social.game_words import GAME_WORDS
 from envsuite.families.social.roles import Role
 from envsuite.families.social.turn_order import round_robin, within_budget
 from envsuite.families.social.voting import TieRule, tally
@@ -50,7 +51,9 @@ ROLES: dict[str, Role] = {
     ),
     SEER: Role(SEER, VILLAGE, "check", False, "Each night you learn if one player is a werewolf."),
     DOCTOR: Role(DOCTOR, VILLAGE, "save", False, "Each night you protect one player from death."),
-    VILLAGER: Role(VILLAGER, VILLAGE, None, False, "You have no night action; find the wolves."),
+    VILLAGER: Role(
+        VILLAGER, VILLAGE, None, False, "You have no night action; find the werewolves."
+    ),
 }
 #: Role order in vectors (one-hot) and in the role summary.
 ROLE_ORDER = (WEREWOLF, SEER, DOCTOR, VILLAGER)
@@ -125,6 +128,8 @@ class WerewolfSetup:
         max_days: Days played before the game ends undecided (>= 1).
         reveal_roles_on_death: Whether a death announces the dead seat's role.
         names: The seats' names (``num_players`` distinct words of letters).
+        game: Whose words the messages use: ``"werewolf"`` or ``"mafia"``
+            (:mod:`~envsuite.families.social.game_words`); the rules are the same.
 
     """
 
@@ -138,6 +143,7 @@ class WerewolfSetup:
     max_days: int = 10
     reveal_roles_on_death: bool = False
     names: tuple[str, ...] = NAMES[:8]
+    game: str = "werewolf"
 
     def __post_init__(self) -> None:
         _check_int("num_players", self.num_players, MIN_PLAYERS, MAX_PLAYERS)
@@ -160,6 +166,8 @@ class WerewolfSetup:
         if not all(isinstance(name, str) and name.isalpha() and name.isascii() for name in names):
             raise ValueError(f"every name must be a word of ASCII letters, got {names!r}")
         object.__setattr__(self, "names", names)
+        if self.game not in GAME_WORDS:
+            raise ValueError(f"game must be one of {sorted(GAME_WORDS)}, got {self.game!r}")
 
     def base_roles(self) -> tuple[str, ...]:
         """The roles to deal, before shuffling: werewolves, seer, doctor, villagers."""
@@ -204,6 +212,7 @@ class WerewolfGame:
         self.setup = setup
         self.roles = tuple(roles)
         self.names = setup.names
+        self.words = GAME_WORDS[setup.game]
         n = setup.num_players
         self.teams = tuple(ROLES[role].team for role in roles)
         self.wolves = tuple(seat for seat in range(n) if roles[seat] == WEREWOLF)
@@ -300,12 +309,14 @@ class WerewolfGame:
             if target == seat:
                 return "you cannot make a claim about yourself"
             if action.value not in CLAIM_VALUES:
-                return f"a claim says 'werewolf' or 'village', not {action.value!r}"
+                killer = self.words.claim_killer
+                return f"a claim says '{killer}' or 'village', not {action.value!r}"
             return None
         if not self.alive[target]:
             return f"{name} is dead"
         if action.kind == "kill" and self.roles[target] == WEREWOLF:
-            return f"{name} is a werewolf; werewolves do not kill each other"
+            words = self.words
+            return f"{name} is {words.killer}; {words.killers} do not kill each other"
         if action.kind in ("check", "vote", "accuse") and target == seat:
             return f"you cannot {action.kind} yourself"
         return None
@@ -388,7 +399,8 @@ class WerewolfGame:
             "wolf_pick",
             seat,
             frozenset(self.wolves),
-            f"{self.names[seat]} (werewolf) wants to kill {self.names[action.target]}.",
+            f"{self.names[seat]} ({self.words.role(WEREWOLF)}) wants to kill "
+            f"{self.names[action.target]}.",
             action.target,
         )
 
@@ -397,8 +409,8 @@ class WerewolfGame:
         self.check = action.target
         team = self.teams[action.target]
         self.known[seat][action.target] = team
-        verdict = "a werewolf" if team == WEREWOLVES else "not a werewolf"
-        text = f"Your vision: {self.names[action.target]} is {verdict}."
+        verdict = self.words.verdict(team == WEREWOLVES)
+        text = f"{self.words.vision}: {self.names[action.target]} is {verdict}."
         self._post("check", seat, frozenset({seat}), text, action.target, team)
 
     def _on_save(self, seat: int, action: Action) -> None:
@@ -413,13 +425,14 @@ class WerewolfGame:
     def _on_accuse(self, seat: int, action: Action) -> None:
         assert action.target is not None
         self.accusations[seat][action.target] += 1
-        text = f"{self.names[seat]} accuses {self.names[action.target]} of being a werewolf."
+        accused = self.names[action.target]
+        text = f"{self.names[seat]} accuses {accused} of being {self.words.killer}."
         self._public("accuse", seat, text, action.target)
 
     def _on_claim(self, seat: int, action: Action) -> None:
         assert action.target is not None
         self.claims[seat][action.target] = action.value
-        verdict = "a werewolf" if action.value == WEREWOLF else "not a werewolf"
+        verdict = self.words.verdict(action.value == WEREWOLF)
         text = f"{self.names[seat]} claims: {self.names[action.target]} is {verdict}."
         self._public("claim", seat, text, action.target, action.value)
 
@@ -452,9 +465,10 @@ class WerewolfGame:
         self.kill_target = target
         wolves = frozenset(self.wolves)
         if target is None:
-            self._post("wolf_choice", None, wolves, "The werewolves kill nobody tonight.")
+            text = f"{self.words.killers.capitalize()} kill nobody tonight."
+            self._post("wolf_choice", None, wolves, text)
         else:
-            text = f"The werewolves will kill {self.names[target]}."
+            text = f"{self.words.killers.capitalize()} will kill {self.names[target]}."
             self._post("wolf_choice", None, wolves, text, target)
 
     def _night_role(self, phase: Phase) -> None:
@@ -538,7 +552,8 @@ class WerewolfGame:
         self._public(kind, None, text, seat)
         if self.setup.reveal_roles_on_death:
             role = self.roles[seat]
-            self._public("reveal", None, f"{self.names[seat]} was the {role}.", seat, role)
+            shown = self.words.role(role)
+            self._public("reveal", None, f"{self.names[seat]} was the {shown}.", seat, role)
             for viewer in range(self.setup.num_players):
                 self.known[viewer][seat] = self.teams[seat]
 
@@ -550,15 +565,16 @@ class WerewolfGame:
             self.winner = WEREWOLVES
         else:
             return False
-        who = "The village wins" if self.winner == VILLAGE else "The werewolves win"
-        self._public("over", None, f"{who}.", None, self.winner)
+        who = "The village wins." if self.winner == VILLAGE else self.words.killers_win
+        self._public("over", None, who, None, self.winner)
         self._game_over()
         return True
 
     def _game_over(self) -> None:
         self.phase, self.queue = Phase.OVER, []
         roles = ", ".join(
-            f"{name} the {role}" for name, role in zip(self.names, self.roles, strict=True)
+            f"{name} the {self.words.role(role)}"
+            for name, role in zip(self.names, self.roles, strict=True)
         )
         self._public("roles", None, f"The roles were: {roles}.")
         for viewer in range(self.setup.num_players):
@@ -569,12 +585,13 @@ class WerewolfGame:
         n = self.setup.num_players
         for seat in range(n):
             role = ROLES[self.roles[seat]]
-            text = f"You are {self.names[seat]}, the {role.name}. {role.description}"
+            shown, description = self.words.role(role.name), self.words.descriptions[role.name]
+            text = f"You are {self.names[seat]}, the {shown}. {description}"
             self._post("role", None, frozenset({seat}), text, seat, role.name)
             self.known[seat][seat] = role.team
         wolves = frozenset(self.wolves)
         pack = ", ".join(self.names[seat] for seat in self.wolves)
-        self._post("wolves", None, wolves, f"The werewolves are: {pack}.")
+        self._post("wolves", None, wolves, f"{self.words.killers.capitalize()} are: {pack}.")
         for seat in self.wolves:
             self.known[seat] = [self.teams[other] for other in range(n)]
 

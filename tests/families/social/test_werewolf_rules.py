@@ -44,7 +44,7 @@ def test_the_seer_learns_a_team_privately():
 def test_illegal_actions_are_named():
     game = game6()
     assert game.illegal_reason(0, Action("kill", 0)) == (
-        "Alice is a werewolf; werewolves do not kill each other"
+        "Alice is a werewolf; the werewolves do not kill each other"
     )
     assert game.illegal_reason(3, Action("kill", 1)) == "it is not your turn"
     assert "not allowed now" in game.illegal_reason(0, Action("vote", 1))
