@@ -1,4 +1,4 @@
-"""Scripted Werewolf players at two strengths, usable as ``--agent`` seats.
+"""Scripted Werewolf and Mafia players at two strengths, usable as ``--agent`` seats.
 
 - :class:`RandomLegalBot`: a uniformly random legal action (``say`` aside).
 - :class:`BeliefBot`: keeps a :class:`~envsuite.families.social.werewolf_beliefs.WolfBelief`

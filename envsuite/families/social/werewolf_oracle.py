@@ -1,4 +1,4 @@
-"""The Werewolf-v0 oracle: a :class:`~werewolf_bots.BeliefBot` in every seat.
+"""The Werewolf-v0 and Mafia-v0 oracle: a :class:`~werewolf_bots.BeliefBot` in every seat.
 
 Werewolf has no solution to play; the reference policy is the strongest scripted bot,
 which reads only what its seat may know. With it in every seat 97-100% of games reach a
