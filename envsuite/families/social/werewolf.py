@@ -89,7 +89,8 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
         Text mode, a command of the grammar in
         :mod:`~envsuite.families.social.werewolf_actions`: ``kill NAME``, ``check NAME``,
         ``save NAME``, ``vote NAME``, ``abstain``, ``say: MESSAGE``, ``accuse NAME``,
-        ``claim NAME werewolf`` / ``claim NAME village`` or ``pass``. The player to move
+        ``claim NAME werewolf`` / ``claim NAME village`` or ``pass``; a player in
+        brackets alone (``[Alice]``, ``[3]``) is the phase's action on it. The player to move
         finds ``info["legal_actions"]``: every legal command but ``say`` (any ``say:``
         message is legal in the discussion too). Vector mode: ``Discrete(1 + 3n)``
         indices relative to the player (see that module) and ``info["action_mask"]``
