@@ -63,6 +63,8 @@ MAX_PLAYERS = 15
 #: Default seat names; a game of n players uses the first n.
 _NAME_LIST = "Alice Bob Carol Dave Eve Frank Grace Heidi Ivan Judy Mallory Niaj Olivia Peggy Rupert"
 NAMES = tuple(_NAME_LIST.split(" "))
+#: Words of the action grammar, which no player may be called.
+RESERVED_NAMES = frozenset({"pass", "abstain", "skip", "none", "player", "say"})
 MAX_SPEECH_CHARS = 2000
 MAX_DISCUSSION_ROUNDS = 5
 #: The claim values a seat may state about another (what a seer's check would say).
@@ -165,6 +167,9 @@ class WerewolfSetup:
             raise ValueError(f"names must be {n} distinct names, got {names!r}")
         if not all(isinstance(name, str) and name.isalpha() and name.isascii() for name in names):
             raise ValueError(f"every name must be a word of ASCII letters, got {names!r}")
+        reserved = [name for name in names if name.lower() in RESERVED_NAMES]
+        if reserved:
+            raise ValueError(f"{reserved[0]!r} is a word of the action grammar, not a name")
         object.__setattr__(self, "names", names)
         if self.game not in GAME_WORDS:
             raise ValueError(f"game must be one of {sorted(GAME_WORDS)}, got {self.game!r}")

@@ -231,3 +231,17 @@ def test_envsuite_eval_with_mixed_seats(tmp_path):
         assert {agent.role for agent in record.agents.values()} >= {"werewolf", "seer", "doctor"}
         winners = {agent.team for agent in record.agents.values() if agent.outcome == "win"}
         assert len(winners) == 1 and record.success
+
+
+def test_long_text_observations_drop_the_oldest_events_and_fit_the_space():
+    env = make(num_players=15, discussion_rounds=5, max_speech_chars=2000)
+    env.reset(seed=0)
+    game = env.unwrapped.game
+    while game.phase is not Phase.VOTE:
+        mover = env.agent_selection
+        legal = env.infos[mover]["legal_actions"]
+        env.step("say: " + "x" * 2000 if game.phase is Phase.DISCUSSION else legal[0])
+    observation = env.observe(env.agent_selection)
+    assert len(observation) <= 60_000 and env.observation_space("player_0").contains(observation)
+    assert "earlier events not shown)" in observation
+    assert observation.startswith("Werewolf with 15 players") and "Your turn (vote)" in observation

@@ -141,6 +141,7 @@ def test_the_log_replays_the_game_message_for_message():
         ({"tie_rule": "coin"}, "tie_rule"),
         ({"max_speech_chars": 0}, "max_speech_chars"),
         ({"names": ("A", "B")}, "names"),
+        ({"num_players": 5, "names": ("Ann", "Bo", "Cy", "Abstain", "Di")}, "action grammar"),
     ],
 )
 def test_bad_setups_are_refused(kwargs, message):
