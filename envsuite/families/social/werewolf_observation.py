@@ -36,8 +36,9 @@ class VectorObserver:
     """Builds vector observations (see the env); the public part is built once per event.
 
     The pairwise blocks (votes, accusations, claims) are the same for every seat up to
-    the seat's rotation, so they are computed once each time the game's log grows and
-    each seat's view takes them through its own precomputed index.
+    the seat's rotation, so they are computed once each time one of them changes
+    (``game.pair_changes``) and each seat's view takes them through its own precomputed
+    index.
 
     Args:
         n: Seats in the game.
@@ -49,12 +50,12 @@ class VectorObserver:
         self.orders = [np.array([(seat + j) % n for j in range(n)]) for seat in range(n)]
         self.pair_index = [(order[:, None] * n + order[None, :]).ravel() for order in self.orders]
         self._game: WerewolfGame | None = None
-        self._events = -1
+        self._changes = -1
         self._public = np.zeros((4, n * n), dtype=np.float32)
 
     def _pairs(self, game: WerewolfGame) -> np.ndarray:
-        if game is not self._game or len(game.log) != self._events:
-            self._game, self._events = game, len(game.log)
+        if game is not self._game or game.pair_changes != self._changes:
+            self._game, self._changes = game, game.pair_changes
             days = float(game.setup.max_days)
             public = self._public
             public[0] = np.minimum(np.asarray(game.vote_counts, dtype=np.float32).ravel() / days, 1)

@@ -242,6 +242,8 @@ class WerewolfGame:
         self.vote_counts = [[0] * n for _ in range(n)]
         self.accusations = [[0] * n for _ in range(n)]
         self.claims: list[list[str | None]] = [[None] * n for _ in range(n)]
+        # Counts changes to the three tables above (observers rebuild them only then).
+        self.pair_changes = 0
         self._deal_messages()
         self._start_night()
 
@@ -430,6 +432,7 @@ class WerewolfGame:
     def _on_accuse(self, seat: int, action: Action) -> None:
         assert action.target is not None
         self.accusations[seat][action.target] += 1
+        self.pair_changes += 1
         accused = self.names[action.target]
         text = f"{self.names[seat]} accuses {accused} of being {self.words.killer}."
         self._public("accuse", seat, text, action.target)
@@ -437,6 +440,7 @@ class WerewolfGame:
     def _on_claim(self, seat: int, action: Action) -> None:
         assert action.target is not None
         self.claims[seat][action.target] = action.value
+        self.pair_changes += 1
         verdict = self.words.verdict(action.value == WEREWOLF)
         text = f"{self.names[seat]} claims: {self.names[action.target]} is {verdict}."
         self._public("claim", seat, text, action.target, action.value)
@@ -519,6 +523,7 @@ class WerewolfGame:
                 self._public("vote", voter, f"{self.names[voter]} abstained.")
             else:
                 self.vote_counts[voter][target] += 1
+                self.pair_changes += 1
                 text = f"{self.names[voter]} voted for {self.names[target]}."
                 self._public("vote", voter, text, target)
         result = tally([target for _, target in self.votes], self.setup.tie_rule)
