@@ -31,13 +31,8 @@ from gymnasium.utils.seeding import np_random
 
 import envsuite
 from envsuite.families.social.werewolf_bots import BeliefBot
-from envsuite.families.social.werewolf_rules import (
-    NAMES,
-    Action,
-    Phase,
-    WerewolfGame,
-    WerewolfSetup,
-)
+from envsuite.families.social.werewolf_rules import WerewolfGame
+from envsuite.families.social.werewolf_setup import NAMES, Action, Phase, WerewolfSetup
 
 ENV_ID = "envsuite/Werewolf-v0"
 KWARGS = {"num_players": 7}

@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 from envsuite.env_base import InvalidAction
 from envsuite.families.social.werewolf import ObservationMode, WerewolfEnv
 from envsuite.families.social.werewolf_actions import NO_COMMAND
-from envsuite.families.social.werewolf_rules import Action, Phase
+from envsuite.families.social.werewolf_setup import Action, Phase
 from envsuite.rendering import TEXT_RENDER_MODES
 
 

@@ -22,14 +22,8 @@ from envsuite.families.social.werewolf_actions import (
     parse_text,
 )
 from envsuite.families.social.werewolf_observation import VectorObserver, text_view, vector_size
-from envsuite.families.social.werewolf_rules import (
-    NAMES,
-    ROLES,
-    Action,
-    Phase,
-    WerewolfGame,
-    WerewolfSetup,
-)
+from envsuite.families.social.werewolf_rules import WerewolfGame
+from envsuite.families.social.werewolf_setup import NAMES, ROLES, Action, Phase, WerewolfSetup
 from envsuite.rendering import TEXT_RENDER_MODES, checked_render_mode
 from envsuite.spaces import UnicodeText
 

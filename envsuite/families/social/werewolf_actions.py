@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from envsuite.env_base import InvalidAction
-from envsuite.families.social.werewolf_rules import (
+from envsuite.families.social.werewolf_setup import (
     CLAIM_VALUES,
     PASS,
     VILLAGE,

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from envsuite.families.social.channels import Message
-from envsuite.families.social.werewolf_rules import WEREWOLF, WEREWOLVES
+from envsuite.families.social.werewolf_setup import WEREWOLF, WEREWOLVES
 
 #: Relative likelihood of a villager's vote or accusation landing on a werewolf.
 VILLAGE_HITS = 1.5

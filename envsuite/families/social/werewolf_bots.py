@@ -34,7 +34,8 @@ from typing import Any
 import numpy as np
 
 from envsuite.families.social.werewolf_beliefs import WolfBelief
-from envsuite.families.social.werewolf_rules import (
+from envsuite.families.social.werewolf_rules import WerewolfGame
+from envsuite.families.social.werewolf_setup import (
     PASS,
     SEER,
     VILLAGE,
@@ -42,7 +43,6 @@ from envsuite.families.social.werewolf_rules import (
     WEREWOLVES,
     Action,
     Phase,
-    WerewolfGame,
 )
 from envsuite.seeding import make_generator
 

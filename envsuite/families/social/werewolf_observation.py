@@ -12,7 +12,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from envsuite.families.social.werewolf_rules import (
+from envsuite.families.social.werewolf_rules import WerewolfGame
+from envsuite.families.social.werewolf_setup import (
     PHASE_ORDER,
     ROLE_ORDER,
     ROLES,
@@ -20,7 +21,6 @@ from envsuite.families.social.werewolf_rules import (
     WEREWOLF,
     WEREWOLVES,
     Phase,
-    WerewolfGame,
 )
 
 #: Entries before the per-seat block: role one-hot, phase one-hot, my turn, the day.

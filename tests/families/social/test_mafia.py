@@ -8,7 +8,7 @@ import pytest
 
 import envsuite
 from envsuite.families.social.werewolf_bots import BeliefBot
-from envsuite.families.social.werewolf_rules import Phase
+from envsuite.families.social.werewolf_setup import Phase
 
 ENV_ID = "envsuite/Mafia-v0"
 

@@ -13,7 +13,8 @@ from envsuite.agents.loading import load_agent
 from envsuite.cli import app
 from envsuite.families.social.game_log import GameLog
 from envsuite.families.social.werewolf_bots import BeliefBot, RandomLegalBot
-from envsuite.families.social.werewolf_rules import Phase, WerewolfGame
+from envsuite.families.social.werewolf_rules import WerewolfGame
+from envsuite.families.social.werewolf_setup import Phase
 from envsuite.outcomes import agent_outcomes
 from envsuite.records import read_records
 

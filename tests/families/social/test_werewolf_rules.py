@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 
 from envsuite.families.social.game_log import GameLog
-from envsuite.families.social.werewolf_rules import (
+from envsuite.families.social.werewolf_rules import WerewolfGame
+from envsuite.families.social.werewolf_setup import (
     PASS,
     VILLAGE,
     WEREWOLVES,
     Action,
     Phase,
-    WerewolfGame,
     WerewolfSetup,
 )
 from tests.families.social.werewolf_scripts import night, setup, vote

@@ -12,7 +12,8 @@ import pytest
 
 import envsuite
 from envsuite.families.social.werewolf_observation import text_view, vector_view
-from envsuite.families.social.werewolf_rules import Action, Phase, WerewolfGame
+from envsuite.families.social.werewolf_rules import WerewolfGame
+from envsuite.families.social.werewolf_setup import Action, Phase
 from tests.families.social.werewolf_scripts import setup
 
 # Seat 5 is a villager in both deals; who is the werewolf, the seer and the doctor differs.

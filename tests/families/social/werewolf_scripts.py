@@ -2,13 +2,8 @@
 
 from __future__ import annotations
 
-from envsuite.families.social.werewolf_rules import (
-    NAMES,
-    Action,
-    Phase,
-    WerewolfGame,
-    WerewolfSetup,
-)
+from envsuite.families.social.werewolf_rules import WerewolfGame
+from envsuite.families.social.werewolf_setup import NAMES, Action, Phase, WerewolfSetup
 
 
 def setup(n: int = 6, **kwargs) -> WerewolfSetup:
