@@ -18,19 +18,22 @@ class MafiaEnv(WerewolfEnv):
         The game of TextArena's SecretMafia on envsuite's social engine (the rules of
         :class:`~envsuite.families.social.werewolf.WerewolfEnv` in Mafia's words):
         ``num_players`` seats (``player_0`` ..., named Alice, Bob, ... in the text) are
-        dealt roles by ``self.np_random``: ``num_mafia`` mafia members (team ``mafia``,
-        about SecretMafia's share of a quarter), and on team ``village`` a detective, a
-        doctor and villagers. The mafia know each other. Each night the mafia choose
-        whom to eliminate (each member in seat order; the most named dies, a split going
-        to the first named), the detective learns whether one player is mafia and the
-        doctor protects one player (itself allowed). Each day the night's death is
-        announced; ``discussion_rounds`` rounds (SecretMafia's default 3) of speaking in
-        round-robin order from a first speaker drawn among the living; then every living
-        player votes, secretly until all are in; the most voted is eliminated, a tie
-        eliminates nobody (``tie_rule="no_exile"``) or one of the tied drawn uniformly
-        (``"random"``). The village wins when no mafia member lives; the mafia wins once
-        it is at least as many as the others. Seeded throughout (SecretMafia draws roles,
-        speaking order and ties from Python's global ``random``).
+        dealt roles by ``self.np_random``: ``num_mafia`` mafia members (team ``mafia``; by
+        default SecretMafia's ``max(1, round(num_players * mafia_ratio))``), and on team
+        ``village`` a detective, a doctor and villagers. The mafia know each other. Each
+        night the mafia choose whom to eliminate (each member in seat order; the most named
+        dies, a split going to the first named), the detective learns whether one player is
+        mafia and the doctor protects another player (as in SecretMafia, not itself). Each
+        day the night's death is announced; ``discussion_rounds`` rounds (SecretMafia's
+        default 3) of speaking in round-robin order from a first speaker drawn among the
+        living; then every living player votes, secretly until all are in; the most voted is
+        eliminated, a tie eliminates one of the tied drawn uniformly (``tie_rule="random"``,
+        SecretMafia's rule) or nobody (``"no_exile"``). Unlike SecretMafia, a player may not
+        vote for itself and may abstain, and speaking order is round-robin from a drawn
+        first speaker rather than a fresh shuffle each day. The village wins when no mafia
+        member lives; the mafia wins once it is at least as many as the others. Seeded
+        throughout (SecretMafia draws roles, speaking order and ties from Python's global
+        ``random``).
 
     Observation:
         As Werewolf-v0's, in Mafia's words: ``observation_mode="text"`` gives the rules in
@@ -64,12 +67,14 @@ class MafiaEnv(WerewolfEnv):
     Arguments:
         num_players: Players, 5 to 15 (default 6).
         num_mafia: Mafia members, 1 to fewer than half the players (default
-            ``max(1, num_players // 4)``).
+            ``max(1, round(num_players * mafia_ratio))``).
+        mafia_ratio: The mafia's share of the players when ``num_mafia`` is None (SecretMafia's
+            0.25; the result must leave the mafia fewer than half).
         detective: Whether one player is the detective.
         doctor: Whether one player is the doctor.
         discussion_rounds: Speaking turns per living player each day (0 to 5; default 3).
         max_speech_chars: Characters per message (1 to 2000); longer ones are cut.
-        tie_rule: ``"no_exile"`` or ``"random"``.
+        tie_rule: ``"random"`` (default) or ``"no_exile"``.
         max_days: Days before the game ends undecided (default ``num_players``).
         reveal_roles_on_death: Whether an elimination announces the player's role.
         names: The players' names (default Alice, Bob, ...; words of ASCII letters).
@@ -94,11 +99,12 @@ class MafiaEnv(WerewolfEnv):
         self,
         num_players: int = 6,
         num_mafia: int | None = None,
+        mafia_ratio: float = 0.25,
         detective: bool = True,
         doctor: bool = True,
         discussion_rounds: int = 3,
         max_speech_chars: int = 300,
-        tie_rule: str = "no_exile",
+        tie_rule: str = "random",
         max_days: int | None = None,
         reveal_roles_on_death: bool = False,
         names: list[str] | tuple[str, ...] | None = None,
@@ -106,6 +112,11 @@ class MafiaEnv(WerewolfEnv):
         invalid_action_penalty: float = 0.1,
         render_mode: str | None = None,
     ) -> None:
+        if num_mafia is None:
+            if not isinstance(mafia_ratio, int | float) or not 0 < mafia_ratio < 0.5:
+                raise ValueError(f"mafia_ratio must be a number in (0, 0.5), got {mafia_ratio!r}")
+            if isinstance(num_players, int) and not isinstance(num_players, bool):
+                num_mafia = max(1, round(num_players * mafia_ratio))
         super().__init__(
             num_players=num_players,
             num_werewolves=num_mafia,
@@ -116,6 +127,7 @@ class MafiaEnv(WerewolfEnv):
             tie_rule=tie_rule,
             max_days=max_days,
             reveal_roles_on_death=reveal_roles_on_death,
+            doctor_self_save=False,
             names=names,
             observation_mode=observation_mode,
             invalid_action_penalty=invalid_action_penalty,

@@ -42,7 +42,7 @@ _register(
         api="aec",
         description="Mafia (SecretMafia's setup), 5-15 players (AEC), on the Werewolf engine.",
         oracle=f"{_PACKAGE}.werewolf_oracle:werewolf_oracle",
-        # The same belief-tracking bots: 200 seeds of the default 6 players, all decided.
+        # The same belief-tracking bots: 200 seeds of each test variant, all decided.
         oracle_success=0.9,
         test_kwargs={"discussion_rounds": 1},
         test_variants=(

@@ -50,7 +50,8 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
         werewolves know each other; nobody else knows any role but its own. Each night
         the werewolves choose a victim (in seat order, each sees the others' choices; the
         most named dies, a split going to the first named), the seer learns whether one
-        player is a werewolf and the doctor protects one player (itself allowed) from that
+        player is a werewolf and the doctor protects one player (itself allowed unless
+        ``doctor_self_save=False``) from that
         night's kill. Each day opens with the night's death (or none); then
         ``discussion_rounds`` rounds of speaking in round-robin order from a first speaker
         drawn uniformly among the living (one message per turn, at most
@@ -122,6 +123,7 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
         tie_rule: ``"no_exile"`` or ``"random"``.
         max_days: Days before the game ends undecided (default ``num_players``).
         reveal_roles_on_death: Whether a death announces the dead player's role.
+        doctor_self_save: Whether the doctor may protect itself.
         names: The players' names (default Alice, Bob, ...; words of ASCII letters).
         observation_mode: ``"text"`` for LLM agents or ``"vector"`` for classic agents.
         invalid_action_penalty: The cost of a refused action (>= 0).
@@ -153,6 +155,7 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
         tie_rule: str = "no_exile",
         max_days: int | None = None,
         reveal_roles_on_death: bool = False,
+        doctor_self_save: bool = True,
         names: list[str] | tuple[str, ...] | None = None,
         observation_mode: ObservationMode = "text",
         invalid_action_penalty: float = 0.1,
@@ -193,6 +196,7 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
             tie_rule=tie_rule,  # type: ignore[arg-type]  # checked by WerewolfSetup
             max_days=n if max_days is None else max_days,
             reveal_roles_on_death=reveal_roles_on_death,
+            doctor_self_save=doctor_self_save,
             names=tuple(NAMES[:n] if names is None else names),
             game=self.GAME,
         )

@@ -10,7 +10,7 @@
     having found none, a player it cleared); votes for a werewolf it found, else the
     likeliest;
   - doctor: protects the most trusted player who claimed visions (the likely seer),
-    else itself;
+    else itself (else, where it may not, the player it trusts most);
   - werewolf: kills the village player who has pointed most at the werewolves (claims,
     accusations and votes against them), and accuses and votes for the village player
     most suspected by the others (the most votes and accusations against it).
@@ -151,15 +151,20 @@ class BeliefBot(_SeatBot):
         return Action("claim", self.pick(cleared), VILLAGE) if cleared else PASS
 
     def _trusted_seer(self, game: WerewolfGame, seat: int, wolf: np.ndarray) -> int:
-        """The living claimant least likely to be a werewolf, or ``seat`` itself."""
+        """The living claimant least likely to be a werewolf, else ``seat`` (see the module).
+
+        Where the doctor may not protect itself, the other player least likely to be one.
+        """
         claimants = [
             s
             for s in game.living()
             if s != seat and any(value is not None for value in game.claims[s])
         ]
-        if not claimants:
+        if claimants:
+            return self.best({s: -wolf[s] for s in claimants})
+        if game.setup.doctor_self_save:
             return seat
-        return self.best({s: -wolf[s] for s in claimants})
+        return self.best({s: -wolf[s] for s in game.living() if s != seat})
 
     def _wolf(self, game: WerewolfGame, seat: int) -> Action:
         n = game.setup.num_players

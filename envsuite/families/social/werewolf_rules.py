@@ -9,7 +9,8 @@ A game is a deal (each seat's role) plus a phase schedule:
   (the werewolves see each other's choices); the choice with the most names is the
   target, a split going to the one named first. Then the seer (if alive) checks one
   other living seat and learns whether it is a werewolf; then the doctor (if alive)
-  protects one living seat (itself allowed). At dawn the target dies unless protected.
+  protects one living seat (itself too, unless ``doctor_self_save`` is off). At dawn
+  the target dies unless protected.
 - **Day** ``d``: a chance event picks the first speaker among the living; then
   ``discussion_rounds`` rounds in which each living seat, in seat order from the first
   speaker, takes one turn: ``say`` a message of at most ``max_speech_chars`` characters,
@@ -138,7 +139,8 @@ class WerewolfGame:
         if self.phase is Phase.NIGHT_SEER:
             return [Action("check", s) for s in others]
         if self.phase is Phase.NIGHT_DOCTOR:
-            return [Action("save", s) for s in self.living()]
+            saved = self.living() if self.setup.doctor_self_save else others
+            return [Action("save", s) for s in saved]
         if self.phase is Phase.VOTE:
             return [PASS, *(Action("vote", s) for s in others)]
         everyone_else = [s for s in range(self.setup.num_players) if s != seat]
@@ -181,6 +183,8 @@ class WerewolfGame:
             return f"{name} is {words.killer}; {words.killers} do not kill each other"
         if action.kind in ("check", "vote", "accuse") and target == seat:
             return f"you cannot {action.kind} yourself"
+        if action.kind == "save" and target == seat and not self.setup.doctor_self_save:
+            return "you cannot protect yourself in this game"
         return None
 
     # -- moves -----------------------------------------------------------------------------

@@ -108,6 +108,7 @@ class WerewolfSetup:
         tie_rule: ``"no_exile"`` or ``"random"`` (see :mod:`~.voting`).
         max_days: Days played before the game ends undecided (>= 1).
         reveal_roles_on_death: Whether a death announces the dead seat's role.
+        doctor_self_save: Whether the doctor may protect itself (SecretMafia's may not).
         names: The seats' names (``num_players`` distinct words of letters).
         game: Whose words the messages use: ``"werewolf"`` or ``"mafia"``
             (:mod:`~envsuite.families.social.game_words`); the rules are the same.
@@ -123,6 +124,7 @@ class WerewolfSetup:
     tie_rule: TieRule = "no_exile"
     max_days: int = 10
     reveal_roles_on_death: bool = False
+    doctor_self_save: bool = True
     names: tuple[str, ...] = NAMES[:8]
     game: str = "werewolf"
 
@@ -138,7 +140,7 @@ class WerewolfSetup:
         _check_int("max_days", self.max_days, 1, 10 * MAX_PLAYERS)
         if self.tie_rule not in ("no_exile", "random"):
             raise ValueError(f"tie_rule must be 'no_exile' or 'random', got {self.tie_rule!r}")
-        for flag in ("seer", "doctor", "reveal_roles_on_death"):
+        for flag in ("seer", "doctor", "reveal_roles_on_death", "doctor_self_save"):
             if not isinstance(getattr(self, flag), bool):
                 raise ValueError(f"{flag} must be True or False, got {getattr(self, flag)!r}")
         names = tuple(self.names)

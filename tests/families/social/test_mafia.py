@@ -90,3 +90,27 @@ def test_claims_use_the_word_mafia_and_the_night_uses_brackets():
     assert any(action.endswith(" mafia") for action in legal)
     env.step(legal[-2] if legal[-2].endswith(" mafia") else legal[-1])
     assert "mafia member" in game.view(0)[-1].text
+
+
+def test_secret_mafias_setup_two_mafia_of_six_random_ties_no_doctor_self_save():
+    env = envsuite.make(ENV_ID)
+    env.reset(seed=0)
+    setup = env.unwrapped.setup
+    assert (setup.num_players, setup.num_werewolves, setup.tie_rule) == (6, 2, "random")
+    assert [
+        envsuite.make(ENV_ID, num_players=n).unwrapped.setup.num_werewolves for n in (5, 9, 14)
+    ] == [1, 2, 4]
+    game = env.unwrapped.game
+    while game.phase is not Phase.NIGHT_DOCTOR:
+        mover = env.agent_selection
+        env.step(env.infos[mover]["legal_actions"][0])
+    doctor = env.agent_selection
+    name = game.names[env.unwrapped.seat_of(doctor)]
+    assert f"save {name}" not in env.infos[doctor]["legal_actions"]
+    env.step(f"save {name}")
+    assert (
+        env.infos[doctor]["parse_error"]
+        == "illegal action: you cannot protect yourself in this game"
+    )
+    with pytest.raises(ValueError, match="mafia_ratio"):
+        envsuite.make(ENV_ID, mafia_ratio=0.6)
