@@ -216,6 +216,9 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
         self.game = WerewolfGame(self.setup, self.setup.base_roles())
         self.invalid_actions = dict.fromkeys(self.possible_agents, 0)
         self._observer = VectorObserver(n)
+        self._legal_game: WerewolfGame | None = None
+        self._legal_key: tuple[int, int] = (-1, -1)
+        self._legal: list[Any] = []
 
     # -- episode -----------------------------------------------------------------------
     def new_episode(
@@ -287,13 +290,22 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
         return action_index(action, self._seat[agent], self.setup.num_players)
 
     def legal_actions(self, agent: str) -> list[Any] | None:
-        """The legal actions of the player to move, in the env's action form (no ``say``)."""
+        """The legal actions of ``agent`` (the player to move), in the env's action form.
+
+        ``say`` is left out (any message is legal in the discussion). The list is kept
+        until the game moves on (the base and the text observation both ask for it each
+        step); callers get a copy.
+        """
         seat = self._seat[agent]
-        return [
-            self.encode_action(agent, action)
-            for action in self.game.legal_actions(seat)
-            if action.kind != "say"
-        ]
+        key = (len(self.game.game_log.entries), seat)
+        if self._legal_game is not self.game or self._legal_key != key:
+            self._legal_game, self._legal_key = self.game, key
+            self._legal = [
+                self.encode_action(agent, action)
+                for action in self.game.legal_actions(seat)
+                if action.kind != "say"
+            ]
+        return list(self._legal)
 
     def apply_action(self, agent: str, parsed: Action) -> Turn:
         """Play the action; draw any chance event it opens; pay out at the end."""
