@@ -170,11 +170,16 @@ def test_transcripts_are_prefix_stable_and_replay_from_records(spec: EnvSpec, mi
     assert trace, "no step was played"
     _assert_prefixes(snapshots)
     live = snapshots[-1]
+    # In a turn-based game with many seats (Werewolf), some seats may not have acted in
+    # the steps played (or not yet been asked at all); every other seat must have.
+    waiting = 0
     for transcript in live.values():
         roles = [message["role"] for message in transcript.messages]
-        assert roles[0] == "system" and roles[1] == "user"
-        assert roles.count("assistant") == len(transcript.rewards) >= 1
+        assert roles[0] == "system" and roles[1:2] in (["user"], [])
+        assert roles.count("assistant") == len(transcript.rewards)
+        waiting += not transcript.rewards
         assert all(isinstance(m["content"], str) for m in transcript.messages)
+    assert waiting == 0 or (spec.api == "aec" and waiting < len(live))
     replayed = transcripts_from_record(_record(spec, trace))
     assert [t.to_json() for t in replayed] == [t.to_json() for t in live.values()]
 

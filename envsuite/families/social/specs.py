@@ -1,0 +1,53 @@
+"""Registry entries of the social family (imports nothing heavy)."""
+
+from envsuite.registry import EnvSpec, register
+
+_PACKAGE = "envsuite.families.social"
+
+#: The specs of the family, registered below; one per game.
+SOCIAL_SPECS: list[EnvSpec] = []
+
+
+def _register(spec: EnvSpec) -> None:
+    SOCIAL_SPECS.append(spec)
+    register(spec)
+
+
+_register(
+    EnvSpec(
+        id="envsuite/Werewolf-v0",
+        entry_point=f"{_PACKAGE}.werewolf:WerewolfEnv",
+        family="social",
+        api="aec",
+        description="Werewolf, 5-15 players (AEC): wolves, seer, doctor; text or vector.",
+        oracle=f"{_PACKAGE}.werewolf_oracle:werewolf_oracle",
+        # Belief-tracking bots in every seat decide 97-100% of games (200 seeds per test
+        # variant; the rest run out of days, mostly split votes under "no_exile" ties).
+        oracle_success=0.9,
+        test_kwargs={"num_players": 6},
+        test_variants=(
+            {"observation_mode": "vector"},
+            {"preset": "werewolf_arena", "tie_rule": "random", "discussion_rounds": 2},
+            {"num_players": 5, "discussion_rounds": 0, "reveal_roles_on_death": True},
+        ),
+    )
+)
+
+
+_register(
+    EnvSpec(
+        id="envsuite/Mafia-v0",
+        entry_point=f"{_PACKAGE}.mafia:MafiaEnv",
+        family="social",
+        api="aec",
+        description="Mafia (SecretMafia's setup), 5-15 players (AEC), on the Werewolf engine.",
+        oracle=f"{_PACKAGE}.werewolf_oracle:werewolf_oracle",
+        # The same belief-tracking bots: 200 seeds of each test variant, all decided.
+        oracle_success=0.9,
+        test_kwargs={"discussion_rounds": 1},
+        test_variants=(
+            {"observation_mode": "vector"},
+            {"num_players": 9, "tie_rule": "random", "discussion_rounds": 3},
+        ),
+    )
+)

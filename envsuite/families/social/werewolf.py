@@ -1,0 +1,379 @@
+"""Werewolf (PettingZoo AEC): 5-15 players, werewolves, a seer, a doctor and villagers."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from typing import Any, ClassVar, Literal
+
+import numpy as np
+from gymnasium import spaces
+
+from envsuite.action_parsing import parse_index as parse_int_index
+from envsuite.aec_env_base import OFF_TURN, EnvsuiteAECEnv, Turn
+from envsuite.env_base import InvalidAction
+from envsuite.families.social.werewolf_actions import (
+    PHASE_VERB,
+    TARGET,
+    action_index,
+    action_text,
+    parse_index,
+    parse_text,
+)
+from envsuite.families.social.werewolf_observation import VectorObserver, text_view, vector_size
+from envsuite.families.social.werewolf_rules import WerewolfGame
+from envsuite.families.social.werewolf_setup import NAMES, ROLES, Action, Phase, WerewolfSetup
+from envsuite.rendering import TEXT_RENDER_MODES, checked_render_mode
+from envsuite.spaces import UnicodeText
+
+ObservationMode = Literal["text", "vector"]
+
+#: Named setups: their values fill the arguments left as None.
+PRESETS: dict[str, dict[str, Any]] = {
+    # Werewolf Arena (Bailis et al., 2024): 8 players, 2 werewolves, a seer, a doctor.
+    "werewolf_arena": {"num_players": 8, "num_werewolves": 2, "seer": True, "doctor": True},
+}
+#: Longest text observation, in characters (older events are dropped past it).
+MAX_OBSERVATION_CHARS = 60_000
+#: Longest text action read.
+MAX_ACTION_CHARS = 10_000
+
+
+class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
+    """Werewolf: the village hunts the werewolves hidden among it; the werewolves kill by night.
+
+    Description:
+        ``num_players`` seats (``player_0`` ... , named Alice, Bob, ... in the text) are
+        dealt roles by ``self.np_random``: ``num_werewolves`` werewolves (team
+        ``werewolves``), and on team ``village`` a seer, a doctor and villagers. The
+        werewolves know each other; nobody else knows any role but its own. Each night
+        the werewolves choose a victim (in seat order, each sees the others' choices; the
+        most named dies, a split going to the first named), the seer learns whether one
+        player is a werewolf and the doctor protects one player (itself allowed unless
+        ``doctor_self_save=False``) from that
+        night's kill. Each day opens with the night's death (or none); then
+        ``discussion_rounds`` rounds of speaking in round-robin order from a first speaker
+        drawn uniformly among the living (one message per turn, at most
+        ``max_speech_chars`` characters); then every living player votes to exile one
+        other or abstains, votes secret until all are in. The most-voted player is
+        exiled; a tie exiles nobody (``tie_rule="no_exile"``) or one of the tied drawn
+        uniformly (``"random"``). Dead players keep their seat but never act again. The
+        village wins when no werewolf lives; the werewolves win once they are at least as
+        many as the other living players. The rules engine is
+        :class:`~envsuite.families.social.werewolf_rules.WerewolfGame`; its ``game_log``
+        replays a game from the deal and the entries. ``preset="werewolf_arena"`` is
+        Werewolf Arena's 8-player setup (2 werewolves, a seer, a doctor, 4 villagers).
+
+    Observation:
+        ``observation_mode="text"``: a :class:`~envsuite.spaces.UnicodeText` message: the
+        rules in brief, the player's name and role, the players alive and dead, what the
+        player knows of others' teams (the werewolves know each other, the seer its
+        visions), every event it may read (public speeches, votes, deaths; its own night
+        actions; the werewolves' choices for werewolves; older events dropped past
+        60,000 characters), the reason its last action was refused, and whether and how
+        it must act. ``observation_mode="vector"``: ``Box(0, 1)`` float32, seats ordered
+        from the player itself ("mine, then the others'"): its role (one-hot), the phase
+        (one-hot), its turn, the day over ``max_days``; per seat alive, known werewolf,
+        known village; then per pair of seats (n x n each) the votes cast (over
+        ``max_days``), accusations (over ``max_days``), claims of werewolf and claims of
+        village. Hidden roles never appear in another player's observation or info
+        before the game ends.
+
+    Action:
+        Text mode, a command of the grammar in
+        :mod:`~envsuite.families.social.werewolf_actions`: ``kill NAME``, ``check NAME``,
+        ``save NAME``, ``vote NAME``, ``abstain``, ``say: MESSAGE``, ``accuse NAME``,
+        ``claim NAME werewolf`` / ``claim NAME village`` or ``pass``; a player in
+        brackets alone (``[Alice]``, ``[3]``) is the phase's action on it. The player to move
+        finds ``info["legal_actions"]``: every legal command but ``say`` (any ``say:``
+        message is legal in the discussion too). Vector mode: ``Discrete(1 + 3n)``
+        indices relative to the player (see that module) and ``info["action_mask"]``
+        (all zeros off-turn); vector players cannot ``say``. A refused action is checked
+        in this order, one reason each: not text (vector: not an int, out of range); no
+        command; an unknown name; the command is not allowed in this phase; the target
+        is dead, oneself or a fellow werewolf. Its reason is the player's
+        ``info["parse_error"]``; it costs ``invalid_action_penalty`` and the player's turn
+        is taken as ``pass`` (abstain in a vote, nothing said, no night action): a bad
+        action never stops the game. An action sent off-turn costs the penalty and
+        changes nothing else.
+
+    Reward:
+        At the end, +1 to every player of the winning team and -1 to the others (0 each
+        when the game ends undecided); ``-invalid_action_penalty`` per refused action.
+
+    Termination:
+        Every player terminates when a team wins; every player is truncated when day
+        ``max_days`` ends undecided. Final infos hold ``outcome`` (``win`` / ``loss`` /
+        ``draw``), ``role``, ``team`` (every info holds the player's own role and team,
+        so records give win rates by role and team), ``winner`` and ``invalid_actions``.
+        The env-level success (:meth:`episode_success`) is that a team won (the game
+        did not end undecided).
+
+    Arguments:
+        num_players: Players, 5 to 15 (default 8).
+        num_werewolves: Werewolves, 1 to fewer than half the players (default
+            ``max(1, num_players // 4)``).
+        seer: Whether one player is the seer (default True).
+        doctor: Whether one player is the doctor (default True).
+        preset: ``"werewolf_arena"`` or None; a preset's values fill the arguments above
+            left as None.
+        discussion_rounds: Speaking turns per living player each day (0 to 5).
+        max_speech_chars: Characters per message (1 to 2000); longer ones are cut.
+        tie_rule: ``"no_exile"`` or ``"random"``.
+        max_days: Days before the game ends undecided (default ``num_players``).
+        reveal_roles_on_death: Whether a death announces the dead player's role.
+        doctor_self_save: Whether the doctor may protect itself.
+        names: The players' names (default Alice, Bob, ...; words of ASCII letters).
+        observation_mode: ``"text"`` for LLM agents or ``"vector"`` for classic agents.
+        invalid_action_penalty: The cost of a refused action (>= 0).
+        render_mode: ``"ansi"`` (the moderator's view, roles included), ``"rgb_array"``,
+            ``"human"`` or None.
+
+    Version history:
+        v0: Initial version.
+
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": list(TEXT_RENDER_MODES),
+        "name": "werewolf_v0",
+        "is_parallelizable": False,
+    }
+    #: Whose words the game uses (:data:`~envsuite.families.social.game_words.GAME_WORDS`).
+    GAME: ClassVar[str] = "werewolf"
+
+    def __init__(
+        self,
+        num_players: int | None = None,
+        num_werewolves: int | None = None,
+        seer: bool | None = None,
+        doctor: bool | None = None,
+        preset: str | None = None,
+        discussion_rounds: int = 1,
+        max_speech_chars: int = 300,
+        tie_rule: str = "no_exile",
+        max_days: int | None = None,
+        reveal_roles_on_death: bool = False,
+        doctor_self_save: bool = True,
+        names: list[str] | tuple[str, ...] | None = None,
+        observation_mode: ObservationMode = "text",
+        invalid_action_penalty: float = 0.1,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        if preset is not None and preset not in PRESETS:
+            raise ValueError(f"preset must be one of {sorted(PRESETS)} or None, got {preset!r}")
+        chosen: dict[str, Any] = {
+            "num_players": num_players,
+            "num_werewolves": num_werewolves,
+            "seer": seer,
+            "doctor": doctor,
+        }
+        for key, value in (PRESETS[preset] if preset else {}).items():
+            if chosen[key] is None:
+                chosen[key] = value
+        n = 8 if chosen["num_players"] is None else chosen["num_players"]
+        if isinstance(n, bool) or not isinstance(n, int) or not 5 <= n <= len(NAMES):
+            raise ValueError(f"num_players must be an int in [5, {len(NAMES)}], got {n!r}")
+        if observation_mode not in ("text", "vector"):
+            raise ValueError(
+                f"observation_mode must be 'text' or 'vector', got {observation_mode!r}"
+            )
+        if not isinstance(invalid_action_penalty, int | float) or not invalid_action_penalty >= 0:
+            raise ValueError(
+                f"invalid_action_penalty must be a number >= 0, got {invalid_action_penalty!r}"
+            )
+        self.setup = WerewolfSetup(
+            num_players=n,
+            num_werewolves=max(1, n // 4)
+            if chosen["num_werewolves"] is None
+            else chosen["num_werewolves"],
+            seer=True if chosen["seer"] is None else chosen["seer"],
+            doctor=True if chosen["doctor"] is None else chosen["doctor"],
+            discussion_rounds=discussion_rounds,
+            max_speech_chars=max_speech_chars,
+            tie_rule=tie_rule,  # type: ignore[arg-type]  # checked by WerewolfSetup
+            max_days=n if max_days is None else max_days,
+            reveal_roles_on_death=reveal_roles_on_death,
+            doctor_self_save=doctor_self_save,
+            names=tuple(NAMES[:n] if names is None else names),
+            game=self.GAME,
+        )
+        self.observation_mode: ObservationMode = observation_mode
+        self.invalid_action_penalty = float(invalid_action_penalty)
+        self.render_mode = checked_render_mode(render_mode, self.metadata["render_modes"])
+        self.possible_agents = [f"player_{seat}" for seat in range(n)]
+        self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        if observation_mode == "text":
+            observation: spaces.Space[Any] = UnicodeText(MAX_OBSERVATION_CHARS)
+            action: spaces.Space[Any] = UnicodeText(MAX_ACTION_CHARS)
+        else:
+            observation = spaces.Box(0.0, 1.0, (vector_size(n),), np.float32)
+            action = spaces.Discrete(1 + 3 * n)
+        self.observation_spaces = dict.fromkeys(self.possible_agents, observation)
+        self.action_spaces = dict.fromkeys(self.possible_agents, action)
+        self.game = WerewolfGame(self.setup, self.setup.base_roles())
+        self.invalid_actions = dict.fromkeys(self.possible_agents, 0)
+        self._observer = VectorObserver(n)
+        self._legal_game: WerewolfGame | None = None
+        self._legal_key: tuple[int, int] = (-1, -1)
+        self._legal: list[Any] = []
+
+    # -- episode -----------------------------------------------------------------------
+    def new_episode(
+        self, seed: int | None, options: dict[str, Any] | None
+    ) -> tuple[str, dict[str, dict[str, Any]]]:
+        """Deal the roles (a uniform permutation from ``np_random``) and play to the first turn."""
+        assert self.np_random is not None  # seeded by reset
+        base = self.setup.base_roles()
+        order = self.np_random.permutation(len(base))
+        self.game = WerewolfGame(self.setup, tuple(base[int(i)] for i in order))
+        self.invalid_actions = dict.fromkeys(self.possible_agents, 0)
+        self._resolve_chance()
+        return self._mover(), {agent: self._info(agent) for agent in self.possible_agents}
+
+    def _resolve_chance(self) -> None:
+        """Draw every pending chance event (first speaker, a random tie) from ``np_random``."""
+        assert self.np_random is not None
+        while self.game.phase is Phase.CHANCE:
+            options = self.game.chance_outcomes()
+            self.game.apply_chance(options[int(self.np_random.integers(len(options)))])
+
+    def _mover(self) -> str:
+        seat = self.game.to_move
+        return self.possible_agents[0 if seat is None else seat]
+
+    def _info(self, agent: str) -> dict[str, Any]:
+        seat = self._seat[agent]
+        role = self.game.roles[seat]
+        words = self.game.words
+        info: dict[str, Any] = {
+            "role": words.role(role),
+            "team": words.team(ROLES[role].team),
+            "invalid_actions": self.invalid_actions[agent],
+        }
+        if self.game.over:
+            winner = self.game.winner
+            info["winner"] = None if winner is None else words.team(winner)
+            if winner is None:
+                info["outcome"] = "draw"
+            else:
+                info["outcome"] = "win" if winner == ROLES[role].team else "loss"
+        return info
+
+    def seat_of(self, agent: str) -> int:
+        """The seat index of ``agent`` (``player_3`` -> 3)."""
+        return self._seat[agent]
+
+    # -- actions -----------------------------------------------------------------------
+    def parse_action(self, agent: str, action: Any) -> Action:
+        """A command (text) or an index (vector) as a rule action, checked legal."""
+        seat = self._seat[agent]
+        n = self.setup.num_players
+        if self.observation_mode == "text":
+            parsed = parse_text(action, self.setup.names)
+        else:
+            index = parse_int_index(action, 1 + 3 * n, "action")
+            parsed = parse_index(index, seat, n, self.game.phase)
+        if parsed.kind == TARGET:  # [Alice]: the phase's own action on Alice
+            parsed = Action(PHASE_VERB.get(self.game.phase, "accuse"), parsed.target)
+        reason = self.game.illegal_reason(seat, parsed)
+        if reason is not None:
+            raise InvalidAction(f"illegal action: {reason}")
+        return parsed
+
+    def encode_action(self, agent: str, action: Action) -> Any:
+        """``action`` of ``agent`` in this env's action form (text, or the vector index)."""
+        if self.observation_mode == "text":
+            return action_text(action, self.setup.names, self.game.words.claim_killer)
+        return action_index(action, self._seat[agent], self.setup.num_players)
+
+    def legal_actions(self, agent: str) -> list[Any] | None:
+        """The legal actions of ``agent`` (the player to move), in the env's action form.
+
+        ``say`` is left out (any message is legal in the discussion). The list is kept
+        until the game moves on (the base and the text observation both ask for it each
+        step); callers get a copy.
+        """
+        seat = self._seat[agent]
+        key = (len(self.game.game_log.entries), seat)
+        if self._legal_game is not self.game or self._legal_key != key:
+            self._legal_game, self._legal_key = self.game, key
+            self._legal = [
+                self.encode_action(agent, action)
+                for action in self.game.legal_actions(seat)
+                if action.kind != "say"
+            ]
+        return list(self._legal)
+
+    def apply_action(self, agent: str, parsed: Action) -> Turn:
+        """Play the action; draw any chance event it opens; pay out at the end."""
+        self.game.apply(self._seat[agent], parsed)
+        self._resolve_chance()
+        return self._turn(agent, {})
+
+    def apply_invalid_action(self, agent: str, message: str) -> Turn:
+        """The penalty; the player to move also loses its turn (taken as ``pass``)."""
+        self.invalid_actions[agent] += 1
+        rewards = {agent: -self.invalid_action_penalty}
+        if message != OFF_TURN and self.game.to_move == self._seat[agent]:
+            self.game.forfeit_turn(self._seat[agent])
+            self._resolve_chance()
+        return self._turn(agent, rewards)
+
+    def _turn(self, agent: str, rewards: dict[str, float]) -> Turn:
+        if not self.game.over:
+            return Turn(rewards=rewards, infos={agent: self._info(agent)}, next_agent=self._mover())
+        final = dict(rewards)
+        infos = {name: self._info(name) for name in self.possible_agents}
+        winner = self.game.winner
+        if winner is not None:
+            for name in self.possible_agents:
+                won = self.game.teams[self._seat[name]] == winner
+                final[name] = final.get(name, 0.0) + (1.0 if won else -1.0)
+        if self.game.truncated:
+            return Turn(rewards=final, truncated=self.possible_agents, infos=infos)
+        return Turn(rewards=final, terminated=self.possible_agents, infos=infos)
+
+    def episode_success(self, final_infos: Mapping[str, Mapping[str, Any]]) -> bool | None:
+        """Whether a team won (the game did not end undecided at ``max_days``)."""
+        if not self.game.over:
+            return None
+        return self.game.winner is not None
+
+    # -- observations ------------------------------------------------------------------
+    def observe(self, agent: str) -> Any:
+        """What ``agent`` may know, as text or as a vector (see Observation)."""
+        seat = self._seat[agent]
+        if self.observation_mode == "vector":
+            return self._observer.view(self.game, seat)
+        error = self.infos.get(agent, {}).get("parse_error") if self.infos else None
+        legal = self.legal_actions(agent) if self.game.to_move == seat else []
+        return text_view(self.game, seat, error, legal or [], MAX_OBSERVATION_CHARS)
+
+    def render_text(self) -> str:
+        """The ``ansi`` frame: the moderator's view (every role, who lives, the phase)."""
+        game = self.game
+        status = (
+            f"{game.words.team(game.winner) if game.winner else 'nobody'} won"
+            if game.over
+            else f"day {game.day}, {game.phase.value}"
+        )
+        lines = [f"{game.words.title}: {status}"]
+        for seat, name in enumerate(self.setup.names):
+            mark = "alive" if game.alive[seat] else "dead"
+            turn = " <- to move" if game.to_move == seat else ""
+            lines.append(f"  {name:<8} {game.words.role(game.roles[seat]):<9} {mark}{turn}")
+        return "\n".join(lines)
+
+    def state_digest(self) -> str:
+        """sha256 of the game log, the refused-action counts and the generator's state."""
+        assert self.np_random is not None
+        payload = {
+            "log": json.loads(self.game.game_log.to_json()),
+            "invalid_actions": self.invalid_actions,
+            "rng": self.np_random.bit_generator.state,
+        }
+        encoded = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
+        return hashlib.sha256(encoded.encode("utf-8")).hexdigest()

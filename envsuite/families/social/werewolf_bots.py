@@ -1,0 +1,188 @@
+"""Scripted Werewolf and Mafia players at two strengths, usable as ``--agent`` seats.
+
+- :class:`RandomLegalBot`: a uniformly random legal action (``say`` aside).
+- :class:`BeliefBot`: keeps a :class:`~envsuite.families.social.werewolf_beliefs.WolfBelief`
+  from the messages its seat may read and acts on it by role:
+
+  - villager: accuses (when one player is clearly the likeliest werewolf) and votes for
+    the likeliest werewolf;
+  - seer: checks the likeliest unchecked werewolf; claims every werewolf it found (or,
+    having found none, a player it cleared); votes for a werewolf it found, else the
+    likeliest;
+  - doctor: protects the most trusted player who claimed visions (the likely seer),
+    else itself (else, where it may not, the player it trusts most);
+  - werewolf: kills the village player who has pointed most at the werewolves (claims,
+    accusations and votes against them), and accuses and votes for the village player
+    most suspected by the others (the most votes and accusations against it).
+
+  Ties are broken by the bot's own generator (seeded by ``reset``).
+
+Both read only their own seat's view (``game.view(seat)``) and knowledge row
+(``game.known[seat]``), never another seat's role: the seat is the env's agent to move
+when ``act`` is called (PettingZoo AEC asks the agent to move). Use one per seat, e.g.
+``--agent player_0=envsuite.families.social.werewolf_bots:BeliefBot,player_1=random``.
+A bot made without an env (``BeliefBot()``) plays a bare
+:class:`~envsuite.families.social.werewolf_rules.WerewolfGame` through ``choose(game,
+seat)``, as the benchmarks' raw engine loop does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from envsuite.families.social.werewolf_beliefs import WolfBelief
+from envsuite.families.social.werewolf_rules import WerewolfGame
+from envsuite.families.social.werewolf_setup import (
+    PASS,
+    SEER,
+    VILLAGE,
+    WEREWOLF,
+    WEREWOLVES,
+    Action,
+    Phase,
+)
+from envsuite.seeding import make_generator
+
+#: A villager accuses only when the likeliest werewolf is this much above the average.
+ACCUSE_MARGIN = 1.5
+
+
+class _SeatBot:
+    """What both bots share: the env, the seat, a seeded generator, acting on rule actions."""
+
+    def __init__(self, env: Any = None) -> None:
+        self.env = None if env is None else env.unwrapped
+        self.rng = make_generator(0, "werewolf-bot")
+
+    def reset(self, seed: int | None = None) -> None:
+        """Reseed the bot's tie-breaking."""
+        self.rng = make_generator(0 if seed is None else seed, "werewolf-bot")
+
+    def act(self, observation: Any, info: Mapping[str, Any]) -> Any:
+        """The bot's action for the agent to move, in the env's action form."""
+        if self.env is None:
+            raise ValueError("this bot was made without an env: call choose(game, seat)")
+        agent = self.env.agent_selection
+        seat = self.env.seat_of(agent)
+        return self.env.encode_action(agent, self.choose(self.env.game, seat))
+
+    def choose(self, game: WerewolfGame, seat: int) -> Action:
+        """The rule action of ``seat`` (the seat to move)."""
+        raise NotImplementedError
+
+    def pick(self, options: Sequence[int]) -> int:
+        """One of ``options``, uniformly, from the bot's generator."""
+        return int(options[int(self.rng.integers(len(options)))])
+
+    def best(self, scores: Mapping[int, float]) -> int:
+        """The key with the highest score (ties broken at random)."""
+        top = max(scores.values())
+        return self.pick(sorted(seat for seat, score in scores.items() if score >= top - 1e-12))
+
+
+class RandomLegalBot(_SeatBot):
+    """Plays a uniformly random legal action (``say`` aside): the weakest baseline."""
+
+    def choose(self, game: WerewolfGame, seat: int) -> Action:
+        """A uniformly random legal action."""
+        legal = [action for action in game.legal_actions(seat) if action.kind != "say"]
+        return legal[int(self.rng.integers(len(legal)))]
+
+
+class BeliefBot(_SeatBot):
+    """Plays from a Bayesian belief over the werewolves (see the module)."""
+
+    def __init__(self, env: Any = None) -> None:
+        super().__init__(env)
+        self._game: WerewolfGame | None = None
+        self._belief: WolfBelief | None = None
+        self._spoke_day = 0
+
+    def _tracker(self, game: WerewolfGame, seat: int) -> WolfBelief:
+        if self._game is not game or self._belief is None:
+            self._game = game
+            self._belief = WolfBelief(game.setup.num_players, game.setup.num_werewolves)
+            self._spoke_day = 0
+        self._belief.update(game.view(seat), game.known[seat])
+        return self._belief
+
+    def choose(self, game: WerewolfGame, seat: int) -> Action:
+        """The role's move in this phase (see the module)."""
+        belief = self._tracker(game, seat)
+        role = game.roles[seat]
+        if role == WEREWOLF:
+            return self._wolf(game, seat)
+        wolf = belief.wolf_probabilities(game.alive)
+        others = [s for s in game.living() if s != seat]
+        found = [s for s in others if game.known[seat][s] == WEREWOLVES]
+        phase = game.phase
+        if phase is Phase.NIGHT_SEER:
+            unknown = [s for s in others if game.known[seat][s] is None] or others
+            return Action("check", self.best({s: wolf[s] for s in unknown}))
+        if phase is Phase.NIGHT_DOCTOR:
+            return Action("save", self._trusted_seer(game, seat, wolf))
+        if phase is Phase.DISCUSSION:
+            if role == SEER:
+                return self._seer_claim(game, seat, found)
+            target = self.best({s: wolf[s] for s in others})
+            if wolf[target] > ACCUSE_MARGIN * float(np.mean([wolf[s] for s in others])):
+                return Action("accuse", target)
+            return PASS
+        # The vote.
+        if found:
+            return Action("vote", self.pick(found))
+        return Action("vote", self.best({s: wolf[s] for s in others}))
+
+    def _seer_claim(self, game: WerewolfGame, seat: int, found: list[int]) -> Action:
+        """Claim a werewolf found (or a cleared player), once per day; else pass."""
+        if self._spoke_day == game.day:
+            return Action("accuse", self.pick(found)) if found else PASS
+        self._spoke_day = game.day
+        if found:
+            return Action("claim", self.pick(found), WEREWOLF)
+        cleared = [
+            s
+            for s in game.living()
+            if s != seat and game.known[seat][s] == VILLAGE and game.claims[seat][s] is None
+        ]
+        return Action("claim", self.pick(cleared), VILLAGE) if cleared else PASS
+
+    def _trusted_seer(self, game: WerewolfGame, seat: int, wolf: np.ndarray) -> int:
+        """The living claimant least likely to be a werewolf, else ``seat`` (see the module).
+
+        Where the doctor may not protect itself, the other player least likely to be one.
+        """
+        claimants = [
+            s
+            for s in game.living()
+            if s != seat and any(value is not None for value in game.claims[s])
+        ]
+        if claimants:
+            return self.best({s: -wolf[s] for s in claimants})
+        if game.setup.doctor_self_save:
+            return seat
+        return self.best({s: -wolf[s] for s in game.living() if s != seat})
+
+    def _wolf(self, game: WerewolfGame, seat: int) -> Action:
+        n = game.setup.num_players
+        known = game.known[seat]  # a werewolf knows every seat's team
+        village = [s for s in game.living() if known[s] != WEREWOLVES]
+        pack = [s for s in range(n) if known[s] == WEREWOLVES]
+        if game.phase is Phase.NIGHT_WOLVES:
+            threat = {
+                s: sum(game.vote_counts[s][w] + game.accusations[s][w] for w in pack)
+                + 3 * sum(game.claims[s][w] == WEREWOLF for w in pack)
+                + sum(value is not None for value in game.claims[s])
+                for s in village
+            }
+            return Action("kill", self.best(threat))
+        suspected = {
+            s: sum(game.vote_counts[v][s] + game.accusations[v][s] for v in range(n))
+            + 2 * sum(game.claims[v][s] == WEREWOLF for v in range(n))
+            for s in village
+        }
+        target = self.best(suspected)
+        return Action("accuse" if game.phase is Phase.DISCUSSION else "vote", target)

@@ -1,0 +1,181 @@
+"""Werewolf observations, text and vector, both built from what one seat may know.
+
+Both read only the seat's message view, its own knowledge row (``game.known[seat]``: its
+role, the werewolves' pack, the seer's visions, roles revealed at death or at the end)
+and the public state (who lives, the phase, votes, accusations and claims), so neither
+can show another player's hidden role.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from envsuite.families.social.werewolf_rules import WerewolfGame
+from envsuite.families.social.werewolf_setup import (
+    PHASE_ORDER,
+    ROLE_ORDER,
+    ROLES,
+    SEER,
+    WEREWOLF,
+    WEREWOLVES,
+    Phase,
+)
+
+#: Entries before the per-seat block: role one-hot, phase one-hot, my turn, the day.
+HEAD = len(ROLE_ORDER) + len(PHASE_ORDER) + 2
+
+
+def vector_size(n: int) -> int:
+    """The length of the vector observation of an ``n``-player game."""
+    return HEAD + 3 * n + 4 * n * n
+
+
+class VectorObserver:
+    """Builds vector observations (see the env); the public part is built once per event.
+
+    The pairwise blocks (votes, accusations, claims) are the same for every seat up to
+    the seat's rotation, so they are computed once each time one of them changes
+    (``game.pair_changes``) and each seat's view takes them through its own precomputed
+    index.
+
+    Args:
+        n: Seats in the game.
+
+    """
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.orders = [np.array([(seat + j) % n for j in range(n)]) for seat in range(n)]
+        self.pair_index = [(order[:, None] * n + order[None, :]).ravel() for order in self.orders]
+        self._game: WerewolfGame | None = None
+        self._changes = -1
+        self._public = np.zeros((4, n * n), dtype=np.float32)
+
+    def _pairs(self, game: WerewolfGame) -> np.ndarray:
+        if game is not self._game or game.pair_changes != self._changes:
+            self._game, self._changes = game, game.pair_changes
+            days = float(game.setup.max_days)
+            public = self._public
+            public[0] = np.minimum(np.asarray(game.vote_counts, dtype=np.float32).ravel() / days, 1)
+            public[1] = np.minimum(np.asarray(game.accusations, dtype=np.float32).ravel() / days, 1)
+            claims = [value for row in game.claims for value in row]
+            public[2] = [value == "werewolf" for value in claims]
+            public[3] = [value == "village" for value in claims]
+        return self._public
+
+    def view(self, game: WerewolfGame, seat: int) -> np.ndarray:
+        """The vector observation of ``seat``: seats ordered from ``seat`` itself."""
+        n = self.n
+        out = np.zeros(vector_size(n), dtype=np.float32)
+        out[ROLE_ORDER.index(game.roles[seat])] = 1.0
+        out[len(ROLE_ORDER) + PHASE_ORDER.index(game.phase)] = 1.0
+        out[HEAD - 2] = float(game.to_move == seat)
+        out[HEAD - 1] = min(1.0, game.day / game.setup.max_days)
+        known = game.known[seat]
+        for j, other in enumerate(self.orders[seat]):
+            base = HEAD + 3 * j
+            out[base] = game.alive[other]
+            team = known[other]
+            if team is not None:
+                out[base + (1 if team == WEREWOLVES else 2)] = 1.0
+        out[HEAD + 3 * n :] = self._pairs(game)[:, self.pair_index[seat]].ravel()
+        return out
+
+
+def vector_view(game: WerewolfGame, seat: int) -> np.ndarray:
+    """The vector observation of ``seat`` (a one-off :class:`VectorObserver`)."""
+    return VectorObserver(game.setup.num_players).view(game, seat)
+
+
+def rules_text(game: WerewolfGame) -> str:
+    """The rules in brief, for every player's text observation."""
+    setup, words = game.setup, game.words
+    killer, checker = words.role(WEREWOLF), words.role(SEER)
+    specials = [f"{words.killers} ({setup.num_werewolves})"]
+    specials += [f"a {checker}"] * setup.seer + ["a doctor"] * setup.doctor
+    return (
+        f"{words.title} with {setup.num_players} players: {', '.join(specials)}, the rest "
+        f"villagers. Each night {words.killers} kill one player, the {checker} learns "
+        f"whether one player is {words.killer} and the doctor protects one player. Each day "
+        f"the living speak ({setup.discussion_rounds} round(s) of one message of at most "
+        f"{setup.max_speech_chars} characters each), then vote to exile one player "
+        f"(a tie: {'nobody is exiled' if setup.tie_rule == 'no_exile' else 'one is drawn'}). "
+        f"The village wins when no {killer} lives; {words.killers} win when they are at "
+        f"least as many as the others. The game ends undecided after day {setup.max_days}."
+    )
+
+
+def text_view(
+    game: WerewolfGame,
+    seat: int,
+    error: str | None,
+    legal: Sequence[str],
+    limit: int,
+) -> str:
+    """The text observation of ``seat``, at most ``limit`` characters (oldest events dropped)."""
+    names = game.names
+    role = game.roles[seat]
+    alive = [names[s] for s in range(len(names)) if game.alive[s]]
+    dead = [names[s] for s in range(len(names)) if not game.alive[s]]
+    known = [
+        f"{names[other]} is {game.words.killer if team == WEREWOLVES else 'village'}"
+        for other, team in enumerate(game.known[seat])
+        if team is not None and other != seat
+    ]
+    head = [
+        rules_text(game),
+        f"You are {names[seat]} (player_{seat}), the {game.words.role(role)}, "
+        f"team {game.words.team(ROLES[role].team)}.",
+        f"Alive: {', '.join(alive)}." + (f" Dead: {', '.join(dead)}." if dead else ""),
+    ]
+    if known and not game.over:
+        head.append(f"You know: {'; '.join(known)}.")
+    tail = []
+    if error:
+        tail.append(f"Your last action was refused ({error}); you lost that turn.")
+    tail.append(_status(game, seat, legal))
+    events = [message.text for message in game.view(seat)]
+    budget = limit - sum(len(line) + 1 for line in head + tail) - 60
+    used = sum(len(line) + 1 for line in events)
+    dropped = 0
+    while events and used > budget:
+        used -= len(events[dropped]) + 1
+        dropped += 1
+        if dropped == len(events):
+            break
+    shown = events[dropped:]
+    if dropped:
+        shown.insert(0, f"({dropped} earlier events not shown)")
+    return "\n".join([*head, "Events:", *shown, *tail])
+
+
+def _status(game: WerewolfGame, seat: int, legal: Sequence[str]) -> str:
+    if game.over:
+        if game.winner is None:
+            return "The game is over, undecided."
+        won = ROLES[game.roles[seat]].team == game.winner
+        winner = game.words.team(game.winner)
+        return f"The game is over: the {winner} won; you {'won' if won else 'lost'}."
+    if game.to_move != seat:
+        if game.phase is Phase.DISCUSSION and game.to_move is not None:
+            return f"Discussion: {game.names[game.to_move]} is speaking."
+        if game.phase is Phase.VOTE:
+            return "Voting is under way."
+        return "It is night."
+    if not game.alive[seat]:
+        return "You are dead."
+    options = ", ".join(legal)
+    if game.phase is Phase.DISCUSSION:
+        return (
+            f"Your turn to speak: 'say: MESSAGE' (at most {game.setup.max_speech_chars} "
+            f"characters) or one of: {options}."
+        )
+    what = {
+        Phase.NIGHT_WOLVES: "choose a victim",
+        Phase.NIGHT_SEER: "choose a player to check",
+        Phase.NIGHT_DOCTOR: "choose a player to protect",
+        Phase.VOTE: "vote",
+    }[game.phase]
+    return f"Your turn ({what}): answer with one of: {options}."

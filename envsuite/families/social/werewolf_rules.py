@@ -1,0 +1,485 @@
+"""The rules of Werewolf, apart from any env: phases, legal actions, deaths, the winner.
+
+The data they play on (roles, phases, actions, a game's setup) is in
+:mod:`~envsuite.families.social.werewolf_setup`.
+
+A game is a deal (each seat's role) plus a phase schedule:
+
+- **Night** ``d``: the living werewolves, in seat order, each name a non-werewolf to kill
+  (the werewolves see each other's choices); the choice with the most names is the
+  target, a split going to the one named first. Then the seer (if alive) checks one
+  other living seat and learns whether it is a werewolf; then the doctor (if alive)
+  protects one living seat (itself too, unless ``doctor_self_save`` is off). At dawn
+  the target dies unless protected.
+- **Day** ``d``: a chance event picks the first speaker among the living; then
+  ``discussion_rounds`` rounds in which each living seat, in seat order from the first
+  speaker, takes one turn: ``say`` a message of at most ``max_speech_chars`` characters,
+  ``accuse`` a seat, ``claim`` a seat's team (as a seer would) or ``pass``. Then each
+  living seat, in seat order, votes for another living seat or abstains. Votes are
+  secret until all are cast, then published together. The seat with most votes is
+  exiled; a tie follows ``tie_rule`` (:mod:`~envsuite.families.social.voting`).
+- **The end**: the village wins when no werewolf lives; the werewolves win when living
+  werewolves are at least as many as the other living seats (checked after every death).
+  A game still open after day ``max_days``'s vote ends undecided (truncated).
+
+This module holds no Gymnasium, PettingZoo or random generator: the env draws the deal
+and every chance event and passes them in; the bots, the exact solver and the tests use
+the same class.
+"""
+
+from __future__ import annotations
+
+from envsuite.families.social.channels import Message, MessageLog
+from envsuite.families.social.game_log import GameLog, LogEntry
+from envsuite.families.social.game_words import GAME_WORDS
+from envsuite.families.social.turn_order import round_robin, within_budget
+from envsuite.families.social.voting import tally
+from envsuite.families.social.werewolf_setup import (
+    CLAIM_VALUES,
+    DOCTOR,
+    PASS,
+    PHASE_KINDS,
+    ROLES,
+    SEER,
+    VILLAGE,
+    WEREWOLF,
+    WEREWOLVES,
+    Action,
+    Phase,
+    WerewolfSetup,
+)
+
+
+class WerewolfGame:
+    """One game of Werewolf: the state, the legal actions, playing them, the winner.
+
+    Args:
+        setup: The parameters.
+        roles: The role of each seat (a permutation of ``setup.base_roles()``).
+
+    Attributes:
+        phase: What the game waits for (:class:`Phase`).
+        day: The current night/day number (1 for the first night and day).
+        alive: Whether each seat lives.
+        winner: ``"village"`` or ``"werewolves"`` once decided, else None.
+        log: Every message, and each seat's view of them.
+        game_log: The setup, the deal and every entry (replays the game).
+
+    """
+
+    def __init__(self, setup: WerewolfSetup, roles: tuple[str, ...]) -> None:
+        if sorted(roles) != sorted(setup.base_roles()):
+            raise ValueError(f"roles {roles!r} are not a deal of {setup.base_roles()!r}")
+        self.setup = setup
+        self.roles = tuple(roles)
+        self.names = setup.names
+        self.words = GAME_WORDS[setup.game]
+        n = setup.num_players
+        self.teams = tuple(ROLES[role].team for role in roles)
+        self.wolves = tuple(seat for seat in range(n) if roles[seat] == WEREWOLF)
+        self.alive = [True] * n
+        self.day = 0
+        self.phase = Phase.NIGHT_WOLVES
+        self.winner: str | None = None
+        self.truncated = False
+        self.queue: list[int] = []
+        self.chance_kind = ""
+        self.chance_options: tuple[int, ...] = ()
+        self.wolf_picks: list[int] = []
+        self.check: int | None = None
+        self.save: int | None = None
+        self.kill_target: int | None = None
+        self.votes: list[tuple[int, int | None]] = []
+        self.log = MessageLog(n)
+        self.game_log = GameLog(setup.to_dict(), self.roles)
+        # What each seat knows of each seat's team (None: unknown), for observations.
+        self.known: list[list[str | None]] = [[None] * n for _ in range(n)]
+        # Public structured history: votes cast (voter, target), accusations, claims.
+        self.vote_counts = [[0] * n for _ in range(n)]
+        self.accusations = [[0] * n for _ in range(n)]
+        self.claims: list[list[str | None]] = [[None] * n for _ in range(n)]
+        # Counts changes to the three tables above (observers rebuild them only then).
+        self.pair_changes = 0
+        self._deal_messages()
+        self._start_night()
+
+    # -- queries ---------------------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended (decided or undecided)."""
+        return self.phase is Phase.OVER
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to act, or None (a chance event is pending, or the game is over)."""
+        return self.queue[0] if self.queue else None  # the queue is empty at chance and the end
+
+    def living(self) -> list[int]:
+        """The living seats, in seat order."""
+        return [seat for seat in range(self.setup.num_players) if self.alive[seat]]
+
+    def living_wolves(self) -> int:
+        """How many werewolves live."""
+        return sum(self.alive[seat] for seat in self.wolves)
+
+    def chance_outcomes(self) -> tuple[int, ...]:
+        """The equally likely outcomes of the pending chance event (empty when none)."""
+        return self.chance_options if self.phase is Phase.CHANCE else ()
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every legal structured action of ``seat`` now (empty off-turn).
+
+        ``say`` with any text is legal in the discussion; it is listed with an empty message.
+        """
+        if seat != self.to_move:
+            return []
+        others = [s for s in self.living() if s != seat]
+        if self.phase is Phase.NIGHT_WOLVES:
+            return [Action("kill", s) for s in self.living() if self.roles[s] != WEREWOLF]
+        if self.phase is Phase.NIGHT_SEER:
+            return [Action("check", s) for s in others]
+        if self.phase is Phase.NIGHT_DOCTOR:
+            saved = self.living() if self.setup.doctor_self_save else others
+            return [Action("save", s) for s in saved]
+        if self.phase is Phase.VOTE:
+            return [PASS, *(Action("vote", s) for s in others)]
+        everyone_else = [s for s in range(self.setup.num_players) if s != seat]
+        return [
+            PASS,
+            Action("say", None, ""),
+            *(Action("accuse", s) for s in others),
+            *(Action("claim", s, value) for s in everyone_else for value in CLAIM_VALUES),
+        ]
+
+    def illegal_reason(self, seat: int, action: Action) -> str | None:
+        """Why ``seat`` may not play ``action`` now (the first rule broken), or None."""
+        if self.over:
+            return "the game is over"
+        if seat != self.to_move:
+            return "it is not your turn"
+        allowed = PHASE_KINDS[self.phase]
+        if action.kind not in allowed:
+            doing = ", ".join(allowed)
+            if action.kind == "pass":
+                return f"you may not pass or abstain now; in the {self.phase.value} phase: {doing}"
+            return f"'{action.kind}' is not allowed now; in the {self.phase.value} phase: {doing}"
+        if action.kind in ("pass", "say"):
+            return None
+        target = action.target
+        if target is None or not 0 <= target < self.setup.num_players:
+            return f"'{action.kind}' needs a player"
+        name = self.names[target]
+        if action.kind == "claim":
+            if target == seat:
+                return "you cannot make a claim about yourself"
+            if action.value not in CLAIM_VALUES:
+                killer = self.words.claim_killer
+                return f"a claim says '{killer}' or 'village', not {action.value!r}"
+            return None
+        if not self.alive[target]:
+            return f"{name} is dead"
+        if action.kind == "kill" and self.roles[target] == WEREWOLF:
+            words = self.words
+            return f"{name} is {words.killer}; {words.killers} do not kill each other"
+        if action.kind in ("check", "vote", "accuse") and target == seat:
+            return f"you cannot {action.kind} yourself"
+        if action.kind == "save" and target == seat and not self.setup.doctor_self_save:
+            return "you cannot protect yourself in this game"
+        return None
+
+    # -- moves -----------------------------------------------------------------------------
+    def apply(self, seat: int, action: Action) -> None:
+        """Play ``seat``'s legal action (check with :meth:`illegal_reason` first).
+
+        Raises:
+            ValueError: the action is illegal (a caller bug; the env never sends one).
+        """
+        reason = self.illegal_reason(seat, action)
+        if reason is not None:
+            raise ValueError(f"illegal action {action} for seat {seat}: {reason}")
+        if action.kind == "say":
+            action = Action("say", None, within_budget(action.value, self.setup.max_speech_chars))
+        self.game_log.entries.append(("act", seat, action.kind, action.target, action.value))
+        self.queue.pop(0)
+        getattr(self, f"_on_{action.kind}")(seat, action)
+        if not self.queue:
+            self._end_phase()
+
+    def forfeit_turn(self, seat: int) -> None:
+        """``seat`` loses its turn (a refused action): it passes, abstains or does nothing."""
+        if seat != self.to_move:
+            raise ValueError(f"seat {seat} is not to move")
+        self.game_log.entries.append(("act", seat, "pass", None, ""))
+        self.queue.pop(0)
+        self._on_pass(seat, PASS)
+        if not self.queue:
+            self._end_phase()
+
+    def apply_chance(self, outcome: int) -> None:
+        """Resolve the pending chance event with ``outcome`` (one of :meth:`chance_outcomes`)."""
+        if outcome not in self.chance_outcomes():
+            raise ValueError(f"{outcome!r} is not an outcome of {self.chance_outcomes()!r}")
+        self.game_log.entries.append(("chance", outcome))
+        kind = self.chance_kind
+        self.chance_kind, self.chance_options = "", ()
+        if kind == "first_speaker":
+            self._start_discussion(outcome)
+        else:
+            self._exile(outcome)
+
+    @classmethod
+    def replay(cls, game_log: GameLog) -> WerewolfGame:
+        """The game ``game_log`` records, replayed entry by entry.
+
+        Raises:
+            ValueError: the log does not describe a legal game.
+        """
+        setup = WerewolfSetup(**{**game_log.setup, "names": tuple(game_log.setup["names"])})
+        game = cls(setup, tuple(game_log.roles))
+        for entry in game_log.entries:
+            game.replay_entry(entry)
+        return game
+
+    def replay_entry(self, entry: LogEntry) -> None:
+        """Apply one log entry (a chance outcome or an action)."""
+        if entry[0] == "chance":
+            self.apply_chance(int(entry[1]))
+            return
+        _, seat, kind, target, value = entry
+        if kind == "pass":  # a pass and a forfeited turn have the same effect
+            self.forfeit_turn(int(seat))
+        else:
+            self.apply(int(seat), Action(str(kind), target, str(value)))
+
+    # -- action effects --------------------------------------------------------------------
+    def _on_pass(self, seat: int, action: Action) -> None:
+        if self.phase is Phase.VOTE:
+            self.votes.append((seat, None))
+        elif self.phase is Phase.DISCUSSION:
+            self._public("pass", seat, f"{self.names[seat]} says nothing.")
+
+    def _on_kill(self, seat: int, action: Action) -> None:
+        assert action.target is not None
+        self.wolf_picks.append(action.target)
+        self._post(
+            "wolf_pick",
+            seat,
+            frozenset(self.wolves),
+            f"{self.names[seat]} ({self.words.role(WEREWOLF)}) wants to kill "
+            f"{self.names[action.target]}.",
+            action.target,
+        )
+
+    def _on_check(self, seat: int, action: Action) -> None:
+        assert action.target is not None
+        self.check = action.target
+        team = self.teams[action.target]
+        self.known[seat][action.target] = team
+        verdict = self.words.verdict(team == WEREWOLVES)
+        text = f"{self.words.vision}: {self.names[action.target]} is {verdict}."
+        self._post("check", seat, frozenset({seat}), text, action.target, team)
+
+    def _on_save(self, seat: int, action: Action) -> None:
+        assert action.target is not None
+        self.save = action.target
+        text = f"You protect {self.names[action.target]} tonight."
+        self._post("save", seat, frozenset({seat}), text, action.target)
+
+    def _on_say(self, seat: int, action: Action) -> None:
+        self._public("speech", seat, f'{self.names[seat]} says: "{action.value}"')
+
+    def _on_accuse(self, seat: int, action: Action) -> None:
+        assert action.target is not None
+        self.accusations[seat][action.target] += 1
+        self.pair_changes += 1
+        accused = self.names[action.target]
+        text = f"{self.names[seat]} accuses {accused} of being {self.words.killer}."
+        self._public("accuse", seat, text, action.target)
+
+    def _on_claim(self, seat: int, action: Action) -> None:
+        assert action.target is not None
+        self.claims[seat][action.target] = action.value
+        self.pair_changes += 1
+        verdict = self.words.verdict(action.value == WEREWOLF)
+        text = f"{self.names[seat]} claims: {self.names[action.target]} is {verdict}."
+        self._public("claim", seat, text, action.target, action.value)
+
+    def _on_vote(self, seat: int, action: Action) -> None:
+        self.votes.append((seat, action.target))
+
+    # -- phases ----------------------------------------------------------------------------
+    def _end_phase(self) -> None:
+        if self.phase is Phase.NIGHT_WOLVES:
+            self._close_wolf_choice()
+            self._night_role(Phase.NIGHT_SEER)
+        elif self.phase is Phase.NIGHT_SEER:
+            self._night_role(Phase.NIGHT_DOCTOR)
+        elif self.phase is Phase.NIGHT_DOCTOR:
+            self._dawn()
+        elif self.phase is Phase.DISCUSSION:
+            self._start_vote()
+        elif self.phase is Phase.VOTE:
+            self._close_vote()
+
+    def _start_night(self) -> None:
+        self.day += 1
+        self.wolf_picks, self.check, self.save = [], None, None
+        self._public("night", None, f"Night {self.day} falls.")
+        self.phase = Phase.NIGHT_WOLVES
+        self.queue = [seat for seat in self.wolves if self.alive[seat]]
+
+    def _close_wolf_choice(self) -> None:
+        target = tally(self.wolf_picks, "first_named").chosen
+        self.kill_target = target
+        wolves = frozenset(self.wolves)
+        if target is None:
+            text = f"{self.words.killers.capitalize()} kill nobody tonight."
+            self._post("wolf_choice", None, wolves, text)
+        else:
+            text = f"{self.words.killers.capitalize()} will kill {self.names[target]}."
+            self._post("wolf_choice", None, wolves, text, target)
+
+    def _night_role(self, phase: Phase) -> None:
+        """Hand the night to the seer or the doctor, or skip a role nobody living holds."""
+        role = SEER if phase is Phase.NIGHT_SEER else DOCTOR
+        holders = [seat for seat in self.living() if self.roles[seat] == role]
+        if holders:
+            self.phase, self.queue = phase, holders
+        elif phase is Phase.NIGHT_SEER:
+            self._night_role(Phase.NIGHT_DOCTOR)
+        else:
+            self._dawn()
+
+    def _dawn(self) -> None:
+        target = self.kill_target
+        if target is None or target == self.save:
+            self._public("dawn", None, f"Day {self.day} dawns. Nobody died in the night.")
+        else:
+            text = f"Day {self.day} dawns. {self.names[target]} was killed in the night."
+            self._kill(target, "killed", text)
+        if self._check_winner():
+            return
+        if self.setup.discussion_rounds:
+            self._chance("first_speaker", tuple(self.living()))
+        else:
+            self._start_vote()
+
+    def _start_discussion(self, first: int) -> None:
+        self.phase = Phase.DISCUSSION
+        self.queue = round_robin(self.living(), first, self.setup.discussion_rounds)
+        text = f"Discussion: {self.names[first]} speaks first."
+        self._public("discussion", None, text, first)
+
+    def _start_vote(self) -> None:
+        self.phase = Phase.VOTE
+        self.votes = []
+        self.queue = self.living()
+        self._public("vote_open", None, "Voting: name a player to exile, or abstain.")
+
+    def _close_vote(self) -> None:
+        for voter, target in self.votes:
+            if target is None:
+                self._public("vote", voter, f"{self.names[voter]} abstained.")
+            else:
+                self.vote_counts[voter][target] += 1
+                self.pair_changes += 1
+                text = f"{self.names[voter]} voted for {self.names[target]}."
+                self._public("vote", voter, text, target)
+        result = tally([target for _, target in self.votes], self.setup.tie_rule)
+        if result.needs_draw:
+            tied = ", ".join(self.names[seat] for seat in result.leaders)
+            self._public("tie", None, f"A tie between {tied}: one is drawn at random.")
+            self._chance("tie", tuple(sorted(result.leaders)))
+            return
+        if result.chosen is None:
+            why = "a tie" if result.leaders else "no votes"
+            self._public("no_exile", None, f"Nobody is exiled ({why}).")
+            self._after_day()
+        else:
+            self._exile(result.chosen)
+
+    def _exile(self, seat: int) -> None:
+        self._kill(seat, "exiled", f"{self.names[seat]} is exiled by the village.")
+        self._after_day()
+
+    def _after_day(self) -> None:
+        if self._check_winner():
+            return
+        if self.day >= self.setup.max_days:
+            self.truncated = True
+            self._public("over", None, f"Day {self.day} was the last: the game ends undecided.")
+            self._game_over()
+            return
+        self._start_night()
+
+    def _chance(self, kind: str, options: tuple[int, ...]) -> None:
+        self.phase, self.queue = Phase.CHANCE, []
+        self.chance_kind, self.chance_options = kind, options
+
+    def _kill(self, seat: int, kind: str, text: str) -> None:
+        self.alive[seat] = False
+        self._public(kind, None, text, seat)
+        if self.setup.reveal_roles_on_death:
+            role = self.roles[seat]
+            shown = self.words.role(role)
+            self._public("reveal", None, f"{self.names[seat]} was the {shown}.", seat, role)
+            for viewer in range(self.setup.num_players):
+                self.known[viewer][seat] = self.teams[seat]
+
+    def _check_winner(self) -> bool:
+        wolves = self.living_wolves()
+        if wolves == 0:
+            self.winner = VILLAGE
+        elif wolves >= len(self.living()) - wolves:
+            self.winner = WEREWOLVES
+        else:
+            return False
+        who = "The village wins." if self.winner == VILLAGE else self.words.killers_win
+        self._public("over", None, who, None, self.winner)
+        self._game_over()
+        return True
+
+    def _game_over(self) -> None:
+        self.phase, self.queue = Phase.OVER, []
+        roles = ", ".join(
+            f"{name} the {self.words.role(role)}"
+            for name, role in zip(self.names, self.roles, strict=True)
+        )
+        self._public("roles", None, f"The roles were: {roles}.")
+        for viewer in range(self.setup.num_players):
+            self.known[viewer] = list(self.teams)
+
+    # -- messages --------------------------------------------------------------------------
+    def _deal_messages(self) -> None:
+        n = self.setup.num_players
+        for seat in range(n):
+            role = ROLES[self.roles[seat]]
+            shown, description = self.words.role(role.name), self.words.descriptions[role.name]
+            text = f"You are {self.names[seat]}, the {shown}. {description}"
+            self._post("role", None, frozenset({seat}), text, seat, role.name)
+            self.known[seat][seat] = role.team
+        wolves = frozenset(self.wolves)
+        pack = ", ".join(self.names[seat] for seat in self.wolves)
+        self._post("wolves", None, wolves, f"{self.words.killers.capitalize()} are: {pack}.")
+        for seat in self.wolves:
+            self.known[seat] = [self.teams[other] for other in range(n)]
+
+    def _public(
+        self, kind: str, sender: int | None, text: str, subject: int | None = None, value: str = ""
+    ) -> None:
+        self._post(kind, sender, None, text, subject, value)
+
+    def _post(
+        self,
+        kind: str,
+        sender: int | None,
+        audience: frozenset[int] | None,
+        text: str,
+        subject: int | None = None,
+        value: str = "",
+    ) -> None:
+        self.log.post(Message(self.day, kind, sender, audience, text, subject, value))
+
+    def view(self, seat: int) -> list[Message]:
+        """The messages ``seat`` may read, oldest first."""
+        return self.log.view(seat)

@@ -1,0 +1,128 @@
+"""Mafia-v0 speed beside TextArena's SecretMafia-v0, in the same run.
+
+Workload: ``GAMES`` complete 7-player games (SecretMafia's setup: 2 mafia, a detective, a
+doctor, 3 villagers; 3 discussion rounds a day; random ties), each a reset at its own
+seed, played to the end by uniformly random legal players: a night target among the
+valid ones, a vote for a random other living player, and in the discussion a fixed
+sentence. After every step the next player's observation is read, as an agent would.
+Rows (group ``social-mafia``), each with ``games_per_s`` and ``env_steps_per_s`` (one step
+is one player's action) in ``extra_info``:
+
+- ``test_textarena_secret_mafia``: TextArena 0.7.4's ``SecretMafia-v0-raw``
+  (``reset(num_players=7, seed)``, then ``step(action)`` and ``get_observation()`` per
+  step), skipped where TextArena is absent (CI);
+- ``test_envsuite_mafia_text`` / ``test_envsuite_mafia_vector``: Mafia-v0 through
+  ``envsuite.make`` (the random player reads ``info["legal_actions"]`` or the action
+  mask; ``last()`` after every step); they add ``ratio_vs_textarena`` (envsuite's steps/s
+  over TextArena's) when TextArena's row ran in this session.
+
+The two games are not move-for-move the same (TextArena draws from Python's global
+``random``), so the rates compare per step and per game of the same setup and policy.
+TextArena is not one of envsuite's extras; to run its row, put it on the path, e.g.
+``pip install --target /tmp/ta-site --no-deps textarena==0.7.4 nltk regex python-dotenv``
+and ``PYTHONPATH=.:/tmp/ta-site pytest tests/benchmarks/test_social_mafia_speed.py
+--benchmark-enable``. Nothing here asserts a time.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+import envsuite
+
+PLAYERS = 7
+GAMES = 20
+ROUNDS = 3
+SENTENCE = "I have nothing to add."
+RESULTS: dict[str, float] = {}
+
+
+def textarena_games() -> tuple[int, int]:
+    ta = pytest.importorskip("textarena", reason="TextArena is not installed")
+    from textarena.envs.SecretMafia.env import Phase
+
+    env = ta.make("SecretMafia-v0-raw")
+    chooser = random.Random(2026)
+    steps = finished = 0
+    for seed in range(GAMES):
+        env.reset(num_players=PLAYERS, seed=seed)
+        done = False
+        while not done:
+            player = env.state.current_player_id
+            alive = env.state.game_state["alive_players"]
+            if env.phase is Phase.DAY_DISCUSSION:
+                action = SENTENCE
+            else:
+                roles = env.player_roles
+                mafia_night = env.phase is Phase.NIGHT_MAFIA
+                targets = [
+                    p for p in alive if p != player and not (mafia_night and roles[p] == "Mafia")
+                ]
+                action = f"[{chooser.choice(targets)}]"
+            done, _ = env.step(action)
+            steps += 1
+            if not done:
+                env.get_observation()
+        finished += 1
+    return finished, steps
+
+
+def envsuite_games(env: Any) -> tuple[int, int]:
+    rng = np.random.default_rng(2026)
+    steps = finished = 0
+    for seed in range(GAMES):
+        env.reset(seed=seed)
+        for _ in env.agent_iter(100_000):
+            _, _, terminated, truncated, info = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            if "legal_actions" in info:
+                legal = [a for a in info["legal_actions"] if a != "pass"]  # vote for someone
+                if env.unwrapped.game.phase.value == "discussion":
+                    action: Any = f"say: {SENTENCE}"
+                else:
+                    action = legal[int(rng.integers(len(legal)))]
+            else:
+                choices = np.flatnonzero(info["action_mask"])
+                if env.unwrapped.game.phase.value == "vote":
+                    choices = choices[choices > 0]  # vote for someone, as SecretMafia must
+                action = int(choices[int(rng.integers(len(choices)))])
+            env.step(action)
+            steps += 1
+        finished += env.unwrapped.game.over
+    return finished, steps
+
+
+def timed(benchmark: Any, name: str, function: Callable[[], tuple[int, int]]) -> None:
+    benchmark.group = "social-mafia"
+    started = time.perf_counter()
+    finished, steps = benchmark.pedantic(function, rounds=ROUNDS, iterations=1, warmup_rounds=1)
+    assert finished == GAMES
+    stats = getattr(benchmark, "stats", None)
+    mean = stats.stats.mean if stats is not None else time.perf_counter() - started
+    benchmark.extra_info["games_per_s"] = GAMES / mean
+    benchmark.extra_info["env_steps_per_s"] = steps / mean
+    RESULTS[name] = steps / mean
+    if name != "textarena" and "textarena" in RESULTS:
+        benchmark.extra_info["ratio_vs_textarena"] = RESULTS[name] / RESULTS["textarena"]
+
+
+def test_textarena_secret_mafia(benchmark):
+    timed(benchmark, "textarena", textarena_games)
+
+
+def test_envsuite_mafia_text(benchmark):
+    env = envsuite.make("envsuite/Mafia-v0", num_players=PLAYERS)
+    timed(benchmark, "text", lambda: envsuite_games(env))
+
+
+def test_envsuite_mafia_vector(benchmark):
+    env = envsuite.make("envsuite/Mafia-v0", num_players=PLAYERS, observation_mode="vector")
+    timed(benchmark, "vector", lambda: envsuite_games(env))
