@@ -51,3 +51,26 @@ _register(
         ),
     )
 )
+
+
+_register(
+    EnvSpec(
+        id="envsuite/Avalon-v0",
+        entry_point=f"{_PACKAGE}.avalon:AvalonEnv",
+        family="social",
+        api="aec",
+        description="The Resistance: Avalon, 5-10 players (AEC): Merlin, the assassin, quests.",
+        oracle=f"{_PACKAGE}.avalon_bots:avalon_oracle",
+        # Every Avalon game is decided (at most five quests of five proposals each).
+        oracle_success=1.0,
+        test_kwargs={"num_players": 5},
+        test_variants=(
+            {"observation_mode": "vector"},
+            {
+                "num_players": 7,
+                "special_roles": ["merlin", "percival", "morgana", "mordred", "assassin"],
+                "discussion_rounds": 0,
+            },
+        ),
+    )
+)

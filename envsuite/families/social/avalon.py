@@ -1,0 +1,323 @@
+"""Avalon (PettingZoo AEC): 5-10 players; Merlin, Percival, Morgana, Mordred, Oberon, assassin."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from typing import Any, ClassVar, Literal
+
+import numpy as np
+from gymnasium import spaces
+
+from envsuite.action_parsing import parse_index as parse_int_index
+from envsuite.aec_env_base import OFF_TURN, EnvsuiteAECEnv, Turn
+from envsuite.env_base import InvalidAction
+from envsuite.families.social.avalon_actions import (
+    action_index,
+    action_size,
+    action_text,
+    parse_index,
+    parse_text,
+)
+from envsuite.families.social.avalon_observation import text_view, vector_size, vector_view
+from envsuite.families.social.avalon_rules import AvalonGame
+from envsuite.families.social.avalon_setup import (
+    DEFAULT_SPECIAL_ROLES,
+    NAMES,
+    ROLES,
+    AvalonAction,
+    AvalonSetup,
+)
+from envsuite.rendering import TEXT_RENDER_MODES, checked_render_mode
+from envsuite.spaces import UnicodeText
+
+ObservationMode = Literal["text", "vector"]
+
+#: Longest text observation, in characters (older events are dropped past it).
+MAX_OBSERVATION_CHARS = 60_000
+#: Longest text action read.
+MAX_ACTION_CHARS = 10_000
+
+
+class AvalonEnv(EnvsuiteAECEnv[Any, Any, AvalonAction]):
+    """The Resistance: Avalon: good sends quests out; evil, hidden among it, sabotages them.
+
+    Description:
+        ``num_players`` seats (``player_0`` ..., named Alice, Bob, ... in the text) are
+        dealt roles by ``self.np_random``: 2, 2, 3, 3, 3 or 4 evil players for 5 to 10
+        players, the rest good. ``special_roles`` names the roles in play (default
+        Merlin, Percival, Morgana and the assassin); loyal servants (good) and minions
+        (evil) fill the other seats. Standard sight: Merlin sees the evil except Mordred;
+        the evil see each other except Oberon (who sees nobody); Percival sees Merlin and
+        Morgana without knowing which is which. The first leader is drawn uniformly; the
+        leadership passes to the next seat after each proposal. Before each proposal,
+        ``discussion_rounds`` rounds of speaking in seat order from the leader (one
+        message per turn, at most ``max_speech_chars`` characters); then the leader
+        proposes a team of the quest's size (quests of 2-3-2-3-3 players with 5 players,
+        2-3-4-3-4 with 6, 2-3-3-4-4 with 7, 3-4-4-5-5 with 8-10); then every player
+        approves or rejects, votes secret until all are in and then public. A strict
+        majority approves; five rejections in a row on one quest give evil the game. The
+        team's members play secret quest cards (good must play success); only the number
+        of fail cards is published; one fails the quest, two on the fourth quest with 7
+        or more players. Three failed quests win for evil; three successes win for good
+        unless the assassin (with Merlin in play) then names Merlin. The rules engine is
+        :class:`~envsuite.families.social.avalon_rules.AvalonGame`; its ``game_log``
+        replays a game from the deal and the entries.
+
+    Observation:
+        ``observation_mode="text"``: a :class:`~envsuite.spaces.UnicodeText` message: the
+        rules in brief, the player's name, role and team, the quest board and rejection
+        track, what its role sees, every event it may read (speeches, proposals, the
+        votes once all are in, quest results, its own quest cards; older events dropped
+        past 60,000 characters), the reason its last action was refused and what it must
+        do (with the legal commands). ``observation_mode="vector"``: ``Box(0, 1)``
+        float32, seats ordered from the player itself: role and phase one-hots, its turn,
+        whether it leads, the quest, the rejection track, the team size, the two-fail
+        rule; per quest its result; per seat what the player knows (evil, good, Merlin
+        or Morgana), the leader and the proposed team; the teams that went on quests; and
+        every proposal voted on (team, approvals, leader). Hidden roles and other
+        players' quest cards never appear in another player's observation or info before
+        the game ends.
+
+    Action:
+        Text mode, a command of the grammar in
+        :mod:`~envsuite.families.social.avalon_actions`: ``propose Alice, Bob``,
+        ``approve``, ``reject``, ``success``, ``fail``, ``assassinate Alice``, ``say:
+        MESSAGE`` or ``pass``. The player to move finds ``info["legal_actions"]`` (every
+        legal command but ``say``; a leader's list is every team of the quest's size).
+        Vector mode: ``Discrete(5 + n + 2 ** n)`` indices relative to the player (see
+        that module) and ``info["action_mask"]`` (all zeros off-turn); vector players
+        cannot ``say``. A refused action is checked in this order, one reason each: not
+        text (vector: not an int, out of range); no command; an unknown or repeated name;
+        the command is not allowed in this phase; the wrong team size; a good player's
+        fail card; assassinating oneself or a known evil player. Its reason is the
+        player's ``info["parse_error"]``; it costs ``invalid_action_penalty`` and the turn
+        is played by default: silence in the discussion, the leader and the seats after
+        it as the team, ``reject`` in a vote, ``success`` on a quest, and an assassin who
+        names nobody (good wins). A bad action never stops the game. An action sent
+        off-turn costs the penalty and changes nothing else.
+
+    Reward:
+        At the end, +1 to every player of the winning team and -1 to the others;
+        ``-invalid_action_penalty`` per refused action.
+
+    Termination:
+        Every player terminates when a team wins (every game is decided: at most five
+        quests of at most five proposals). Final infos hold ``outcome`` (``win`` /
+        ``loss``), ``role``, ``team`` (every info holds the player's own role and team,
+        so records give win rates by role and team), ``winner`` and ``invalid_actions``.
+        The env-level success (:meth:`episode_success`) is that the game was decided.
+
+    Arguments:
+        num_players: Players, 5 to 10 (default 5).
+        special_roles: The named roles in play, a subset of ``merlin``, ``percival``,
+            ``morgana``, ``mordred``, ``oberon``, ``assassin`` (default the first,
+            second, third and last).
+        discussion_rounds: Speaking turns per player before each proposal (0 to 5).
+        max_speech_chars: Characters per message (1 to 2000); longer ones are cut.
+        names: The players' names (default Alice, Bob, ...; words of ASCII letters).
+        observation_mode: ``"text"`` for LLM agents or ``"vector"`` for classic agents.
+        invalid_action_penalty: The cost of a refused action (>= 0).
+        render_mode: ``"ansi"`` (the moderator's view, roles included), ``"rgb_array"``,
+            ``"human"`` or None.
+
+    Version history:
+        v0: Initial version.
+
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": list(TEXT_RENDER_MODES),
+        "name": "avalon_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        num_players: int = 5,
+        special_roles: list[str] | tuple[str, ...] = DEFAULT_SPECIAL_ROLES,
+        discussion_rounds: int = 1,
+        max_speech_chars: int = 300,
+        names: list[str] | tuple[str, ...] | None = None,
+        observation_mode: ObservationMode = "text",
+        invalid_action_penalty: float = 0.1,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        if observation_mode not in ("text", "vector"):
+            raise ValueError(
+                f"observation_mode must be 'text' or 'vector', got {observation_mode!r}"
+            )
+        if not isinstance(invalid_action_penalty, int | float) or not invalid_action_penalty >= 0:
+            raise ValueError(
+                f"invalid_action_penalty must be a number >= 0, got {invalid_action_penalty!r}"
+            )
+        if isinstance(special_roles, str) or not isinstance(special_roles, list | tuple):
+            raise ValueError(f"special_roles must be a list of role names, got {special_roles!r}")
+        n = num_players
+        if isinstance(n, bool) or not isinstance(n, int) or not 5 <= n <= len(NAMES):
+            raise ValueError(f"num_players must be an int in [5, {len(NAMES)}], got {n!r}")
+        self.setup = AvalonSetup(
+            num_players=n,
+            special_roles=tuple(special_roles),
+            discussion_rounds=discussion_rounds,
+            max_speech_chars=max_speech_chars,
+            names=tuple(NAMES[:n] if names is None else names),
+        )
+        self.observation_mode: ObservationMode = observation_mode
+        self.invalid_action_penalty = float(invalid_action_penalty)
+        self.render_mode = checked_render_mode(render_mode, self.metadata["render_modes"])
+        self.possible_agents = [f"player_{seat}" for seat in range(n)]
+        self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        if observation_mode == "text":
+            observation: spaces.Space[Any] = UnicodeText(MAX_OBSERVATION_CHARS)
+            action: spaces.Space[Any] = UnicodeText(MAX_ACTION_CHARS)
+        else:
+            observation = spaces.Box(0.0, 1.0, (vector_size(n),), np.float32)
+            action = spaces.Discrete(action_size(n))
+        self.observation_spaces = dict.fromkeys(self.possible_agents, observation)
+        self.action_spaces = dict.fromkeys(self.possible_agents, action)
+        self.game = AvalonGame(self.setup, self.setup.base_roles())
+        self.invalid_actions = dict.fromkeys(self.possible_agents, 0)
+        self._legal_game: AvalonGame | None = None
+        self._legal_key: tuple[int, int] = (-1, -1)
+        self._legal: list[Any] = []
+
+    # -- episode -----------------------------------------------------------------------
+    def new_episode(
+        self, seed: int | None, options: dict[str, Any] | None
+    ) -> tuple[str, dict[str, dict[str, Any]]]:
+        """Deal the roles (a uniform permutation from ``np_random``) and draw the first leader."""
+        assert self.np_random is not None  # seeded by reset
+        base = self.setup.base_roles()
+        order = self.np_random.permutation(len(base))
+        self.game = AvalonGame(self.setup, tuple(base[int(i)] for i in order))
+        self.invalid_actions = dict.fromkeys(self.possible_agents, 0)
+        options_ = self.game.chance_outcomes()
+        self.game.apply_chance(options_[int(self.np_random.integers(len(options_)))])
+        return self._mover(), {agent: self._info(agent) for agent in self.possible_agents}
+
+    def _mover(self) -> str:
+        seat = self.game.to_move
+        return self.possible_agents[0 if seat is None else seat]
+
+    def _info(self, agent: str) -> dict[str, Any]:
+        seat = self._seat[agent]
+        role = ROLES[self.game.roles[seat]]
+        info: dict[str, Any] = {
+            "role": role.name,
+            "team": role.team,
+            "invalid_actions": self.invalid_actions[agent],
+        }
+        if self.game.over:
+            info["winner"] = self.game.winner
+            info["outcome"] = "win" if self.game.winner == role.team else "loss"
+        return info
+
+    def seat_of(self, agent: str) -> int:
+        """The seat index of ``agent`` (``player_3`` -> 3)."""
+        return self._seat[agent]
+
+    # -- actions -----------------------------------------------------------------------
+    def parse_action(self, agent: str, action: Any) -> AvalonAction:
+        """A command (text) or an index (vector) as a rule action, checked legal."""
+        seat = self._seat[agent]
+        n = self.setup.num_players
+        if self.observation_mode == "text":
+            parsed = parse_text(action, self.setup.names)
+        else:
+            parsed = parse_index(parse_int_index(action, action_size(n), "action"), seat, n)
+        reason = self.game.illegal_reason(seat, parsed)
+        if reason is not None:
+            raise InvalidAction(f"illegal action: {reason}")
+        return parsed
+
+    def encode_action(self, agent: str, action: AvalonAction) -> Any:
+        """``action`` of ``agent`` in this env's action form (text, or the vector index)."""
+        if self.observation_mode == "text":
+            return action_text(action, self.setup.names)
+        return action_index(action, self._seat[agent], self.setup.num_players)
+
+    def legal_actions(self, agent: str) -> list[Any] | None:
+        """The legal actions of ``agent`` (the player to move), in the env's action form.
+
+        ``say`` is left out (any message is legal in the discussion). The list is kept
+        until the game moves on; callers get a copy.
+        """
+        seat = self._seat[agent]
+        key = (len(self.game.game_log.entries), seat)
+        if self._legal_game is not self.game or self._legal_key != key:
+            self._legal_game, self._legal_key = self.game, key
+            self._legal = [
+                self.encode_action(agent, action)
+                for action in self.game.legal_actions(seat)
+                if action.kind != "say"
+            ]
+        return list(self._legal)
+
+    def apply_action(self, agent: str, parsed: AvalonAction) -> Turn:
+        """Play the action; pay out at the end."""
+        self.game.apply(self._seat[agent], parsed)
+        return self._turn(agent, {})
+
+    def apply_invalid_action(self, agent: str, message: str) -> Turn:
+        """The penalty; the player to move also has its turn played by default."""
+        self.invalid_actions[agent] += 1
+        rewards = {agent: -self.invalid_action_penalty}
+        if message != OFF_TURN and self.game.to_move == self._seat[agent]:
+            self.game.forfeit_turn(self._seat[agent])
+        return self._turn(agent, rewards)
+
+    def _turn(self, agent: str, rewards: dict[str, float]) -> Turn:
+        if not self.game.over:
+            return Turn(rewards=rewards, infos={agent: self._info(agent)}, next_agent=self._mover())
+        final = dict(rewards)
+        for name in self.possible_agents:
+            won = self.game.teams[self._seat[name]] == self.game.winner
+            final[name] = final.get(name, 0.0) + (1.0 if won else -1.0)
+        infos = {name: self._info(name) for name in self.possible_agents}
+        return Turn(rewards=final, terminated=self.possible_agents, infos=infos)
+
+    def episode_success(self, final_infos: Mapping[str, Mapping[str, Any]]) -> bool | None:
+        """Whether the game was decided (every finished Avalon game is)."""
+        if not self.game.over:
+            return None
+        return self.game.winner is not None
+
+    # -- observations ------------------------------------------------------------------
+    def observe(self, agent: str) -> Any:
+        """What ``agent`` may know, as text or as a vector (see Observation)."""
+        seat = self._seat[agent]
+        if self.observation_mode == "vector":
+            return vector_view(self.game, seat)
+        error = self.infos.get(agent, {}).get("parse_error") if self.infos else None
+        legal = self.legal_actions(agent) if self.game.to_move == seat else []
+        return text_view(self.game, seat, error, legal or [], MAX_OBSERVATION_CHARS)
+
+    def render_text(self) -> str:
+        """The ``ansi`` frame: the moderator's view (every role, the board, the phase)."""
+        game = self.game
+        status = (
+            f"{game.winner} won"
+            if game.over
+            else f"quest {game.quest + 1}, {game.phase.value}, rejections {game.rejections}"
+        )
+        lines = [f"Avalon: {status}"]
+        for seat, name in enumerate(self.setup.names):
+            lead = " (leader)" if game.leader == seat else ""
+            team = " on the team" if seat in game.team else ""
+            turn = " <- to move" if game.to_move == seat else ""
+            lines.append(f"  {name:<6} {game.roles[seat]:<9}{lead}{team}{turn}")
+        return "\n".join(lines)
+
+    def state_digest(self) -> str:
+        """sha256 of the game log, the refused-action counts and the generator's state."""
+        assert self.np_random is not None
+        payload = {
+            "log": json.loads(self.game.game_log.to_json()),
+            "invalid_actions": self.invalid_actions,
+            "rng": self.np_random.bit_generator.state,
+        }
+        encoded = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
+        return hashlib.sha256(encoded.encode("utf-8")).hexdigest()

@@ -1,0 +1,173 @@
+"""Avalon observations, text and vector, both built from what one seat may know.
+
+Both read only the seat's message view, its own knowledge row (``game.known[seat]``: its
+team, what its role sees, every team at the end) and the public state (the leader, the
+proposals and votes, the quest results and the rejection track), so neither can show a
+hidden role or another player's quest card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from envsuite.families.social.avalon_rules import AvalonGame
+from envsuite.families.social.avalon_setup import (
+    EVIL,
+    GOOD,
+    MAX_REJECTIONS,
+    MERLIN_OR_MORGANA,
+    PHASE_ORDER,
+    QUESTS,
+    ROLE_ORDER,
+    ROLES,
+    Phase,
+)
+
+#: Entries before the quest block: role and phase one-hots, my turn, I lead, the quest,
+#: the rejection track, the team size, the two-fail rule.
+HEAD = len(ROLE_ORDER) + len(PHASE_ORDER) + 6
+#: Per quest: succeeded, failed, fail cards over the team size.
+QUEST_BLOCK = 3 * QUESTS
+#: Per seat: known evil, known good, Merlin-or-Morgana, leader, on the proposed team.
+SEAT_FIELDS = 5
+#: Proposals a game can hold (five quests, five proposals each).
+MAX_PROPOSALS = QUESTS * MAX_REJECTIONS
+
+
+def vector_size(n: int) -> int:
+    """The length of the vector observation of an ``n``-player game."""
+    return HEAD + QUEST_BLOCK + SEAT_FIELDS * n + QUESTS * n + MAX_PROPOSALS * 3 * n
+
+
+def vector_view(game: AvalonGame, seat: int) -> np.ndarray:
+    """The vector observation of ``seat``: seats ordered from ``seat`` itself.
+
+    Layout: the head (see :data:`HEAD`); per quest (succeeded, failed, fails / team size);
+    per seat its five fields; per quest the team that went (n each); per proposal voted
+    on, in order, the team, the approvals and the leader (n each).
+    """
+    n = game.setup.num_players
+    order = [(seat + j) % n for j in range(n)]
+    out = np.zeros(vector_size(n), dtype=np.float32)
+    out[ROLE_ORDER.index(game.roles[seat])] = 1.0
+    base = len(ROLE_ORDER)
+    out[base + PHASE_ORDER.index(game.phase)] = 1.0
+    base += len(PHASE_ORDER)
+    out[base] = float(game.to_move == seat)
+    out[base + 1] = float(game.leader == seat)
+    out[base + 2] = min(game.quest, QUESTS - 1) / (QUESTS - 1)
+    out[base + 3] = game.rejections / MAX_REJECTIONS
+    out[base + 4] = game.team_size / n
+    out[base + 5] = float(game.setup.fails_needed(min(game.quest, QUESTS - 1)) == 2)
+    base = HEAD
+    for index, (team, fails, succeeded) in enumerate(game.results):
+        out[base + 3 * index : base + 3 * index + 3] = (succeeded, not succeeded, fails / len(team))
+    base += QUEST_BLOCK
+    known = game.known[seat]
+    for j, other in enumerate(order):
+        fields = base + SEAT_FIELDS * j
+        out[fields] = known[other] == EVIL
+        out[fields + 1] = known[other] == GOOD
+        out[fields + 2] = known[other] == MERLIN_OR_MORGANA
+        out[fields + 3] = game.leader == other
+        out[fields + 4] = other in game.team
+    base += SEAT_FIELDS * n
+    position = {other: j for j, other in enumerate(order)}
+    for index, (team, _, _) in enumerate(game.results):
+        for member in team:
+            out[base + n * index + position[member]] = 1.0
+    base += QUESTS * n
+    for index, (_, leader, team, approvals) in enumerate(game.proposals[:MAX_PROPOSALS]):
+        block = base + 3 * n * index
+        for member in team:
+            out[block + position[member]] = 1.0
+        for j, other in enumerate(order):
+            out[block + n + j] = approvals[other]
+        out[block + 2 * n + position[leader]] = 1.0
+    return out
+
+
+def rules_text(game: AvalonGame) -> str:
+    """The rules in brief, for every player's text observation."""
+    setup = game.setup
+    sizes = ", ".join(str(size) for size in setup.team_sizes)
+    two_fail = " (two fail cards fail the fourth)" if setup.num_players >= 7 else ""
+    specials = ", ".join(setup.special_roles) or "none"
+    return (
+        f"Avalon with {setup.num_players} players: {setup.num_evil} evil, the rest good; "
+        f"special roles: {specials}. Five quests with teams of {sizes}. Before each "
+        f"proposal the players speak ({setup.discussion_rounds} round(s), at most "
+        f"{setup.max_speech_chars} characters each); the leader proposes a team, everyone "
+        f"approves or rejects (a strict majority approves; {MAX_REJECTIONS} rejections in a "
+        f"row: evil wins). Team members play success or fail in secret (good must play "
+        f"success); one fail card fails a quest{two_fail}. Three quests decide; if good wins "
+        f"three, the assassin names Merlin to win for evil."
+    )
+
+
+def text_view(
+    game: AvalonGame, seat: int, error: str | None, legal: Sequence[str], limit: int
+) -> str:
+    """The text observation of ``seat``, at most ``limit`` characters (oldest events dropped)."""
+    names = game.names
+    role = ROLES[game.roles[seat]]
+    what = {EVIL: "evil", GOOD: "good", MERLIN_OR_MORGANA: "Merlin or Morgana"}
+    known = [
+        f"{names[other]} is {what[team]}"
+        for other, team in enumerate(game.known[seat])
+        if team is not None and other != seat
+    ]
+    board = ", ".join(
+        f"quest {i + 1} {'succeeded' if ok else 'failed'} ({fails} fail)"
+        for i, (_, fails, ok) in enumerate(game.results)
+    )
+    head = [
+        rules_text(game),
+        f"You are {names[seat]} (player_{seat}), {role.name}, team {role.team}.",
+        f"Quests: {board or 'none played'}; rejections in a row: {game.rejections}.",
+    ]
+    if known and not game.over:
+        head.append(f"You know: {'; '.join(known)}.")
+    tail = []
+    if error:
+        tail.append(f"Your last action was refused ({error}); your turn was played by default.")
+    tail.append(_status(game, seat, legal))
+    events = [message.text for message in game.view(seat)]
+    budget = limit - sum(len(line) + 1 for line in head + tail) - 60
+    used = sum(len(line) + 1 for line in events)
+    dropped = 0
+    while dropped < len(events) and used > budget:
+        used -= len(events[dropped]) + 1
+        dropped += 1
+    shown = events[dropped:]
+    if dropped:
+        shown.insert(0, f"({dropped} earlier events not shown)")
+    return "\n".join([*head, "Events:", *shown, *tail])
+
+
+def _status(game: AvalonGame, seat: int, legal: Sequence[str]) -> str:
+    if game.over:
+        won = ROLES[game.roles[seat]].team == game.winner
+        return f"The game is over: {game.winner} won; you {'won' if won else 'lost'}."
+    if game.to_move != seat:
+        mover = "nobody" if game.to_move is None else game.names[game.to_move]
+        return f"Waiting for {mover} ({game.phase.value})."
+    options = ", ".join(legal)
+    if game.phase is Phase.DISCUSSION:
+        return (
+            f"Your turn to speak: 'say: MESSAGE' (at most {game.setup.max_speech_chars} "
+            f"characters) or 'pass'."
+        )
+    if game.phase is Phase.PROPOSE:
+        return (
+            f"You lead: propose a team of {game.team_size}, e.g. 'propose "
+            f"{', '.join(game.names[: game.team_size])}'. Legal teams: {options}."
+        )
+    ask = {
+        Phase.VOTE: "vote on the team",
+        Phase.QUEST: "play a quest card",
+        Phase.ASSASSINATE: "name Merlin",
+    }[game.phase]
+    return f"Your turn ({ask}): answer with one of: {options}."
