@@ -20,7 +20,7 @@ from envsuite.families.social.avalon_actions import (
     parse_index,
     parse_text,
 )
-from envsuite.families.social.avalon_observation import text_view, vector_size, vector_view
+from envsuite.families.social.avalon_observation import VectorObserver, text_view, vector_size
 from envsuite.families.social.avalon_rules import AvalonGame
 from envsuite.families.social.avalon_setup import (
     DEFAULT_SPECIAL_ROLES,
@@ -180,6 +180,7 @@ class AvalonEnv(EnvsuiteAECEnv[Any, Any, AvalonAction]):
         self.action_spaces = dict.fromkeys(self.possible_agents, action)
         self.game = AvalonGame(self.setup, self.setup.base_roles())
         self.invalid_actions = dict.fromkeys(self.possible_agents, 0)
+        self._observer = VectorObserver(n)
         self._legal_game: AvalonGame | None = None
         self._legal_key: tuple[int, int] = (-1, -1)
         self._legal: list[Any] = []
@@ -290,7 +291,7 @@ class AvalonEnv(EnvsuiteAECEnv[Any, Any, AvalonAction]):
         """What ``agent`` may know, as text or as a vector (see Observation)."""
         seat = self._seat[agent]
         if self.observation_mode == "vector":
-            return vector_view(self.game, seat)
+            return self._observer.view(self.game, seat)
         error = self.infos.get(agent, {}).get("parse_error") if self.infos else None
         legal = self.legal_actions(agent) if self.game.to_move == seat else []
         return text_view(self.game, seat, error, legal or [], MAX_OBSERVATION_CHARS)

@@ -41,52 +41,86 @@ def vector_size(n: int) -> int:
     return HEAD + QUEST_BLOCK + SEAT_FIELDS * n + QUESTS * n + MAX_PROPOSALS * 3 * n
 
 
-def vector_view(game: AvalonGame, seat: int) -> np.ndarray:
-    """The vector observation of ``seat``: seats ordered from ``seat`` itself.
+class VectorObserver:
+    """Builds vector observations (see :func:`vector_view`); the public history once per event.
 
-    Layout: the head (see :data:`HEAD`); per quest (succeeded, failed, fails / team size);
-    per seat its five fields; per quest the team that went (n each); per proposal voted
-    on, in order, the team, the approvals and the leader (n each).
+    The quest teams and the proposals voted on are the same for every seat up to the
+    seat's rotation, so they are laid out once per change (in absolute seat order) and
+    each seat's view takes them through its own precomputed index.
+
+    Args:
+        n: Seats in the game.
+
     """
-    n = game.setup.num_players
-    order = [(seat + j) % n for j in range(n)]
-    out = np.zeros(vector_size(n), dtype=np.float32)
-    out[ROLE_ORDER.index(game.roles[seat])] = 1.0
-    base = len(ROLE_ORDER)
-    out[base + PHASE_ORDER.index(game.phase)] = 1.0
-    base += len(PHASE_ORDER)
-    out[base] = float(game.to_move == seat)
-    out[base + 1] = float(game.leader == seat)
-    out[base + 2] = min(game.quest, QUESTS - 1) / (QUESTS - 1)
-    out[base + 3] = game.rejections / MAX_REJECTIONS
-    out[base + 4] = game.team_size / n
-    out[base + 5] = float(game.setup.fails_needed(min(game.quest, QUESTS - 1)) == 2)
-    base = HEAD
-    for index, (team, fails, succeeded) in enumerate(game.results):
-        out[base + 3 * index : base + 3 * index + 3] = (succeeded, not succeeded, fails / len(team))
-    base += QUEST_BLOCK
-    known = game.known[seat]
-    for j, other in enumerate(order):
-        fields = base + SEAT_FIELDS * j
-        out[fields] = known[other] == EVIL
-        out[fields + 1] = known[other] == GOOD
-        out[fields + 2] = known[other] == MERLIN_OR_MORGANA
-        out[fields + 3] = game.leader == other
-        out[fields + 4] = other in game.team
-    base += SEAT_FIELDS * n
-    position = {other: j for j, other in enumerate(order)}
-    for index, (team, _, _) in enumerate(game.results):
-        for member in team:
-            out[base + n * index + position[member]] = 1.0
-    base += QUESTS * n
-    for index, (_, leader, team, approvals) in enumerate(game.proposals[:MAX_PROPOSALS]):
-        block = base + 3 * n * index
-        for member in team:
-            out[block + position[member]] = 1.0
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.orders = [np.array([(seat + j) % n for j in range(n)]) for seat in range(n)]
+        self._game: AvalonGame | None = None
+        self._key = (-1, -1)
+        self._teams = np.zeros((QUESTS, n), dtype=np.float32)
+        self._proposals = np.zeros((MAX_PROPOSALS, 3, n), dtype=np.float32)
+        self._quests = np.zeros(QUEST_BLOCK, dtype=np.float32)
+
+    def _history(self, game: AvalonGame) -> None:
+        key = (len(game.results), len(game.proposals))
+        if game is self._game and key == self._key:
+            return
+        self._game, self._key = game, key
+        self._teams[:] = 0
+        self._proposals[:] = 0
+        self._quests[:] = 0
+        for index, (team, fails, succeeded) in enumerate(game.results):
+            self._teams[index, list(team)] = 1.0
+            self._quests[3 * index : 3 * index + 3] = (succeeded, not succeeded, fails / len(team))
+        for index, (_, leader, team, approvals) in enumerate(game.proposals[:MAX_PROPOSALS]):
+            self._proposals[index, 0, list(team)] = 1.0
+            self._proposals[index, 1] = approvals
+            self._proposals[index, 2, leader] = 1.0
+
+    def view(self, game: AvalonGame, seat: int) -> np.ndarray:
+        """The vector observation of ``seat``: seats ordered from ``seat`` itself.
+
+        Layout: the head (see :data:`HEAD`); per quest (succeeded, failed, fails / team
+        size); per seat its five fields; per quest the team that went (n each); per
+        proposal voted on, in order, the team, the approvals and the leader (n each).
+        """
+        n = self.n
+        order = self.orders[seat]
+        out = np.zeros(vector_size(n), dtype=np.float32)
+        out[ROLE_ORDER.index(game.roles[seat])] = 1.0
+        base = len(ROLE_ORDER)
+        out[base + PHASE_ORDER.index(game.phase)] = 1.0
+        base += len(PHASE_ORDER)
+        quest = min(game.quest, QUESTS - 1)
+        out[base] = float(game.to_move == seat)
+        out[base + 1] = float(game.leader == seat)
+        out[base + 2] = quest / (QUESTS - 1)
+        out[base + 3] = game.rejections / MAX_REJECTIONS
+        out[base + 4] = game.team_size / n
+        out[base + 5] = float(game.setup.fails_needed(quest) == 2)
+        self._history(game)
+        out[HEAD : HEAD + QUEST_BLOCK] = self._quests
+        base = HEAD + QUEST_BLOCK
+        known = game.known[seat]
+        fields = np.zeros((n, SEAT_FIELDS), dtype=np.float32)
         for j, other in enumerate(order):
-            out[block + n + j] = approvals[other]
-        out[block + 2 * n + position[leader]] = 1.0
-    return out
+            what = known[other]
+            if what is not None:
+                fields[j, (EVIL, GOOD, MERLIN_OR_MORGANA).index(what)] = 1.0
+            fields[j, 3] = game.leader == other
+            fields[j, 4] = other in game.team
+        out[base : base + SEAT_FIELDS * n] = fields.ravel()
+        base += SEAT_FIELDS * n
+        out[base : base + QUESTS * n] = self._teams[:, order].ravel()
+        base += QUESTS * n
+        out[base:] = self._proposals[:, :, order].ravel()
+        return out
+
+
+def vector_view(game: AvalonGame, seat: int) -> np.ndarray:
+    """The vector observation of ``seat`` (a one-off :class:`VectorObserver`)."""
+    return VectorObserver(game.setup.num_players).view(game, seat)
 
 
 def rules_text(game: AvalonGame) -> str:

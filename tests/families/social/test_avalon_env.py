@@ -135,7 +135,7 @@ def test_an_off_turn_action_costs_the_penalty_and_changes_nothing_else():
 def test_a_game_of_bad_actions_ends_with_five_rejections_and_evil_winning():
     env = make()
     env.reset(seed=3)
-    for agent in env.agent_iter(1000):
+    for _agent in env.agent_iter(1000):
         _, _, terminated, truncated, _ = env.last()
         env.step(None if terminated or truncated else "dance")
     game = env.unwrapped.game
@@ -194,12 +194,8 @@ def test_belief_bots_beat_random_play_on_both_sides():
         env.reset(seed=seed)
         teams = env.unwrapped.game.teams
         bot_side = "good" if seed % 2 else "evil"
-        seats = {
-            agent: (BeliefBot if teams[env.unwrapped.seat_of(agent)] == bot_side else RandomLegalBot)(
-                env
-            )
-            for agent in env.possible_agents
-        }
+        kinds = [BeliefBot if team == bot_side else RandomLegalBot for team in teams]
+        seats = {agent: kinds[env.unwrapped.seat_of(agent)](env) for agent in env.possible_agents}
         play(env, seats, seed)
         winner = env.unwrapped.game.winner
         good += bot_side == "good" and winner == "good"

@@ -1,4 +1,4 @@
-"""Avalon's rules engine: team sizes, sight, votes, the rejection track, quests, the assassination."""
+"""Avalon's rules: team sizes, sight, votes, the rejection track, quests, the assassination."""
 
 from __future__ import annotations
 
