@@ -61,6 +61,8 @@ class VectorObserver:
         self._teams = np.zeros((QUESTS, n), dtype=np.float32)
         self._proposals = np.zeros((MAX_PROPOSALS, 3, n), dtype=np.float32)
         self._quests = np.zeros(QUEST_BLOCK, dtype=np.float32)
+        self._known_key: tuple[AvalonGame, bool] | None = None
+        self._known_table = np.zeros((n, n, 3), dtype=np.float32)
 
     def _history(self, game: AvalonGame) -> None:
         key = (len(game.results), len(game.proposals))
@@ -77,6 +79,18 @@ class VectorObserver:
             self._proposals[index, 0, list(team)] = 1.0
             self._proposals[index, 1] = approvals
             self._proposals[index, 2, leader] = 1.0
+
+    def _known(self, game: AvalonGame) -> np.ndarray:
+        """Each seat's knowledge of each seat, one-hot (evil, good, Merlin or Morgana)."""
+        key = (game, game.over)
+        if self._known_key != key:
+            self._known_key = key
+            codes = (EVIL, GOOD, MERLIN_OR_MORGANA)
+            self._known_table = np.array(
+                [[[what == code for code in codes] for what in row] for row in game.known],
+                dtype=np.float32,
+            )
+        return self._known_table
 
     def view(self, game: AvalonGame, seat: int) -> np.ndarray:
         """The vector observation of ``seat``: seats ordered from ``seat`` itself.
@@ -102,14 +116,14 @@ class VectorObserver:
         self._history(game)
         out[HEAD : HEAD + QUEST_BLOCK] = self._quests
         base = HEAD + QUEST_BLOCK
-        known = game.known[seat]
         fields = np.zeros((n, SEAT_FIELDS), dtype=np.float32)
-        for j, other in enumerate(order):
-            what = known[other]
-            if what is not None:
-                fields[j, (EVIL, GOOD, MERLIN_OR_MORGANA).index(what)] = 1.0
-            fields[j, 3] = game.leader == other
-            fields[j, 4] = other in game.team
+        fields[:, :3] = self._known(game)[seat][order]
+        if game.leader is not None:
+            fields[:, 3] = order == game.leader
+        if game.team:
+            on_team = np.zeros(n, dtype=np.float32)
+            on_team[list(game.team)] = 1.0
+            fields[:, 4] = on_team[order]
         out[base : base + SEAT_FIELDS * n] = fields.ravel()
         base += SEAT_FIELDS * n
         out[base : base + QUESTS * n] = self._teams[:, order].ravel()
