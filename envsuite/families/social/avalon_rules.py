@@ -49,6 +49,7 @@ from envsuite.families.social.avalon_setup import (
 from envsuite.families.social.channels import Message, MessageLog
 from envsuite.families.social.game_log import GameLog, LogEntry
 from envsuite.families.social.turn_order import round_robin, within_budget
+from envsuite.families.social.voting import strict_majority
 
 
 def team_text(team: tuple[int, ...]) -> str:
@@ -384,7 +385,7 @@ class AvalonGame:
         for seat in range(n):
             word = "approve" if approvals[seat] else "reject"
             self._public("vote", seat, f"{self.names[seat]} votes {word}.", None, word)
-        approved = sum(approvals) * 2 > n
+        approved = strict_majority(approvals)
         self.leader = (self.leader + 1) % n
         if approved:
             text = f"The team is approved ({sum(approvals)} of {n}) and goes on the quest."

@@ -9,6 +9,9 @@ most votes, the tie rule decides:
   from its generator, so the engine stays free of randomness);
 - ``"first_named"``: the tied seat that received a vote first (used for the werewolves'
   night choice, so their first choice wins a split).
+
+A yes/no vote on a proposal (Avalon's team vote) passes with a strict majority of the
+voters (:func:`strict_majority`); a tie rejects.
 """
 
 from __future__ import annotations
@@ -58,3 +61,8 @@ def tally(votes: Sequence[int | None], tie_rule: TieRule) -> Tally:
     if tie_rule == "random":
         return Tally(counts, leaders, None, True)
     return Tally(counts, leaders, None, False)
+
+
+def strict_majority(approvals: Sequence[bool]) -> bool:
+    """Whether more than half of ``approvals`` approve (a tie rejects: Avalon's team vote)."""
+    return 2 * sum(approvals) > len(approvals)

@@ -6,7 +6,7 @@ import pytest
 
 from envsuite.families.social.channels import Message, MessageLog
 from envsuite.families.social.turn_order import round_robin, within_budget
-from envsuite.families.social.voting import tally
+from envsuite.families.social.voting import strict_majority, tally
 
 
 def test_plurality_wins_and_abstentions_count_for_nobody():
@@ -44,3 +44,9 @@ def test_private_messages_reach_their_audience_only():
     assert [m.text for m in log.view(0)] == ["public"]
     assert [m.text for m in log.view(1)] == ["public", "secret"]
     assert len(log) == 2
+
+
+def test_a_yes_no_vote_needs_a_strict_majority_and_a_tie_rejects():
+    assert strict_majority([True, True, True, False, False])
+    assert not strict_majority([True, True, False, False, False])
+    assert not strict_majority([True, True, True, False, False, False])  # 3 of 6: a tie
