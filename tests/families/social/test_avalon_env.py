@@ -141,6 +141,28 @@ def test_a_game_of_bad_actions_ends_with_five_rejections_and_evil_winning():
     game = env.unwrapped.game
     assert game.over and game.winner == "evil" and game.results == [] and game.rejections == 5
     assert all(count > 0 for count in env.unwrapped.invalid_actions.values())
+    again = AvalonGame.replay(GameLog.from_json(game.game_log.to_json()))
+    assert [m.text for m in again.log] == [m.text for m in game.log]
+
+
+def test_a_refused_assassination_names_nobody_and_the_log_replays_it():
+    env = make(discussion_rounds=0)
+    env.reset(seed=5)
+    game = env.unwrapped.game
+    good = [s for s in range(5) if game.teams[s] == "good"]
+    while game.phase is not Phase.ASSASSINATE:
+        if game.phase is Phase.PROPOSE:
+            env.step("propose " + ", ".join(NAMES[s] for s in good[: game.team_size]))
+        else:
+            env.step("approve" if game.phase is Phase.VOTE else "success")
+    assassin = env.agent_selection
+    assert game.roles[env.unwrapped.seat_of(assassin)] == "assassin"
+    assert "Your turn (name Merlin)" in env.observe(assassin)
+    env.step("assassinate nobody")
+    assert game.over and game.winner == "good" and game.assassinated is None
+    assert env.rewards[assassin] == pytest.approx(-1.1)
+    again = AvalonGame.replay(GameLog.from_json(game.game_log.to_json()))
+    assert again.winner == "good" and [m.text for m in again.log] == [m.text for m in game.log]
 
 
 def test_outcomes_carry_role_and_team_and_the_log_replays_the_game():
@@ -257,3 +279,13 @@ def test_the_text_observation_shows_the_board_and_the_legal_teams():
     assert observation.startswith("Avalon with 5 players: 2 evil")
     assert "You lead: propose a team of 2" in observation and "propose Alice, Bob" in observation
     assert env.observation_space("player_0").contains(observation)
+
+
+def test_long_text_observations_drop_the_oldest_events_and_fit_the_space():
+    env = make(num_players=10, discussion_rounds=5, max_speech_chars=2000)
+    env.reset(seed=0)
+    while env.unwrapped.game.phase is Phase.DISCUSSION:
+        env.step("say: " + "x" * 2000)
+    observation = env.observe(env.agent_selection)
+    assert len(observation) <= 60_000 and env.observation_space("player_0").contains(observation)
+    assert "earlier events not shown)" in observation and "You lead" in observation
