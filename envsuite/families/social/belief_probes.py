@@ -15,7 +15,7 @@ Answer format (read leniently by :func:`parse_probe_answer`, never raising):
 - JSON: ``{"Alice": 0.7, "Bob": 0.1}`` (the same), or per player a distribution over
   the classes, ``{"Alice": {"werewolves": 0.7, "village": 0.3}}`` (normalised).
 - A Python agent may return the dict itself instead of its JSON text.
-- ``uniform`` (or nothing): every player gets the uniform distribution.
+- ``uniform``: every player gets the uniform distribution (an answer, not a default).
 
 A player the answer leaves out or gives an unreadable value for gets the uniform
 distribution over the classes (the documented default) and counts as *defaulted*; an
@@ -122,7 +122,7 @@ def uniform(question: ProbeQuestion) -> tuple[float, ...]:
 def parse_probe_answer(answer: Any, question: ProbeQuestion) -> ProbeAnswer:
     """Read ``answer`` leniently as a distribution per player (see the module); never raises."""
     default = uniform(question)
-    if isinstance(answer, str) and answer.strip().lower() in ("", UNIFORM_ANSWER):
+    if isinstance(answer, str) and answer.strip().lower() == UNIFORM_ANSWER:
         return ProbeAnswer(dict.fromkeys(question.players, default), 0)
     found = _as_mapping(answer)
     lookup = {name.lower(): name for name in question.players}

@@ -13,7 +13,12 @@ from gymnasium import spaces
 from envsuite.action_parsing import parse_index as parse_int_index
 from envsuite.aec_env_base import OFF_TURN, EnvsuiteAECEnv, Turn
 from envsuite.env_base import InvalidAction
-from envsuite.families.social.belief_probes import UNIFORM_ANSWER, answer_text, probe_prompt
+from envsuite.families.social.belief_probes import (
+    UNIFORM_ANSWER,
+    answer_text,
+    parse_probe_answer,
+    probe_prompt,
+)
 from envsuite.families.social.werewolf_actions import (
     PHASE_VERB,
     TARGET,
@@ -150,7 +155,9 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
         format is accepted). The answer is ``Alice: 0.7, Bob: 0.1`` (the probability that
         each is on the killers' team), JSON, or a dict from a Python agent, read
         leniently; a player left out or unreadable counts as 0.5 and the answer as
-        malformed (never a penalty). Probe turns change nothing in the game, its log or
+        malformed; an answer where no player's probability can be read (not text or a
+        dict, empty, no name) is also refused with a ``parse_error``. A probe never
+        costs a penalty. Probe turns change nothing in the game, its log or
         its rewards. Final infos then hold ``probes``, ``probe_brier``, ``probe_log``,
         ``probe_accuracy`` and ``probe_malformed``; with ``speaking_reward``,
         ``speeches``, ``speaking_reward``, ``speaking_reward_total`` and, for werewolves,
@@ -316,8 +323,8 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
         """A command (text) or an index (vector) as a rule action, checked legal."""
         seat = self._seat[agent]
         n = self.setup.num_players
-        if self.measures.probe_seat == seat:  # any answer is read (leniently), never refused
-            return Action("probe", None, answer_text(action))
+        if self.measures.probe_seat == seat:
+            return self._probe_answer(seat, action)
         if self.observation_mode == "text":
             parsed = parse_text(action, self.setup.names)
         else:
@@ -329,6 +336,23 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
         if reason is not None:
             raise InvalidAction(f"illegal action: {reason}")
         return parsed
+
+    def _probe_answer(self, seat: int, answer: Any) -> Action:
+        """A probe turn's answer, refused only when no player's probability can be read."""
+        if not isinstance(answer, str | Mapping):
+            raise InvalidAction(
+                f"a probe answer is text or a dict of name -> probability, got "
+                f"{type(answer).__name__}; every player counts as 0.5"
+            )
+        text = answer_text(answer)
+        question = self.measures.question(self.game, seat)
+        unread = parse_probe_answer(text, question).defaulted == len(question.players)
+        if unread and text.strip().lower() != UNIFORM_ANSWER:
+            raise InvalidAction(
+                "no probability read in the probe answer (write 'Name: 0.7, ...'); "
+                "every player counts as 0.5"
+            )
+        return Action("probe", None, text)
 
     def encode_action(self, agent: str, action: Action) -> Any:
         """``action`` of ``agent`` in this env's action form (text, or the vector index)."""
@@ -373,6 +397,11 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
 
     def apply_invalid_action(self, agent: str, message: str) -> Turn:
         """The penalty; the player to move also loses its turn (taken as ``pass``)."""
+        seat = self._seat[agent]
+        if message != OFF_TURN and self.measures.probe_seat == seat:
+            self.measures.answer(self.game, seat, "")  # no penalty: every player at 0.5
+            self.measures.after_change(self.game)
+            return self._turn(agent, {})
         self.invalid_actions[agent] += 1
         rewards = {agent: -self.invalid_action_penalty}
         if message != OFF_TURN and self.game.to_move == self._seat[agent]:
