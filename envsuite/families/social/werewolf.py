@@ -347,7 +347,7 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
         text = answer_text(answer)
         question = self.measures.question(self.game, seat)
         unread = parse_probe_answer(text, question).defaulted == len(question.players)
-        if unread and text.strip().lower() != UNIFORM_ANSWER:
+        if unread:
             raise InvalidAction(
                 "no probability read in the probe answer (write 'Name: 0.7, ...'); "
                 "every player counts as 0.5"
