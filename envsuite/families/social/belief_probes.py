@@ -49,7 +49,11 @@ LOG_FLOOR = 1e-4
 UNIFORM_ANSWER = "uniform"
 #: Longest answer text read, in characters.
 MAX_ANSWER_CHARS = 10_000
-_PAIR = re.compile(r"([A-Za-z][A-Za-z0-9_]*)\s*[:=]\s*(-?[0-9]*\.?[0-9]+(?:[eE]-?[0-9]+)?)\s*(%?)")
+#: ``Name: 0.7``, ``"Name": 0.7``, ``Name = 70%``: a name, a separator and a number.
+_PAIR = re.compile(
+    r"([A-Za-z][A-Za-z0-9_]*)[\"']?\s*[:=]\s*"  # the name (closing quote allowed) and : or =
+    r"(-?[0-9]*\.?[0-9]+(?:[eE]-?[0-9]+)?)\s*(%?)"  # the number, maybe a percentage
+)
 
 
 @dataclass(frozen=True)
