@@ -32,6 +32,13 @@ asked about, with ``p`` the answered distribution and ``y`` the one-hot truth:
 - Accuracy: the share of players whose likeliest class is the true one (a tie between
   the true class and others scores one over the number tied), AvalonBench's deduction
   accuracy (Light et al., 2023).
+
+A game plugs in by building a :class:`ProbeQuestion` for the seat asked, reading the
+answer with :func:`parse_probe_answer`, scoring it with :func:`score_probe` against the
+seat's truth and keeping a :class:`ProbeTally` per seat, whose :meth:`ProbeTally.info`
+gives the final-info keys (:data:`PROBE_KEYS`) the runner records as per-player metrics
+and the report groups by agent, role and team (Werewolf and Mafia:
+:mod:`~envsuite.families.social.werewolf_measures`).
 """
 
 from __future__ import annotations
@@ -54,6 +61,10 @@ _PAIR = re.compile(
     r"([A-Za-z][A-Za-z0-9_]*)[\"']?\s*[:=]\s*"  # the name (closing quote allowed) and : or =
     r"(-?[0-9]*\.?[0-9]+(?:[eE]-?[0-9]+)?)\s*(%?)"  # the number, maybe a percentage
 )
+
+
+#: The final-info keys of a seat's probes (see :meth:`ProbeTally.info`).
+PROBE_KEYS = ("probes", "probe_brier", "probe_log", "probe_accuracy", "probe_malformed")
 
 
 @dataclass(frozen=True)
@@ -102,6 +113,34 @@ class ProbeScore:
     brier: float
     log: float
     accuracy: float
+
+
+@dataclass
+class ProbeTally:
+    """One seat's probes so far: their count, score sums and malformed answers."""
+
+    probes: int = 0
+    brier: float = 0.0
+    log: float = 0.0
+    accuracy: float = 0.0
+    malformed: int = 0
+
+    def add(self, score: ProbeScore, answer: ProbeAnswer) -> None:
+        """Count one scored answer."""
+        self.probes += 1
+        self.brier += score.brier
+        self.log += score.log
+        self.accuracy += score.accuracy
+        self.malformed += int(answer.malformed)
+
+    def info(self) -> dict[str, float]:
+        """``probes`` and ``probe_malformed`` (counts) and the mean scores, when any."""
+        info: dict[str, float] = {"probes": self.probes, "probe_malformed": self.malformed}
+        if self.probes:
+            info["probe_brier"] = self.brier / self.probes
+            info["probe_log"] = self.log / self.probes
+            info["probe_accuracy"] = self.accuracy / self.probes
+        return info
 
 
 def probe_prompt(question: ProbeQuestion) -> str:

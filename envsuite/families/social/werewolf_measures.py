@@ -42,7 +42,9 @@ from typing import Any
 import numpy as np
 
 from envsuite.families.social.belief_probes import (
+    PROBE_KEYS,
     ProbeQuestion,
+    ProbeTally,
     parse_probe_answer,
     score_probe,
 )
@@ -60,11 +62,7 @@ PROBE_PHASES: dict[str, Phase] = {
 SPEECH_KINDS = frozenset({"say", "accuse", "claim"})
 #: Keys of the final info a seat may get (the runner records them as metrics).
 MEASURE_KEYS = (
-    "probes",
-    "probe_brier",
-    "probe_log",
-    "probe_accuracy",
-    "probe_malformed",
+    *PROBE_KEYS,
     "speeches",
     "speaking_reward",
     "speaking_reward_total",
@@ -105,11 +103,7 @@ class SpeechReward:
 
 @dataclass
 class _SeatTally:
-    probes: int = 0
-    brier: float = 0.0
-    log: float = 0.0
-    accuracy: float = 0.0
-    malformed: int = 0
+    probes: ProbeTally = field(default_factory=ProbeTally)
     speeches: int = 0
     speaking: float = 0.0
     hidden: list[float] = field(default_factory=list)
@@ -178,12 +172,7 @@ class WerewolfMeasures:
             if other != seat
         }
         score = score_probe(parsed, question, truth)
-        tally = self._tallies[seat]
-        tally.probes += 1
-        tally.brier += score.brier
-        tally.log += score.log
-        tally.accuracy += score.accuracy
-        tally.malformed += int(parsed.malformed)
+        self._tallies[seat].probes.add(score, parsed)
         self.answers.append({"seat": seat, **question.as_info(), **asdict(score)})
         self._queue.pop(0)
 
@@ -253,12 +242,7 @@ class WerewolfMeasures:
         tally = self._tallies[seat]
         info: dict[str, float] = {}
         if self.probe_phases:
-            info["probes"] = tally.probes
-            info["probe_malformed"] = tally.malformed
-            if tally.probes:
-                info["probe_brier"] = tally.brier / tally.probes
-                info["probe_log"] = tally.log / tally.probes
-                info["probe_accuracy"] = tally.accuracy / tally.probes
+            info.update(tally.probes.info())
         if self.speaking_reward:
             info["speeches"] = tally.speeches
             info["speaking_reward_total"] = tally.speaking
