@@ -363,7 +363,8 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
     def legal_actions(self, agent: str) -> list[Any] | None:
         """The legal actions of ``agent`` (the player to move), in the env's action form.
 
-        ``say`` is left out (any message is legal in the discussion). The list is kept
+        ``say`` is left out (any message is legal in the discussion); on a belief-probe
+        turn the list is ``["uniform"]`` (any answer in the format is read). The list is kept
         until the game moves on (the base and the text observation both ask for it each
         step); callers get a copy.
         """

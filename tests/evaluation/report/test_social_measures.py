@@ -6,6 +6,7 @@ from typer.testing import CliRunner
 
 from envsuite.cli import app
 from envsuite.evaluation.report import write_report
+from envsuite.evaluation.report.terminal import main_tables
 from tests.evaluation.report.markdown_tables import table_after
 
 TASK = """\
@@ -42,3 +43,5 @@ def test_a_probed_werewolf_run_reports_measures_by_role_and_team(tmp_path):
     assert rows["probe_brier", "agent", "random"]["mean"] == "0.250 [0.250, 0.250]"
     oracle = float(rows["probe_brier", "agent", "oracle"]["mean"].split()[0])
     assert oracle < 0.25
+    titles = [str(table.title) for table in main_tables(report.tables)]
+    assert any(title.startswith("per-player measures by role and team") for title in titles)
