@@ -228,6 +228,8 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
             raise ValueError("belief_probes need observation_mode='text' (an answer is text)")
         if not isinstance(speaking_reward, bool):
             raise ValueError(f"speaking_reward must be True or False, got {speaking_reward!r}")
+        if "discussion" in probe_phases and discussion_rounds == 0:
+            raise ValueError("belief_probes names 'discussion', but discussion_rounds is 0")
         self.measures = WerewolfMeasures(probe_phases, speaking_reward)
         self.setup = WerewolfSetup(
             num_players=n,

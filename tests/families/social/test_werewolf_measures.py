@@ -228,6 +228,7 @@ def test_off_by_default():
         ({"belief_probes": ["dawn"]}, "unknown phases"),
         ({"belief_probes": ["vote"], "observation_mode": "vector"}, "observation_mode='text'"),
         ({"speaking_reward": "yes"}, "True or False"),
+        ({"belief_probes": ["discussion"], "discussion_rounds": 0}, "discussion_rounds is 0"),
     ],
 )
 def test_bad_options_are_clear_errors(kwargs, message):
