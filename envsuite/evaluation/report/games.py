@@ -26,6 +26,7 @@ from envsuite.evaluation.metrics.game_outcomes import WinRate, win_rates
 from envsuite.evaluation.metrics.game_ratings import AgentRating, episode_ratings, game_matches
 from envsuite.evaluation.metrics.ratings import Match
 from envsuite.evaluation.metrics.record_groups import TaskKey, task_label
+from envsuite.evaluation.metrics.seat_measures import GroupMeasure, group_measures
 from envsuite.evaluation.metrics.seat_returns import GroupReturn, group_returns
 from envsuite.records import EpisodeRecord
 
@@ -46,6 +47,15 @@ class ReturnRow:
     task: TaskKey
     run: str
     mean: GroupReturn
+
+
+@dataclass(frozen=True)
+class MeasureRow:
+    """One group's mean of one per-player metric in one run on one env configuration."""
+
+    task: TaskKey
+    run: str
+    measure: GroupMeasure
 
 
 @dataclass(frozen=True)
@@ -77,6 +87,8 @@ class GameTables:
             :mod:`~envsuite.evaluation.metrics.exploitability`), by task, run and agent.
         rated_runs: Per task, the runs whose matches the ratings come from.
         notes: Why a table could not be made, where one could not.
+        measures: Per-player metric means (belief probe scores, speaking reward, ...) by
+            agent, role and team, for games with roles or teams; by task, run, key.
     """
 
     returns: list[ReturnRow] = field(default_factory=list)
@@ -85,6 +97,7 @@ class GameTables:
     exploitability: list[ExploitabilityRow] = field(default_factory=list)
     rated_runs: dict[TaskKey, list[str]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    measures: list[MeasureRow] = field(default_factory=list)
 
 
 def _tells_more(means: list[GroupReturn]) -> bool:
@@ -154,6 +167,9 @@ def game_rows(
             tables.returns.extend(ReturnRow(task, label, mean) for mean in means)
         _exploitability(task, label, records, tables, reps=reps, confidence=confidence, seed=seed)
         tables.win_rates.extend(WinRateRow(task, label, rate) for rate in rates)
+        measures = group_measures(records, reps=reps, confidence=confidence, seed=seed)
+        if any(row.dimension in ("role", "team") for row in measures):
+            tables.measures.extend(MeasureRow(task, label, row) for row in measures)
         if matches:
             episodes.extend(matches)
             rated.append(label)

@@ -16,7 +16,13 @@ from envsuite.evaluation.report.formatting import (
     percent,
     short_task,
 )
-from envsuite.evaluation.report.games import ExploitabilityRow, RatingRow, ReturnRow, WinRateRow
+from envsuite.evaluation.report.games import (
+    ExploitabilityRow,
+    MeasureRow,
+    RatingRow,
+    ReturnRow,
+    WinRateRow,
+)
 from envsuite.evaluation.report.tables import ReportTables
 
 
@@ -91,6 +97,32 @@ def _win_rates(rows: Sequence[WinRateRow], several: bool) -> list[str]:
                     row.rate.losses,
                     interval(row.rate.win_rate),
                     interval(row.rate.draw_rate),
+                ]
+                for row in rows
+            ],
+        ),
+    ]
+
+
+def _measures(tables: ReportTables, rows: Sequence[MeasureRow], several: bool) -> list[str]:
+    if not rows:
+        return []
+    return [
+        "Per-player measures (the env's per-player metrics, e.g. belief-probe Brier and log "
+        "scores, lower is better; probe accuracy; speaking reward; deception): mean per seat "
+        f"that recorded one, with a {percent(tables.settings.confidence)} interval resampling "
+        "episodes; each env's docs define its measures.",
+        "",
+        *markdown_table(
+            [*(["agent (run)"] if several else []), "measure", "by", "group", "seats", "mean"],
+            [
+                [
+                    *([row.run] if several else []),
+                    row.measure.key,
+                    DIMENSION_TITLES[row.measure.dimension],
+                    row.measure.group,
+                    row.measure.seats,
+                    interval(row.measure.mean),
                 ]
                 for row in rows
             ],
@@ -197,6 +229,7 @@ def games_section(tables: ReportTables, figures: Mapping[TaskKey, str]) -> list[
             lines += [f"![agents on {short_task(task)}]({figures[task]})", ""]
         lines += _returns(returns, several)
         lines += _win_rates(rates, several)
+        lines += _measures(tables, [row for row in games.measures if row.task == task], several)
         lines += _exploitability(tables, [row for row in games.exploitability if row.task == task])
         lines += _ratings(tables, task, [row for row in games.ratings if row.task == task])
     return lines

@@ -457,6 +457,7 @@ def build_tables(runs: Sequence[Run], settings: Settings) -> ReportTables:
         tables.games.win_rates.extend(games.win_rates)
         tables.games.ratings.extend(games.ratings)
         tables.games.exploitability.extend(games.exploitability)
+        tables.games.measures.extend(games.measures)
         tables.games.rated_runs.update(games.rated_runs)
         tables.notes.extend(games.notes)
         items, note = item_rows(

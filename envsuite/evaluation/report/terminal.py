@@ -177,6 +177,32 @@ def win_rate_table(tables: ReportTables) -> Table | None:
     return table
 
 
+def measure_table(tables: ReportTables) -> Table | None:
+    """Per-player measures of games by role and team (report.md has every grouping)."""
+    names = env_labels(tables)
+    rows = [row for row in tables.games.measures if row.measure.dimension in ("role", "team")]
+    if not rows:
+        return None
+    coverage = percent(tables.settings.confidence)
+    table = _table(
+        f"per-player measures by role and team ({coverage} CI resampling episodes)",
+        ["env", "agent (run)", "measure", "by", "group", "seats", "mean"],
+    )
+    for row in rows:
+        measure = row.measure
+        _row(
+            table,
+            names[row.task],
+            row.run,
+            measure.key,
+            DIMENSION_TITLES[measure.dimension],
+            measure.group,
+            measure.seats,
+            interval(measure.mean),
+        )
+    return table
+
+
 def rating_table(tables: ReportTables) -> Table | None:
     """Bradley–Terry and Elo ratings of the agents of games (None without any)."""
     names = env_labels(tables)
@@ -225,6 +251,7 @@ def main_tables(tables: ReportTables) -> list[Table]:
         regret_table(tables),
         agent_return_table(tables),
         win_rate_table(tables),
+        measure_table(tables),
         rating_table(tables),
     ]
     return [

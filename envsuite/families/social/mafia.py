@@ -80,6 +80,8 @@ class MafiaEnv(WerewolfEnv):
         names: The players' names (default Alice, Bob, ...; words of ASCII letters).
         observation_mode: ``"text"`` for LLM agents or ``"vector"`` for classic agents.
         invalid_action_penalty: The cost of a refused action (>= 0).
+        belief_probes: Probe phases, as in Werewolf-v0 (the killers' team is ``mafia``).
+        speaking_reward: Speaking reward and deception, as in Werewolf-v0.
         render_mode: ``"ansi"`` (the moderator's view), ``"rgb_array"``, ``"human"`` or
             None.
 
@@ -110,6 +112,8 @@ class MafiaEnv(WerewolfEnv):
         names: list[str] | tuple[str, ...] | None = None,
         observation_mode: ObservationMode = "text",
         invalid_action_penalty: float = 0.1,
+        belief_probes: list[str] | tuple[str, ...] | None = None,
+        speaking_reward: bool = False,
         render_mode: str | None = None,
     ) -> None:
         if num_mafia is None:
@@ -131,6 +135,8 @@ class MafiaEnv(WerewolfEnv):
             names=names,
             observation_mode=observation_mode,
             invalid_action_penalty=invalid_action_penalty,
+            belief_probes=belief_probes,
+            speaking_reward=speaking_reward,
             render_mode=render_mode,
         )
 

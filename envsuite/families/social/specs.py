@@ -29,6 +29,7 @@ _register(
             {"observation_mode": "vector"},
             {"preset": "werewolf_arena", "tie_rule": "random", "discussion_rounds": 2},
             {"num_players": 5, "discussion_rounds": 0, "reveal_roles_on_death": True},
+            {"num_players": 7, "belief_probes": ["night", "vote"], "speaking_reward": True},
         ),
     )
 )

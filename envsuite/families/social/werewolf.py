@@ -13,6 +13,12 @@ from gymnasium import spaces
 from envsuite.action_parsing import parse_index as parse_int_index
 from envsuite.aec_env_base import OFF_TURN, EnvsuiteAECEnv, Turn
 from envsuite.env_base import InvalidAction
+from envsuite.families.social.belief_probes import (
+    UNIFORM_ANSWER,
+    answer_text,
+    parse_probe_answer,
+    probe_prompt,
+)
 from envsuite.families.social.werewolf_actions import (
     PHASE_VERB,
     TARGET,
@@ -20,6 +26,11 @@ from envsuite.families.social.werewolf_actions import (
     action_text,
     parse_index,
     parse_text,
+)
+from envsuite.families.social.werewolf_measures import (
+    MEASURE_KEYS,
+    WerewolfMeasures,
+    checked_probe_phases,
 )
 from envsuite.families.social.werewolf_observation import VectorObserver, text_view, vector_size
 from envsuite.families.social.werewolf_rules import WerewolfGame
@@ -127,14 +138,40 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
         names: The players' names (default Alice, Bob, ...; words of ASCII letters).
         observation_mode: ``"text"`` for LLM agents or ``"vector"`` for classic agents.
         invalid_action_penalty: The cost of a refused action (>= 0).
+        belief_probes: Phases (``"night"``, ``"discussion"``, ``"vote"``) at whose start
+            every living player gets a probe turn (text mode only; default none): see
+            Belief probes below.
+        speaking_reward: Whether to score each speech by its effect on belief-tracking
+            listeners, and each werewolf's cover at the votes (default False).
         render_mode: ``"ansi"`` (the moderator's view, roles included), ``"rgb_array"``,
             ``"human"`` or None.
+
+    Belief probes and speaking reward:
+        Both are off by default (the game is then exactly as above). With
+        ``belief_probes``, when the game enters a named phase each living player, in
+        seat order, gets one extra turn before the phase's first action: its observation
+        ends with the question, ``info["probe"]`` holds it as data (players, classes,
+        phase, day) and ``info["legal_actions"]`` is ``["uniform"]`` (any answer in the
+        format is accepted). The answer is ``Alice: 0.7, Bob: 0.1`` (the probability that
+        each is on the killers' team), JSON, or a dict from a Python agent, read
+        leniently; a player left out or unreadable counts as 0.5 and the answer as
+        malformed; an answer where no player's probability can be read (not text or a
+        dict, empty, no name) is also refused with a ``parse_error``. A probe never
+        costs a penalty. Probe turns change nothing in the game, its log or
+        its rewards. Final infos then hold ``probes``, ``probe_brier``, ``probe_log``,
+        ``probe_accuracy`` and ``probe_malformed``; with ``speaking_reward``,
+        ``speeches``, ``speaking_reward``, ``speaking_reward_total`` and, for werewolves,
+        ``deception``; the runner records them per player as metrics. Definitions:
+        :mod:`~envsuite.families.social.werewolf_measures` and
+        :mod:`~envsuite.families.social.belief_probes`.
 
     Version history:
         v0: Initial version.
 
     """
 
+    #: Final-info keys the runner stores as per-player metrics (present when measured).
+    record_metrics: ClassVar[tuple[str, ...]] = MEASURE_KEYS
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": list(TEXT_RENDER_MODES),
         "name": "werewolf_v0",
@@ -159,6 +196,8 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
         names: list[str] | tuple[str, ...] | None = None,
         observation_mode: ObservationMode = "text",
         invalid_action_penalty: float = 0.1,
+        belief_probes: list[str] | tuple[str, ...] | None = None,
+        speaking_reward: bool = False,
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
@@ -184,6 +223,14 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
             raise ValueError(
                 f"invalid_action_penalty must be a number >= 0, got {invalid_action_penalty!r}"
             )
+        probe_phases = checked_probe_phases(belief_probes)
+        if probe_phases and observation_mode != "text":
+            raise ValueError("belief_probes need observation_mode='text' (an answer is text)")
+        if not isinstance(speaking_reward, bool):
+            raise ValueError(f"speaking_reward must be True or False, got {speaking_reward!r}")
+        if "discussion" in probe_phases and discussion_rounds == 0:
+            raise ValueError("belief_probes names 'discussion', but discussion_rounds is 0")
+        self.measures = WerewolfMeasures(probe_phases, speaking_reward)
         self.setup = WerewolfSetup(
             num_players=n,
             num_werewolves=max(1, n // 4)
@@ -231,6 +278,8 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
         self.game = WerewolfGame(self.setup, tuple(base[int(i)] for i in order))
         self.invalid_actions = dict.fromkeys(self.possible_agents, 0)
         self._resolve_chance()
+        if self.measures.enabled:
+            self.measures.start(self.game)
         return self._mover(), {agent: self._info(agent) for agent in self.possible_agents}
 
     def _resolve_chance(self) -> None:
@@ -241,7 +290,8 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
             self.game.apply_chance(options[int(self.np_random.integers(len(options)))])
 
     def _mover(self) -> str:
-        seat = self.game.to_move
+        probed = self.measures.probe_seat
+        seat = self.game.to_move if probed is None else probed
         return self.possible_agents[0 if seat is None else seat]
 
     def _info(self, agent: str) -> dict[str, Any]:
@@ -260,6 +310,10 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
                 info["outcome"] = "draw"
             else:
                 info["outcome"] = "win" if winner == ROLES[role].team else "loss"
+            if self.measures.enabled:
+                info.update(self.measures.final_info(seat))
+        elif self.measures.probe_seat == seat:
+            info["probe"] = self.measures.question(self.game, seat).as_info()
         return info
 
     def seat_of(self, agent: str) -> int:
@@ -271,6 +325,8 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
         """A command (text) or an index (vector) as a rule action, checked legal."""
         seat = self._seat[agent]
         n = self.setup.num_players
+        if self.measures.probe_seat == seat:
+            return self._probe_answer(seat, action)
         if self.observation_mode == "text":
             parsed = parse_text(action, self.setup.names)
         else:
@@ -283,6 +339,23 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
             raise InvalidAction(f"illegal action: {reason}")
         return parsed
 
+    def _probe_answer(self, seat: int, answer: Any) -> Action:
+        """A probe turn's answer, refused only when no player's probability can be read."""
+        if not isinstance(answer, str | Mapping):
+            raise InvalidAction(
+                f"a probe answer is text or a dict of name -> probability, got "
+                f"{type(answer).__name__}; every player counts as 0.5"
+            )
+        text = answer_text(answer)
+        question = self.measures.question(self.game, seat)
+        unread = parse_probe_answer(text, question).defaulted == len(question.players)
+        if unread:
+            raise InvalidAction(
+                "no probability read in the probe answer (write 'Name: 0.7, ...'); "
+                "every player counts as 0.5"
+            )
+        return Action("probe", None, text)
+
     def encode_action(self, agent: str, action: Action) -> Any:
         """``action`` of ``agent`` in this env's action form (text, or the vector index)."""
         if self.observation_mode == "text":
@@ -292,11 +365,14 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
     def legal_actions(self, agent: str) -> list[Any] | None:
         """The legal actions of ``agent`` (the player to move), in the env's action form.
 
-        ``say`` is left out (any message is legal in the discussion). The list is kept
+        ``say`` is left out (any message is legal in the discussion); on a belief-probe
+        turn the list is ``["uniform"]`` (any answer in the format is read). The list is kept
         until the game moves on (the base and the text observation both ask for it each
         step); callers get a copy.
         """
         seat = self._seat[agent]
+        if self.measures.probe_seat == seat:
+            return [UNIFORM_ANSWER]
         key = (len(self.game.game_log.entries), seat)
         if self._legal_game is not self.game or self._legal_key != key:
             self._legal_game, self._legal_key = self.game, key
@@ -308,23 +384,43 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
         return list(self._legal)
 
     def apply_action(self, agent: str, parsed: Action) -> Turn:
-        """Play the action; draw any chance event it opens; pay out at the end."""
-        self.game.apply(self._seat[agent], parsed)
+        """Play the action (or answer the probe); draw any chance event; pay out at the end."""
+        seat = self._seat[agent]
+        if parsed.kind == "probe":
+            self.measures.answer(self.game, seat, parsed.value)
+            self.measures.after_change(self.game)
+            return self._turn(agent, {})
+        self.measures.before_action(self.game, seat, parsed)
+        self.game.apply(seat, parsed)
         self._resolve_chance()
+        if self.measures.enabled:
+            self.measures.after_action(self.game, seat, parsed)
+            self.measures.after_change(self.game)
         return self._turn(agent, {})
 
     def apply_invalid_action(self, agent: str, message: str) -> Turn:
         """The penalty; the player to move also loses its turn (taken as ``pass``)."""
+        seat = self._seat[agent]
+        if message != OFF_TURN and self.measures.probe_seat == seat:
+            self.measures.answer(self.game, seat, "")  # no penalty: every player at 0.5
+            self.measures.after_change(self.game)
+            return self._turn(agent, {})
         self.invalid_actions[agent] += 1
         rewards = {agent: -self.invalid_action_penalty}
         if message != OFF_TURN and self.game.to_move == self._seat[agent]:
             self.game.forfeit_turn(self._seat[agent])
             self._resolve_chance()
+            if self.measures.enabled:
+                self.measures.after_change(self.game)
         return self._turn(agent, rewards)
 
     def _turn(self, agent: str, rewards: dict[str, float]) -> Turn:
         if not self.game.over:
-            return Turn(rewards=rewards, infos={agent: self._info(agent)}, next_agent=self._mover())
+            mover = self._mover()
+            infos = {agent: self._info(agent)}
+            if self.measures.enabled:  # a probe turn's question is in the prober's info
+                infos[mover] = self._info(mover)
+            return Turn(rewards=rewards, infos=infos, next_agent=mover)
         final = dict(rewards)
         infos = {name: self._info(name) for name in self.possible_agents}
         winner = self.game.winner
@@ -349,6 +445,9 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
         if self.observation_mode == "vector":
             return self._observer.view(self.game, seat)
         error = self.infos.get(agent, {}).get("parse_error") if self.infos else None
+        if self.measures.probe_seat == seat:
+            view = text_view(self.game, seat, error, [], MAX_OBSERVATION_CHARS)
+            return f"{view}\n{probe_prompt(self.measures.question(self.game, seat))}"
         legal = self.legal_actions(agent) if self.game.to_move == seat else []
         return text_view(self.game, seat, error, legal or [], MAX_OBSERVATION_CHARS)
 
@@ -375,5 +474,7 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
             "invalid_actions": self.invalid_actions,
             "rng": self.np_random.bit_generator.state,
         }
+        if self.measures.enabled:
+            payload["measures"] = self.measures.digest()
         encoded = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
         return hashlib.sha256(encoded.encode("utf-8")).hexdigest()

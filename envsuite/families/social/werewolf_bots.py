@@ -17,6 +17,10 @@
 
   Ties are broken by the bot's own generator (seeded by ``reset``).
 
+Both answer belief probes (``info["probe"]``; see
+:mod:`~envsuite.families.social.werewolf_measures`): the random bot ``uniform``, the
+belief bot its exact posterior probability that each other player is a werewolf (as JSON).
+
 Both read only their own seat's view (``game.view(seat)``) and knowledge row
 (``game.known[seat]``), never another seat's role: the seat is the env's agent to move
 when ``act`` is called (PettingZoo AEC asks the agent to move). Use one per seat, e.g.
@@ -33,6 +37,7 @@ from typing import Any
 
 import numpy as np
 
+from envsuite.families.social.belief_probes import UNIFORM_ANSWER, format_answer
 from envsuite.families.social.werewolf_beliefs import WolfBelief
 from envsuite.families.social.werewolf_rules import WerewolfGame
 from envsuite.families.social.werewolf_setup import (
@@ -67,7 +72,13 @@ class _SeatBot:
             raise ValueError("this bot was made without an env: call choose(game, seat)")
         agent = self.env.agent_selection
         seat = self.env.seat_of(agent)
+        if isinstance(info, Mapping) and info.get("probe"):
+            return self.answer_probe(self.env.game, seat)
         return self.env.encode_action(agent, self.choose(self.env.game, seat))
+
+    def answer_probe(self, game: WerewolfGame, seat: int) -> str:
+        """The answer to a belief probe put to ``seat``: ``uniform`` unless a bot knows better."""
+        return UNIFORM_ANSWER
 
     def choose(self, game: WerewolfGame, seat: int) -> Action:
         """The rule action of ``seat`` (the seat to move)."""
@@ -108,6 +119,17 @@ class BeliefBot(_SeatBot):
             self._spoke_day = 0
         self._belief.update(game.view(seat), game.known[seat])
         return self._belief
+
+    def answer_probe(self, game: WerewolfGame, seat: int) -> str:
+        """The posterior probability that each other player is a werewolf, as JSON."""
+        wolf = self.posterior(game, seat)
+        return format_answer(
+            {name: float(wolf[other]) for other, name in enumerate(game.names) if other != seat}
+        )
+
+    def posterior(self, game: WerewolfGame, seat: int) -> np.ndarray:
+        """P(each seat is a werewolf) from ``seat``'s view (its own team is certain)."""
+        return self._tracker(game, seat).wolf_probabilities(game.alive)
 
     def choose(self, game: WerewolfGame, seat: int) -> Action:
         """The role's move in this phase (see the module)."""

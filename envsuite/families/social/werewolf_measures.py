@@ -1,0 +1,261 @@
+"""What Werewolf and Mafia measure beside winning: belief probes, speaking reward, deception.
+
+:class:`WerewolfMeasures` is owned by the env and fed every change of its
+:class:`~envsuite.families.social.werewolf_rules.WerewolfGame`; the rules engine knows
+nothing of it (a probe never changes the game, and the game log replays without it).
+
+- **Belief probes** (``belief_probes=("night", "discussion", "vote")`` or a subset):
+  when the game enters a named phase (``night``: before the werewolves choose; ``discussion``:
+  after the dawn, before the first speaker; ``vote``: after the discussion, before the first
+  vote), every living player, in seat order, gets a probe turn asking for the probability
+  that each other player is on the killers' team (see
+  :mod:`~envsuite.families.social.belief_probes` for the answer format, the default and
+  the scores). A seat's final info then holds ``probes`` (answered), ``probe_brier``,
+  ``probe_log``, ``probe_accuracy`` (means over its probes; accuracy is the deduction
+  score) and ``probe_malformed`` (answers with a defaulted player).
+- **Speaking reward** (``speaking_reward=True``), after Sarkar et al. (2025), "Training
+  Language Models for Social Deduction with Multi-Agent RL": the listeners are exact-Bayes
+  belief trackers (:class:`~envsuite.families.social.werewolf_beliefs.WolfBelief`), one
+  per living village player other than the speaker, each reading only its own seat's
+  view. A listener's *belief on the truth* is the mean, over the other players, of the
+  probability it gives each player's true team. A speech's reward is the mean over the
+  listeners of (belief on the truth after it) − (belief on the truth before it): positive
+  when it moves the village toward the truth, negative when it misleads. Speeches are the
+  discussion's ``say``, ``accuse`` and ``claim`` acts; the trackers read claims and
+  accusations, not free text, so a ``say`` scores 0 (a language listener is a model
+  choice this measure avoids). Final infos hold ``speeches``, ``speaking_reward`` (mean
+  per speech, when it spoke) and ``speaking_reward_total``; every speech is in
+  :attr:`WerewolfMeasures.speeches`.
+- **Deception** (with ``speaking_reward=True``; werewolf seats): at each vote's opening
+  that a werewolf lives through, 1 − the living village listeners' mean probability that
+  it is a werewolf; the seat's ``deception`` is the mean over those votes (higher: better
+  hidden; a listener that knows nothing gives ``1 − w/(n−1)`` with ``w`` werewolves among
+  ``n`` players).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from envsuite.families.social.belief_probes import (
+    PROBE_KEYS,
+    ProbeQuestion,
+    ProbeTally,
+    parse_probe_answer,
+    score_probe,
+)
+from envsuite.families.social.werewolf_beliefs import WolfBelief
+from envsuite.families.social.werewolf_rules import WerewolfGame
+from envsuite.families.social.werewolf_setup import VILLAGE, WEREWOLVES, Action, Phase
+
+#: Probe points: the phase names ``belief_probes`` takes, and the phase each opens.
+PROBE_PHASES: dict[str, Phase] = {
+    "night": Phase.NIGHT_WOLVES,
+    "discussion": Phase.DISCUSSION,
+    "vote": Phase.VOTE,
+}
+#: The acts whose effect on the listeners is a speech's reward.
+SPEECH_KINDS = frozenset({"say", "accuse", "claim"})
+#: Keys of the final info a seat may get (the runner records them as metrics).
+MEASURE_KEYS = (
+    *PROBE_KEYS,
+    "speeches",
+    "speaking_reward",
+    "speaking_reward_total",
+    "deception",
+)
+
+
+def checked_probe_phases(phases: Any) -> tuple[str, ...]:
+    """``belief_probes`` as a tuple of phase names in :data:`PROBE_PHASES` order.
+
+    Raises:
+        ValueError: not a sequence of known phase names.
+    """
+    if phases is None:
+        return ()
+    if isinstance(phases, str) or not isinstance(phases, Sequence):
+        raise ValueError(
+            f"belief_probes must be a list of phase names from {list(PROBE_PHASES)}, got {phases!r}"
+        )
+    unknown = [phase for phase in phases if phase not in PROBE_PHASES]
+    if unknown:
+        raise ValueError(
+            f"belief_probes names unknown phases {unknown!r}; choose from {list(PROBE_PHASES)}"
+        )
+    return tuple(name for name in PROBE_PHASES if name in phases)
+
+
+@dataclass(frozen=True)
+class SpeechReward:
+    """One speech's effect on the listeners (see the module)."""
+
+    day: int
+    seat: int
+    kind: str
+    listeners: int
+    reward: float
+
+
+@dataclass
+class _SeatTally:
+    probes: ProbeTally = field(default_factory=ProbeTally)
+    speeches: int = 0
+    speaking: float = 0.0
+    hidden: list[float] = field(default_factory=list)
+
+
+class WerewolfMeasures:
+    """Probes, speaking reward and deception of one game (see the module).
+
+    Args:
+        probe_phases: The phases (names of :data:`PROBE_PHASES`) at which to probe.
+        speaking_reward: Whether to keep listeners and score speeches and deception.
+    """
+
+    def __init__(self, probe_phases: tuple[str, ...], speaking_reward: bool) -> None:
+        self.probe_phases = frozenset(PROBE_PHASES[name] for name in probe_phases)
+        self.speaking_reward = speaking_reward
+        self.speeches: list[SpeechReward] = []
+        self.answers: list[dict[str, Any]] = []
+        self._queue: list[int] = []
+        self._tallies: list[_SeatTally] = []
+        self._listeners: list[WolfBelief] = []
+        self._probed: tuple[int, Phase] | None = None
+        self._weighed: int = 0
+        self._before: float | None = None
+
+    @property
+    def enabled(self) -> bool:
+        """Whether anything is measured (else the env behaves exactly as without it)."""
+        return bool(self.probe_phases) or self.speaking_reward
+
+    def start(self, game: WerewolfGame) -> None:
+        """Forget the last game; probe the opening phase if it is a probe point."""
+        n = game.setup.num_players
+        self.speeches, self.answers, self._queue = [], [], []
+        self._tallies = [_SeatTally() for _ in range(n)]
+        self._listeners = (
+            [WolfBelief(n, game.setup.num_werewolves) for _ in range(n)]
+            if self.speaking_reward
+            else []
+        )
+        self._probed, self._weighed, self._before = None, 0, None
+        self.after_change(game)
+
+    # -- probes ----------------------------------------------------------------------
+    @property
+    def probe_seat(self) -> int | None:
+        """The seat whose probe turn it is, or None."""
+        return self._queue[0] if self._queue else None
+
+    def question(self, game: WerewolfGame, seat: int) -> ProbeQuestion:
+        """The probe put to ``seat``: every other player, over the two teams."""
+        others = tuple(name for other, name in enumerate(game.names) if other != seat)
+        classes = (game.words.team(WEREWOLVES), game.words.team(VILLAGE))
+        phase = next(name for name, one in PROBE_PHASES.items() if one is game.phase)
+        return ProbeQuestion(others, classes, phase, game.day)
+
+    def answer(self, game: WerewolfGame, seat: int, raw: Any) -> None:
+        """Score the probe turn's answer ``raw`` (any value; see ``parse_probe_answer``)."""
+        if self.probe_seat != seat:
+            raise ValueError(f"seat {seat} has no probe to answer")
+        question = self.question(game, seat)
+        parsed = parse_probe_answer(raw, question)
+        truth = {
+            game.names[other]: game.words.team(game.teams[other])
+            for other in range(game.setup.num_players)
+            if other != seat
+        }
+        score = score_probe(parsed, question, truth)
+        self._tallies[seat].probes.add(score, parsed)
+        self.answers.append({"seat": seat, **question.as_info(), **asdict(score)})
+        self._queue.pop(0)
+
+    def after_change(self, game: WerewolfGame) -> None:
+        """Note a new phase: queue its probes, weigh the werewolves' cover at a vote."""
+        if game.over:
+            self._queue = []
+            return
+        key = (game.day, game.phase)
+        if game.phase in self.probe_phases and self._probed != key:
+            self._probed = key
+            self._queue = game.living()
+        if self.speaking_reward and game.phase is Phase.VOTE and self._weighed != game.day:
+            self._weighed = game.day
+            self._weigh_cover(game)
+
+    # -- speaking reward and deception -----------------------------------------------
+    def before_action(self, game: WerewolfGame, seat: int, action: Action) -> None:
+        """Hold the listeners' belief on the truth before a speech of ``seat``."""
+        self._before = None
+        if self.speaking_reward and action.kind in SPEECH_KINDS:
+            self._before = self._belief_on_truth(game, seat)
+
+    def after_action(self, game: WerewolfGame, seat: int, action: Action) -> None:
+        """Score the speech just made (if ``before_action`` held one)."""
+        if self._before is None:
+            return
+        after = self._belief_on_truth(game, seat)
+        listeners = len(self._listening(game, seat))
+        reward = after - self._before if listeners else 0.0
+        self._before = None
+        self.speeches.append(SpeechReward(game.day, seat, action.kind, listeners, reward))
+        tally = self._tallies[seat]
+        tally.speeches += 1
+        tally.speaking += reward
+
+    def _listening(self, game: WerewolfGame, speaker: int) -> list[int]:
+        return [s for s in game.living() if s != speaker and game.teams[s] == VILLAGE]
+
+    def _wolf_probabilities(self, game: WerewolfGame, listener: int) -> np.ndarray:
+        belief = self._listeners[listener]
+        belief.update(game.view(listener), game.known[listener])
+        return belief.wolf_probabilities(game.alive)
+
+    def _belief_on_truth(self, game: WerewolfGame, speaker: int) -> float:
+        """Mean over listeners of their mean probability on the other players' true teams."""
+        wolves = np.array([team == WEREWOLVES for team in game.teams])
+        values = []
+        for listener in self._listening(game, speaker):
+            wolf = self._wolf_probabilities(game, listener)
+            on_truth = np.where(wolves, wolf, 1.0 - wolf)
+            values.append(float(np.delete(on_truth, listener).mean()))
+        return float(np.mean(values)) if values else 0.0
+
+    def _weigh_cover(self, game: WerewolfGame) -> None:
+        village = [s for s in game.living() if game.teams[s] == VILLAGE]
+        if not village:
+            return
+        suspicion = np.mean([self._wolf_probabilities(game, s) for s in village], axis=0)
+        for wolf in game.wolves:
+            if game.alive[wolf]:
+                self._tallies[wolf].hidden.append(1.0 - float(suspicion[wolf]))
+
+    # -- results ---------------------------------------------------------------------
+    def final_info(self, seat: int) -> dict[str, float]:
+        """The seat's measures for its final info (only what was measured)."""
+        tally = self._tallies[seat]
+        info: dict[str, float] = {}
+        if self.probe_phases:
+            info.update(tally.probes.info())
+        if self.speaking_reward:
+            info["speeches"] = tally.speeches
+            info["speaking_reward_total"] = tally.speaking
+            if tally.speeches:
+                info["speaking_reward"] = tally.speaking / tally.speeches
+            if tally.hidden:
+                info["deception"] = float(np.mean(tally.hidden))
+        return info
+
+    def digest(self) -> dict[str, Any]:
+        """The measures' state as JSON-able data (for the env's state digest)."""
+        return {
+            "queue": list(self._queue),
+            "answers": self.answers,
+            "speeches": [asdict(speech) for speech in self.speeches],
+        }
