@@ -29,6 +29,7 @@ from envsuite.families.text.textworld_bank import (
     PRESETS,
     archive_file,
     bank_folder,
+    fix_description,
     fix_serial,
     game_name,
     game_options,
@@ -59,7 +60,7 @@ def make_members(difficulty: str, count: int) -> dict[str, bytes]:
             story = Path(compile_game(make_game(options), options))
             if walkthrough_wins(story):
                 members[f"{name}.z8"] = fix_serial(story.read_bytes())
-                members[f"{name}.json"] = story.with_suffix(".json").read_bytes()
+                members[f"{name}.json"] = fix_description(story.with_suffix(".json").read_bytes())
                 print(f"  {name}: seed index {seed_index}", file=sys.stderr, flush=True)
             else:
                 print(f"  seed index {seed_index}: walkthrough does not win", file=sys.stderr)

@@ -28,6 +28,7 @@ import atexit
 import hashlib
 import io
 import os
+import re
 import shutil
 import tarfile
 import tempfile
@@ -72,6 +73,12 @@ class BankGame:
     name: str
     story: Path
     key: str
+
+
+#: TextWorld's absolute grammar path in a game's ``.json`` (see :func:`fix_description`).
+GRAMMARS_PATH_FIELD = re.compile(rb'"text_grammars_path": "(?:[^"\\]|\\.)*"')
+#: What the bank's games hold there: the folder inside the textworld package.
+NEUTRAL_GRAMMARS_PATH = b"textworld/generator/data/text_grammars"
 
 
 def bank_folder() -> Path:
@@ -123,6 +130,19 @@ def game_options(difficulty: str, seed: int, path: str) -> Any:
 def fix_serial(story: bytes) -> bytes:
     """``story`` with its header serial number set to :data:`FIXED_SERIAL`."""
     return story[: SERIAL_SLICE.start] + FIXED_SERIAL + story[SERIAL_SLICE.stop :]
+
+
+def fix_description(description: bytes) -> bytes:
+    """A game's ``.json`` with the machine's paths taken out.
+
+    TextWorld writes the absolute path of its installed grammar folder
+    (``text_grammars_path``, only read when generating text) into every game; the bank holds
+    :data:`NEUTRAL_GRAMMARS_PATH` instead, so a remade game matches wherever TextWorld is
+    installed.
+    """
+    return GRAMMARS_PATH_FIELD.sub(
+        b'"text_grammars_path": "' + NEUTRAL_GRAMMARS_PATH + b'"', description
+    )
 
 
 def pack(members: dict[str, bytes]) -> bytes:
