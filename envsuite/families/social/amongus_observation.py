@@ -63,7 +63,7 @@ def vector_view(game: AmongUsGame, seat: int) -> np.ndarray:
     out[k + 4] = game.buttons[seat] / max(1, setup.emergency_meetings)
     out[k + 5] = game.steps_done / max(1, game.total_steps)
     k = _HEAD
-    for room, done in zip(game.tasks[seat], game.progress[seat]):
+    for room, done in zip(game.tasks[seat], game.progress[seat], strict=True):
         out[k + room] = (setup.task_steps - done) / setup.task_steps
     room, here, bodies = game.sight(seat)
     out[k + rooms + room] = 1.0
@@ -132,7 +132,7 @@ def text_view(
         steps = setup.task_steps
         parts = [
             f"{setup.rooms[r]} {'done' if d >= steps else f'{d}/{steps}'}"
-            for r, d in zip(game.tasks[seat], game.progress[seat])
+            for r, d in zip(game.tasks[seat], game.progress[seat], strict=True)
         ]
         head.append(f"Your tasks: {', '.join(parts)}.")
     head.append(f"Task bar: {game.steps_done}/{game.total_steps} steps. Round {game.round}.")

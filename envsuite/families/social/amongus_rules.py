@@ -18,7 +18,7 @@ A game is a deal (each seat's role and each crewmate's tasks) plus rounds of pla
   announced, bodies are cleared and everyone goes to the button room; a chance event
   picks the first speaker among the living; ``discussion_rounds`` round-robin rounds of
   ``say`` (at most ``max_speech_chars`` characters), ``accuse`` or ``wait``; then each
-  living player in seat order votes for another living player or ``skip``\\s, secretly
+  living player in seat order votes for another living player or skips, secretly
   until all votes are in. ``skip`` is a candidate of its own: the most votes eject their
   player, unless skip has them; a tie follows ``tie_rule`` (a tie drawn at random may
   draw skip). A new round of play follows, every impostor's cooldown restarted.
@@ -49,7 +49,7 @@ from envsuite.families.social.amongus_setup import (
     Phase,
 )
 from envsuite.families.social.channels import Message, MessageLog
-from envsuite.families.social.game_log import GameLog, LogEntry
+from envsuite.families.social.game_log import GameLog
 from envsuite.families.social.turn_order import round_robin, within_budget
 from envsuite.families.social.voting import tally
 
@@ -159,7 +159,9 @@ class AmongUsGame:
     def tasks_left(self, seat: int) -> list[int]:
         """The rooms of ``seat``'s unfinished tasks, in the order dealt."""
         steps = self.setup.task_steps
-        return [r for r, done in zip(self.tasks[seat], self.progress[seat]) if done < steps]
+        return [
+            r for r, done in zip(self.tasks[seat], self.progress[seat], strict=True) if done < steps
+        ]
 
     def cooldown(self, seat: int) -> int:
         """Rounds before impostor ``seat`` may kill (0: now)."""
@@ -228,7 +230,8 @@ class AmongUsGame:
             assert target is not None
             if target not in self.setup.neighbours[room]:
                 exits = ", ".join(self.setup.rooms[r] for r in self.setup.neighbours[room])
-                return f"no corridor leads from {self.setup.rooms[room]} to {self.setup.rooms[target]}; exits: {exits}"
+                here_name, there = self.setup.rooms[room], self.setup.rooms[target]
+                return f"no corridor leads from {here_name} to {there}; exits: {exits}"
         elif action.kind == "task":
             if self.roles[seat] != CREWMATE:
                 return "impostors have no tasks"
@@ -457,7 +460,7 @@ class AmongUsGame:
             role = ""
             if self.setup.reveal_role_on_eject:
                 role = self.roles[seat]
-                text += f" {self.names[seat]} was {'an impostor' if role == IMPOSTOR else 'a crewmate'}."
+                text += f" {self.names[seat]} was {_article(role)}."
                 for known in self.known_team:
                     known[seat] = self.teams[seat]
             self._post("eject", None, None, text, seat, role)
@@ -529,7 +532,7 @@ class AmongUsGame:
     def _deal_messages(self) -> None:
         for seat, role in enumerate(self.roles):
             self.known_team[seat][seat] = self.teams[seat]
-            text = f"You are {self.names[seat]}, {'an impostor' if role == IMPOSTOR else 'a crewmate'}."
+            text = f"You are {self.names[seat]}, {_article(role)}."
             self._post("role", None, {seat}, text, seat, role)
             if role == IMPOSTOR:
                 for other in self.impostors:
@@ -557,6 +560,10 @@ class AmongUsGame:
         if frozen is not None and not frozen:
             return
         self.log.post(Message(self.round, kind, sender, frozen, text, subject, value))
+
+
+def _article(role: str) -> str:
+    return "an impostor" if role == IMPOSTOR else "a crewmate"
 
 
 #: How the grammar writes each action kind (for error messages).
