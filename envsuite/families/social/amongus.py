@@ -107,14 +107,14 @@ class AmongUsEnv(EnvsuiteAECEnv[Any, Any, Action]):
 
     Arguments:
         num_players: Players, 4 to 10 (default 5).
-        num_impostors: Impostors, 1 to fewer than the crewmates (default
-            ``max(1, num_players // 5)``).
+        num_impostors: Impostors, 1 to fewer than the crewmates (default 1 below 7
+            players, else 2, as in Among Us).
         rooms: The map's rooms (default the nine of :data:`~.amongus_setup.DEFAULT_ROOMS`).
         corridors: Pairs of rooms joined by a corridor (the map must be connected).
         button_room: The room with the emergency button, where everyone starts.
-        tasks_per_player: Tasks per crewmate (default 3).
-        task_steps: Turns each task takes (default 2).
-        kill_cooldown: Rounds between kills (default 3).
+        tasks_per_player: Tasks per crewmate (default 4).
+        task_steps: Turns each task takes (default 3).
+        kill_cooldown: Rounds between kills (default 2).
         emergency_meetings: Meetings each player may call with the button (default 1).
         discussion_rounds: Speaking turns per living player in a meeting (0 to 5).
         max_speech_chars: Characters per message (1 to 2000); longer ones are cut.
@@ -145,9 +145,9 @@ class AmongUsEnv(EnvsuiteAECEnv[Any, Any, Action]):
         rooms: Sequence[str] = DEFAULT_ROOMS,
         corridors: Sequence[Sequence[str]] = DEFAULT_CORRIDORS,
         button_room: str = DEFAULT_BUTTON_ROOM,
-        tasks_per_player: int = 3,
-        task_steps: int = 2,
-        kill_cooldown: int = 3,
+        tasks_per_player: int = 4,
+        task_steps: int = 3,
+        kill_cooldown: int = 2,
         emergency_meetings: int = 1,
         discussion_rounds: int = 1,
         max_speech_chars: int = 300,
@@ -175,7 +175,7 @@ class AmongUsEnv(EnvsuiteAECEnv[Any, Any, Action]):
             raise ValueError("rooms and corridors must be lists, not one string")
         self.setup = AmongUsSetup(
             num_players=n,
-            num_impostors=max(1, n // 5) if num_impostors is None else num_impostors,
+            num_impostors=(1 if n < 7 else 2) if num_impostors is None else num_impostors,
             rooms=tuple(rooms),
             corridors=tuple(tuple(pair) for pair in corridors),  # type: ignore[misc]
             button_room=button_room,

@@ -149,9 +149,9 @@ class AmongUsSetup:
     rooms: tuple[str, ...] = DEFAULT_ROOMS
     corridors: tuple[tuple[str, str], ...] = DEFAULT_CORRIDORS
     button_room: str = DEFAULT_BUTTON_ROOM
-    tasks_per_player: int = 3
-    task_steps: int = 2
-    kill_cooldown: int = 3
+    tasks_per_player: int = 4
+    task_steps: int = 3
+    kill_cooldown: int = 2
     emergency_meetings: int = 1
     discussion_rounds: int = 1
     max_speech_chars: int = 300

@@ -51,3 +51,24 @@ _register(
         ),
     )
 )
+
+
+_register(
+    EnvSpec(
+        id="envsuite/AmongUs-v0",
+        entry_point=f"{_PACKAGE}.amongus:AmongUsEnv",
+        family="social",
+        api="aec",
+        description="Among Us-like, 4-10 players (AEC): rooms, tasks, kills, meetings; text or vector.",
+        oracle=f"{_PACKAGE}.amongus_bots:amongus_oracle",
+        # Belief-tracking bots in every seat decide every game (60 seeds each of 4, 5, 7
+        # and 10 players; crew wins 42-68% except at 7, where two impostors win 93%).
+        oracle_success=0.9,
+        test_kwargs={"num_players": 5},
+        test_variants=(
+            {"observation_mode": "vector"},
+            {"num_players": 7, "tie_rule": "random", "discussion_rounds": 2},
+            {"num_players": 4, "discussion_rounds": 0, "reveal_role_on_eject": False},
+        ),
+    )
+)
