@@ -59,7 +59,7 @@ _register(
         entry_point=f"{_PACKAGE}.amongus:AmongUsEnv",
         family="social",
         api="aec",
-        description="Among Us-like, 4-10 players (AEC): rooms, tasks, kills, meetings; text or vector.",
+        description="Among Us-like, 4-10 players (AEC): rooms, tasks, kills, meetings.",
         oracle=f"{_PACKAGE}.amongus_bots:amongus_oracle",
         # Belief-tracking bots in every seat decide every game (60 seeds each of 4, 5, 7
         # and 10 players; crew wins 42-68% except at 7, where two impostors win 93%).
