@@ -236,8 +236,3 @@ class BeliefBot(_SeatBot):
         if bodies or self.rng.random() < 0.6:
             return Action("go", self.pick(exits))
         return WAIT
-
-
-def amongus_oracle(env: Any) -> dict[str, BeliefBot]:
-    """The AmongUs-v0 oracle: one belief-tracking bot per seat of ``env``."""
-    return {agent: BeliefBot(env) for agent in env.unwrapped.possible_agents}

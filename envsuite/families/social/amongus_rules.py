@@ -454,15 +454,15 @@ class AmongUsGame:
         else:
             self.alive[seat] = False
             self.announced.add(seat)
-            for known in self.known_dead:
-                known.add(seat)
+            for dead in self.known_dead:
+                dead.add(seat)
             text = f"{self.names[seat]} was ejected."
             role = ""
             if self.setup.reveal_role_on_eject:
                 role = self.roles[seat]
                 text += f" {self.names[seat]} was {_article(role)}."
-                for known in self.known_team:
-                    known[seat] = self.teams[seat]
+                for row in self.known_team:
+                    row[seat] = self.teams[seat]
             self._post("eject", None, None, text, seat, role)
             if not any(self.alive[s] for s in self.impostors):
                 self._end(CREW, "No impostor is left: the crew wins.")

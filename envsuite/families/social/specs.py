@@ -60,7 +60,7 @@ _register(
         family="social",
         api="aec",
         description="Among Us-like, 4-10 players (AEC): rooms, tasks, kills, meetings.",
-        oracle=f"{_PACKAGE}.amongus_bots:amongus_oracle",
+        oracle=f"{_PACKAGE}.amongus_oracle:amongus_oracle",
         # Belief-tracking bots in every seat decide every game (60 seeds each of 4, 5, 7
         # and 10 players; crew wins 42-68% except at 7, where two impostors win 93%).
         oracle_success=0.9,
