@@ -237,11 +237,15 @@ class AmongUsSetup:
 
     def to_dict(self) -> dict[str, Any]:
         """The setup as a JSON-friendly mapping (``AmongUsSetup(**mapping)`` rebuilds it)."""
-        data = asdict(self)
+        data = dict(self._as_dict)
         data["rooms"] = list(self.rooms)
         data["corridors"] = [list(pair) for pair in self.corridors]
         data["names"] = list(self.names)
         return data
+
+    @functools.cached_property
+    def _as_dict(self) -> dict[str, Any]:
+        return asdict(self)
 
 
 def _check_int(name: str, value: Any, low: int, high: int) -> None:
