@@ -72,11 +72,11 @@ class AmongUsEnv(EnvsuiteAECEnv[Any, Any, Action]):
     Observation:
         ``observation_mode="text"``: a :class:`~envsuite.spaces.UnicodeText` message: the
         rules and the map, the player's name and role (and fellow impostors), its tasks,
-        the task bar, its room with who and which bodies are there and the corridors, its
-        cooldown, the dead it knows of, every event it may read (its room's comings,
-        goings and kills; meetings' reports, speeches, accusations, votes and ejections;
-        older events dropped past 60,000 characters), the reason its last action was
-        refused and whether and how it must act. ``observation_mode="vector"``:
+        the task bar (updated at meetings), its room with who and which bodies are there
+        and the corridors, its cooldown, the dead it knows of, every event it may read
+        (its room's comings, goings and kills; meetings' reports, speeches, accusations,
+        votes and ejections; older events dropped past 60,000 characters), the reason its
+        last action was refused and whether and how it must act. ``observation_mode="vector"``:
         ``Box(0, 1)`` float32 from the same state, seats ordered from the player itself
         (see :func:`~.amongus_observation.vector_view`). Another player's role, room or
         tasks never appear unless the player saw or was told them.

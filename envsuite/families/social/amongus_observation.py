@@ -3,8 +3,8 @@
 Both read only the seat's message view, its own sight (its room, the living others
 there, the bodies there), its own memory rows (``known_dead``, ``known_team``,
 ``last_seen``), its own tasks and cooldown, and the public state (the round, the phase,
-the task bar, who spoke, accused and voted), so neither shows another player's role,
-room or tasks that the seat has not seen.
+the task bar as of the last meeting, who spoke, accused and voted), so neither shows
+another player's role, room or tasks that the seat has not seen.
 """
 
 from __future__ import annotations
@@ -40,7 +40,8 @@ def vector_view(game: AmongUsGame, seat: int) -> np.ndarray:
     """The vector observation of ``seat``, seats ordered from ``seat`` itself.
 
     Head: role one-hot, phase one-hot, my turn, alive, round over ``max_rounds``, kill
-    cooldown over ``kill_cooldown`` (impostors), emergency meetings left, the task bar;
+    cooldown over ``kill_cooldown`` (impostors), emergency meetings left, the task bar
+    (as of the last meeting);
     then my unfinished task steps per room (over ``task_steps``) and my room (one-hot).
     Per seat: in my room now, its body in my room, known dead, known impostor, known
     crewmate, the room I last saw it in (one-hot) and rounds since (over ``max_rounds``).
@@ -61,7 +62,7 @@ def vector_view(game: AmongUsGame, seat: int) -> np.ndarray:
     if game.roles[seat] == IMPOSTOR and setup.kill_cooldown:
         out[k + 3] = game.cooldown(seat) / setup.kill_cooldown
     out[k + 4] = game.buttons[seat] / max(1, setup.emergency_meetings)
-    out[k + 5] = game.steps_done / max(1, game.total_steps)
+    out[k + 5] = game.task_bar / max(1, game.total_steps)
     k = _HEAD
     for room, done in zip(game.tasks[seat], game.progress[seat], strict=True):
         out[k + room] = (setup.task_steps - done) / setup.task_steps
@@ -135,7 +136,10 @@ def text_view(
             for r, d in zip(game.tasks[seat], game.progress[seat], strict=True)
         ]
         head.append(f"Your tasks: {', '.join(parts)}.")
-    head.append(f"Task bar: {game.steps_done}/{game.total_steps} steps. Round {game.round}.")
+    head.append(
+        f"Task bar (as of the last meeting): {game.task_bar}/{game.total_steps} steps. "
+        f"Round {game.round}."
+    )
     if not game.over:
         head.append(_where(game, seat))
     dead = sorted(game.known_dead[seat])

@@ -12,7 +12,8 @@ A game is a deal (each seat's role and each crewmate's tasks) plus rounds of pla
   cooldown is over), ``report`` a body in the room, ``call meeting`` (in the button room,
   ``emergency_meetings`` times per player) or ``wait``. Dead crewmates are ghosts: they
   keep moving and doing tasks, seen by nobody, and cannot report, call, speak or vote;
-  dead impostors are out. Each player sees only its own room: who is there, the bodies,
+  dead impostors are out. The task bar (the crew's task turns done) is public but moves
+  only at meetings. Each player sees only its own room: who is there, the bodies,
   who leaves for where and who comes in from where, and a kill done before its eyes.
 - **Meeting** (after a report or a button): every death since the last meeting is
   announced, bodies are cleared and everyone goes to the button room; a chance event
@@ -73,6 +74,8 @@ class AmongUsGame:
         alive: Whether each seat lives.
         bodies: Unreported bodies: seat -> room.
         progress: Each seat's ``do task`` turns done, per task.
+        steps_done: Task turns done by the whole crew (hidden; ``task_bar`` is public).
+        task_bar: ``steps_done`` as of the last meeting (what every player sees).
         winner: ``"crew"`` or ``"impostors"`` once decided, else None.
         known_dead: Per seat, the seats it knows are dead (saw the body or the kill, or
             heard it announced).
@@ -108,6 +111,9 @@ class AmongUsGame:
         self.progress = [[0] * len(rooms) for rooms in self.tasks]
         self.total_steps = sum(len(rooms) for rooms in self.tasks) * setup.task_steps
         self.steps_done = 0
+        # The public task bar: task steps done as of the last meeting (updated only then,
+        # so watching it turn by turn cannot tell who did a task and who only waited).
+        self.task_bar = 0
         self.room = [setup.button] * n
         self.alive = [True] * n
         self.bodies: dict[int, int] = {}
@@ -407,6 +413,7 @@ class AmongUsGame:
         for known in self.known_dead:
             known.update(dead)
         self.bodies.clear()
+        self.task_bar = self.steps_done
         self.room = [self.setup.button] * self.setup.num_players
         self._look(self.setup.button)
         self.votes = []
@@ -499,6 +506,7 @@ class AmongUsGame:
 
     def _end(self, winner: str | None, text: str) -> None:
         self.winner = winner
+        self.task_bar = self.steps_done
         self.phase = Phase.OVER
         self.queue = []
         self._post("end", None, None, text, value=winner or "")

@@ -57,6 +57,9 @@ def test_tasks_take_their_steps_in_their_room_and_impostors_have_none():
     act(g, 1, "task")
     assert g.tasks_left(1) == [] and "You finished your task in Engine." in texts(g, 1)
     assert g.steps_done == 2 and g.total_steps == 8
+    assert g.task_bar == 0  # the public bar moves at meetings only
+    act(g, 3, "button")  # round 4 starts at seat 3
+    assert g.task_bar == 2
 
 
 def test_the_crew_wins_when_every_task_is_done():
