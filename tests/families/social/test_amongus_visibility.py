@@ -133,3 +133,27 @@ def test_no_info_or_observation_names_another_players_role_before_the_end(mode):
                         assert hidden == seat or names[hidden] not in line
             legal = info["legal_actions"] if mode == "text" else np.flatnonzero(info["action_mask"])
             env.step(legal[int(rng.integers(len(legal)))])
+
+
+def test_a_task_done_out_of_sight_shows_only_at_the_next_meeting():
+    def run(kind: str) -> list[tuple[str, bytes]]:
+        g = game((0,), TASKS_A)
+        act(g, 0, "wait")
+        act(g, 1, "go", "Engine")
+        for seat in (2, 3, 4):
+            act(g, seat, "wait")
+        act(g, 1, "go", "MedBay")
+        for seat in (2, 3, 4, 0):
+            act(g, seat, "wait")
+        act(g, 2, "wait")
+        act(g, 3, "wait")
+        act(g, 4, "wait")
+        act(g, 0, "wait")
+        act(g, 1, kind)  # Bob does his task in MedBay, or only waits there
+        seen = [views(g, OBSERVER)]
+        act(g, 3, "button")
+        return [*seen, views(g, OBSERVER)]
+
+    task, wait = run("task"), run("wait")
+    assert task[:-1] == wait[:-1]
+    assert task[-1] != wait[-1] and "Task bar (as of the last meeting): 1/8" in task[-1][0]
