@@ -205,7 +205,14 @@ class AmongUsEnv(EnvsuiteAECEnv[Any, Any, Action]):
             action = spaces.Discrete(self._actions)
         self.observation_spaces = dict.fromkeys(self.possible_agents, observation)
         self.action_spaces = dict.fromkeys(self.possible_agents, action)
-        self.game = self._deal(np.random.default_rng(0))
+        # Until the first reset: the undealt roles, each crewmate's first rooms as tasks.
+        first_rooms = tuple(r for r in range(room_count) if r != self.setup.button)
+        base = self.setup.base_roles()
+        self.game = AmongUsGame(
+            self.setup,
+            base,
+            [first_rooms[:tasks_per_player] if role == "crewmate" else () for role in base],
+        )
         self.invalid_actions = dict.fromkeys(self.possible_agents, 0)
         self._legal_key: tuple[Any, ...] = ()
         self._legal: list[Any] = []
