@@ -11,8 +11,9 @@ A game is a deal (each seat's role and each crewmate's tasks) plus rounds of pla
   ``task_steps`` turns there), ``kill`` a living crewmate in the room (an impostor whose
   cooldown is over), ``report`` a body in the room, ``call meeting`` (in the button room,
   ``emergency_meetings`` times per player) or ``wait``. Dead crewmates are ghosts: they
-  keep moving and doing tasks, seen by nobody, and cannot report, call, speak or vote;
-  dead impostors are out. The task bar (the crew's task turns done) is public but moves
+  keep their turns (so the turn order never betrays a death), moving and doing tasks
+  seen by nobody, and cannot report, call, speak or vote; dead impostors (only ever
+  ejected, which everyone saw) are out. The task bar (the crew's task turns done) is public but moves
   only at meetings. Each player sees only its own room: who is there, the bodies,
   who leaves for where and who comes in from where, and a kill done before its eyes.
 - **Meeting** (after a report or a button): every death since the last meeting is
@@ -485,7 +486,7 @@ class AmongUsGame:
         first = (self.round - 1) % n
         order = [(first + k) % n for k in range(n)]
         self.phase = Phase.PLAY
-        self.queue = [s for s in order if self.alive[s] or self.tasks_left(s)]
+        self.queue = [s for s in order if self.present(s)]
 
     def _next_round(self, after_meeting: bool = False) -> None:
         self.round += 1

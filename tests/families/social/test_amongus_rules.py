@@ -242,3 +242,12 @@ def test_bad_setups_are_refused(kwargs, message):
         values["names"] = values["names"][:4]
     with pytest.raises(ValueError, match=message):
         AmongUsSetup(**values)
+
+
+def test_ghosts_keep_their_turns_so_the_order_never_betrays_a_death():
+    g = _kill_bob_in_engine()
+    assert g.queue == [2, 3, 4, 0, 1] and g.tasks_left(1) == [ROOM["Engine"]]
+    for seat in (2, 3, 4, 0):
+        act(g, seat, "wait")
+    act(g, 1, "task")  # Bob's ghost finishes his task; he still moves every round
+    assert g.tasks_left(1) == [] and g.queue == [3, 4, 0, 1, 2]
