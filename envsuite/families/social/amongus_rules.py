@@ -13,9 +13,10 @@ A game is a deal (each seat's role and each crewmate's tasks) plus rounds of pla
   ``emergency_meetings`` times per player) or ``wait``. Dead crewmates are ghosts: they
   keep their turns (so the turn order never betrays a death), moving and doing tasks
   seen by nobody, and cannot report, call, speak or vote; dead impostors (only ever
-  ejected, which everyone saw) are out. The task bar (the crew's task turns done) is public but moves
-  only at meetings. Each player sees only its own room: who is there, the bodies,
-  who leaves for where and who comes in from where, and a kill done before its eyes.
+  ejected, which everyone saw) are out. The task bar (the crew's task turns done) is
+  public but moves only at meetings. Each player sees only its own room: who is there,
+  the bodies, who leaves for where and who comes in from where, and a kill done before
+  its eyes.
 - **Meeting** (after a report or a button): every death since the last meeting is
   announced, bodies are cleared and everyone goes to the button room; a chance event
   picks the first speaker among the living; ``discussion_rounds`` round-robin rounds of
