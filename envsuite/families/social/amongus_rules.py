@@ -363,7 +363,12 @@ class AmongUsGame:
     def _move(self, seat: int, old: int, new: int) -> None:
         name = self.names[seat]
         self.room[seat] = new
-        self._post("move", seat, {seat}, f"You went to {self._room(new)}.", value=str(new))
+        _, here, bodies = self.sight(seat)
+        text = f"You went to {self._room(new)}: "
+        text += ", ".join(self.names[s] for s in here) + " here." if here else "nobody here."
+        if bodies:
+            text += f" Bodies: {', '.join(self.names[s] for s in bodies)}."
+        self._post("move", seat, {seat}, text, value=str(new))
         if self.alive[seat]:  # a ghost comes and goes unseen
             self._post(
                 "leave",

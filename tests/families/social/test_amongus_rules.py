@@ -26,6 +26,8 @@ def test_players_move_along_corridors_only_and_see_only_their_room():
     assert g.sight(1) == (ROOM["Engine"], (0,), ())
     assert g.sight(4) == (ROOM["Cafeteria"], (3,), ())
     assert "Bob came in from Cafeteria." in texts(g, 0)
+    assert texts(g, 0)[-2:] == ["You went to Engine: nobody here.", "Bob came in from Cafeteria."]
+    assert texts(g, 1)[-1] == "You went to Engine: Alice here."
     assert "Alice left for Engine." in texts(g, 4)
     assert "Bob came in from Cafeteria." not in texts(g, 4)
     assert g.last_seen[1][0] == (ROOM["Engine"], 1)
