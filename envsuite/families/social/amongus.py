@@ -171,13 +171,15 @@ class AmongUsEnv(EnvsuiteAECEnv[Any, Any, Action]):
             raise ValueError(
                 f"invalid_action_penalty must be a number >= 0, got {invalid_action_penalty!r}"
             )
-        if isinstance(rooms, str) or isinstance(corridors, str):
-            raise ValueError("rooms and corridors must be lists, not one string")
+        pairs = tuple(
+            _sequence("each corridor", pair) for pair in _sequence("corridors", corridors)
+        )
+        names_ = NAMES[:n] if names is None else _sequence("names", names)
         self.setup = AmongUsSetup(
             num_players=n,
             num_impostors=(1 if n < 7 else 2) if num_impostors is None else num_impostors,
-            rooms=tuple(rooms),
-            corridors=tuple(tuple(pair) for pair in corridors),  # type: ignore[misc]
+            rooms=_sequence("rooms", rooms),
+            corridors=pairs,
             button_room=button_room,
             tasks_per_player=tasks_per_player,
             task_steps=task_steps,
@@ -188,7 +190,7 @@ class AmongUsEnv(EnvsuiteAECEnv[Any, Any, Action]):
             tie_rule=tie_rule,  # type: ignore[arg-type]  # checked by AmongUsSetup
             max_rounds=max_rounds,
             reveal_role_on_eject=reveal_role_on_eject,
-            names=tuple(NAMES[:n] if names is None else names),
+            names=names_,
         )
         self.observation_mode: ObservationMode = observation_mode
         self.invalid_action_penalty = float(invalid_action_penalty)
@@ -393,3 +395,10 @@ class AmongUsEnv(EnvsuiteAECEnv[Any, Any, Action]):
         }
         encoded = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
         return hashlib.sha256(encoded.encode("utf-8")).hexdigest()
+
+
+def _sequence(what: str, value: Any) -> tuple[Any, ...]:
+    """``value`` as a tuple, or a clear error when it is not a list (or a tuple) of items."""
+    if isinstance(value, str) or not isinstance(value, list | tuple):
+        raise ValueError(f"{what} must be a list, got {value!r}")
+    return tuple(value)

@@ -154,7 +154,12 @@ def test_a_custom_map_plays():
         ({"observation_mode": "image"}, "observation_mode"),
         ({"invalid_action_penalty": -1}, "invalid_action_penalty"),
         ({"num_impostors": 3}, "num_impostors"),
-        ({"rooms": "Hall"}, "not one string"),
+        ({"rooms": "Hall"}, "rooms must be a list"),
+        ({"corridors": [5]}, "each corridor must be a list"),
+        ({"corridors": [["Engine"]]}, "a corridor must join two rooms"),
+        ({"names": 5}, "names must be a list"),
+        ({"names": ["Al", "Bo", "Cy", "Di", "Engine"]}, "names both a player and a room"),
+        ({"rooms": [1, 2]}, "a word of ASCII letters"),
         ({"kill_cooldown": -1}, "kill_cooldown"),
     ],
 )
