@@ -177,8 +177,3 @@ class BeliefBot(_SeatBot):
             return True
         known = game.known[seat]
         return not any(s < seat and known[s] == EVIL for s in game.team if s != seat)
-
-
-def avalon_oracle(env: Any) -> dict[str, BeliefBot]:
-    """The Avalon-v0 oracle: one belief-tracking bot per seat of ``env``."""
-    return {agent: BeliefBot(env) for agent in env.unwrapped.possible_agents}

@@ -1,0 +1,404 @@
+"""Among Us (PettingZoo AEC): crewmates do tasks on a map of rooms; impostors kill unseen."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Literal
+
+import numpy as np
+from gymnasium import spaces
+
+from envsuite.action_parsing import parse_index as parse_int_index
+from envsuite.aec_env_base import OFF_TURN, EnvsuiteAECEnv, Turn
+from envsuite.env_base import InvalidAction
+from envsuite.families.social.amongus_actions import (
+    action_count,
+    action_index,
+    action_text,
+    parse_index,
+    parse_text,
+)
+from envsuite.families.social.amongus_observation import text_view, vector_size, vector_view
+from envsuite.families.social.amongus_rules import AmongUsGame
+from envsuite.families.social.amongus_setup import (
+    DEFAULT_BUTTON_ROOM,
+    DEFAULT_CORRIDORS,
+    DEFAULT_ROOMS,
+    ROLES,
+    Action,
+    AmongUsSetup,
+    Phase,
+)
+from envsuite.families.social.werewolf_setup import NAMES
+from envsuite.rendering import TEXT_RENDER_MODES, checked_render_mode
+from envsuite.spaces import UnicodeText
+
+ObservationMode = Literal["text", "vector"]
+
+#: Longest text observation, in characters (older events are dropped past it).
+MAX_OBSERVATION_CHARS = 60_000
+#: Longest text action read.
+MAX_ACTION_CHARS = 10_000
+
+
+class AmongUsEnv(EnvsuiteAECEnv[Any, Any, Action]):
+    """Among Us: the crew does its tasks and hunts the impostors, who kill where nobody sees.
+
+    Description:
+        The grid world of "Training Language Models for Social Deduction with Multi-Agent
+        RL" (Sarkar et al., 2025), as rules in
+        :class:`~envsuite.families.social.amongus_rules.AmongUsGame`. ``num_players``
+        seats (``player_0`` ..., named Alice, Bob, ... in the text) are dealt roles by
+        ``self.np_random``: ``num_impostors`` impostors (team ``impostors``, who know each
+        other) and crewmates (team ``crew``), each crewmate ``tasks_per_player`` tasks in
+        distinct rooms other than the button room. The default map is nine rooms on a 3x3
+        layout after The Skeld (:data:`~.amongus_setup.DEFAULT_ROOMS`, corridors between
+        neighbours, the button in the Cafeteria, where everyone starts). Each round every
+        player takes one turn, in seat order from seat ``(round - 1) mod n``: move along
+        a corridor, do a task (``task_steps`` turns in its room), kill a crewmate in the
+        room (impostors, once ``kill_cooldown`` rounds have passed since the start, their
+        last kill or the last meeting), report a body in the room, call an emergency
+        meeting in the button room or wait. A player sees only its own room: who is
+        there, bodies, who leaves for where and comes in from where, a kill done before
+        it. Dead crewmates are ghosts who finish their tasks unseen. A report or the
+        button opens a meeting: the deaths since the last one are announced, everyone
+        goes to the button room, ``discussion_rounds`` round-robin rounds of speech from
+        a first speaker drawn from ``np_random``, then a secret vote in which ``skip``
+        is a candidate; the most votes eject their player (a tie: ``tie_rule``). The crew
+        wins when every task is done or no impostor is left; the impostors win at parity.
+
+    Observation:
+        ``observation_mode="text"``: a :class:`~envsuite.spaces.UnicodeText` message: the
+        rules and the map, the player's name and role (and fellow impostors), its tasks,
+        the task bar (updated at meetings), its room with who and which bodies are there
+        and the corridors, its cooldown, the dead it knows of, every event it may read
+        (its room's comings, goings and kills; meetings' reports, speeches, accusations,
+        votes and ejections; older events dropped past 60,000 characters), the reason its
+        last action was refused and whether and how it must act. ``observation_mode="vector"``:
+        ``Box(0, 1)`` float32 from the same state, seats ordered from the player itself
+        (see :func:`~.amongus_observation.vector_view`). Another player's role, room or
+        tasks never appear unless the player saw or was told them.
+
+    Action:
+        Text mode, a command of the grammar in
+        :mod:`~envsuite.families.social.amongus_actions`: ``go ROOM``, ``do task``,
+        ``kill NAME``, ``report``, ``call meeting``, ``wait`` in play; ``say: MESSAGE``,
+        ``accuse NAME`` or ``wait`` in a meeting's discussion; ``vote NAME`` or ``skip``
+        in its vote. ``info["legal_actions"]`` lists every legal command but ``say``.
+        Vector mode: ``Discrete(4 + R + n)`` and ``info["action_mask"]`` (all zeros
+        off-turn). A refused action (not text, no command, an unknown name or room, not
+        allowed in this phase, no corridor, no task here, cooldown running, nobody to
+        kill, no body, no button or meetings left, a dead or own target) sets
+        ``info["parse_error"]``, costs ``invalid_action_penalty`` and the turn is taken
+        as ``wait`` (skip, in a vote): a bad action never stops the game. An action sent
+        off-turn costs the penalty and changes nothing else.
+
+    Reward:
+        At the end, +1 to every player of the winning team and -1 to the others (0 when
+        undecided); ``-invalid_action_penalty`` per refused action.
+
+    Termination:
+        Every player terminates when a team wins; every player is truncated when round
+        ``max_rounds`` ends undecided. Every info holds the player's own ``role`` and
+        ``team`` and ``invalid_actions``; final infos add ``outcome`` (``win`` / ``loss``
+        / ``draw``) and ``winner``. The env-level success is that a team won.
+
+    Arguments:
+        num_players: Players, 4 to 10 (default 5).
+        num_impostors: Impostors, 1 to fewer than the crewmates (default 1 below 7
+            players, else 2, as in Among Us).
+        rooms: The map's rooms (default the nine of :data:`~.amongus_setup.DEFAULT_ROOMS`).
+        corridors: Pairs of rooms joined by a corridor (the map must be connected).
+        button_room: The room with the emergency button, where everyone starts.
+        tasks_per_player: Tasks per crewmate (default 4).
+        task_steps: Turns each task takes (default 3).
+        kill_cooldown: Rounds between kills (default 2).
+        emergency_meetings: Meetings each player may call with the button (default 1).
+        discussion_rounds: Speaking turns per living player in a meeting (0 to 5).
+        max_speech_chars: Characters per message (1 to 2000); longer ones are cut.
+        tie_rule: ``"no_exile"`` or ``"random"``.
+        max_rounds: Rounds before the game ends undecided (default 40).
+        reveal_role_on_eject: Whether an ejection announces the ejected player's role.
+        names: The players' names (default Alice, Bob, ...; words of ASCII letters).
+        observation_mode: ``"text"`` for LLM agents or ``"vector"`` for classic agents.
+        invalid_action_penalty: The cost of a refused action (>= 0).
+        render_mode: ``"ansi"`` (every role and room), ``"rgb_array"``, ``"human"`` or
+            None.
+
+    Version history:
+        v0: Initial version.
+
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": list(TEXT_RENDER_MODES),
+        "name": "amongus_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        num_players: int = 5,
+        num_impostors: int | None = None,
+        rooms: Sequence[str] = DEFAULT_ROOMS,
+        corridors: Sequence[Sequence[str]] = DEFAULT_CORRIDORS,
+        button_room: str = DEFAULT_BUTTON_ROOM,
+        tasks_per_player: int = 4,
+        task_steps: int = 3,
+        kill_cooldown: int = 2,
+        emergency_meetings: int = 1,
+        discussion_rounds: int = 1,
+        max_speech_chars: int = 300,
+        tie_rule: str = "no_exile",
+        max_rounds: int = 40,
+        reveal_role_on_eject: bool = True,
+        names: Sequence[str] | None = None,
+        observation_mode: ObservationMode = "text",
+        invalid_action_penalty: float = 0.1,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        n = num_players
+        if isinstance(n, bool) or not isinstance(n, int) or not 4 <= n <= 10:
+            raise ValueError(f"num_players must be an int in [4, 10], got {n!r}")
+        if observation_mode not in ("text", "vector"):
+            raise ValueError(
+                f"observation_mode must be 'text' or 'vector', got {observation_mode!r}"
+            )
+        if not isinstance(invalid_action_penalty, int | float) or not invalid_action_penalty >= 0:
+            raise ValueError(
+                f"invalid_action_penalty must be a number >= 0, got {invalid_action_penalty!r}"
+            )
+        pairs = tuple(
+            _sequence("each corridor", pair) for pair in _sequence("corridors", corridors)
+        )
+        names_ = NAMES[:n] if names is None else _sequence("names", names)
+        self.setup = AmongUsSetup(
+            num_players=n,
+            num_impostors=(1 if n < 7 else 2) if num_impostors is None else num_impostors,
+            rooms=_sequence("rooms", rooms),
+            corridors=pairs,
+            button_room=button_room,
+            tasks_per_player=tasks_per_player,
+            task_steps=task_steps,
+            kill_cooldown=kill_cooldown,
+            emergency_meetings=emergency_meetings,
+            discussion_rounds=discussion_rounds,
+            max_speech_chars=max_speech_chars,
+            tie_rule=tie_rule,  # type: ignore[arg-type]  # checked by AmongUsSetup
+            max_rounds=max_rounds,
+            reveal_role_on_eject=reveal_role_on_eject,
+            names=names_,
+        )
+        self.observation_mode: ObservationMode = observation_mode
+        self.invalid_action_penalty = float(invalid_action_penalty)
+        self.render_mode = checked_render_mode(render_mode, self.metadata["render_modes"])
+        self.possible_agents = [f"player_{seat}" for seat in range(n)]
+        self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        room_count = len(self.setup.rooms)
+        self._actions = action_count(room_count, n)
+        if observation_mode == "text":
+            observation: spaces.Space[Any] = UnicodeText(MAX_OBSERVATION_CHARS)
+            action: spaces.Space[Any] = UnicodeText(MAX_ACTION_CHARS)
+        else:
+            observation = spaces.Box(0.0, 1.0, (vector_size(room_count, n),), np.float32)
+            action = spaces.Discrete(self._actions)
+        self.observation_spaces = dict.fromkeys(self.possible_agents, observation)
+        self.action_spaces = dict.fromkeys(self.possible_agents, action)
+        # Until the first reset: the undealt roles, each crewmate's first rooms as tasks.
+        first_rooms = tuple(r for r in range(room_count) if r != self.setup.button)
+        base = self.setup.base_roles()
+        self.game = AmongUsGame(
+            self.setup,
+            base,
+            [first_rooms[:tasks_per_player] if role == "crewmate" else () for role in base],
+        )
+        self.invalid_actions = dict.fromkeys(self.possible_agents, 0)
+        self._legal_key: tuple[Any, ...] = ()
+        self._legal: list[Any] = []
+
+    # -- episode -----------------------------------------------------------------------
+    def _deal(self, rng: np.random.Generator) -> AmongUsGame:
+        """Roles (a uniform permutation) and each crewmate's task rooms, from ``rng``."""
+        setup = self.setup
+        base = setup.base_roles()
+        order = rng.permutation(len(base))
+        roles = tuple(base[int(i)] for i in order)
+        candidates = [r for r in range(len(setup.rooms)) if r != setup.button]
+        tasks = []
+        for role in roles:
+            if role == "crewmate":
+                picked = rng.choice(len(candidates), setup.tasks_per_player, replace=False)
+                tasks.append(tuple(candidates[int(i)] for i in picked))
+            else:
+                tasks.append(())
+        return AmongUsGame(setup, roles, tasks)
+
+    def new_episode(
+        self, seed: int | None, options: dict[str, Any] | None
+    ) -> tuple[str, dict[str, dict[str, Any]]]:
+        """Deal roles and tasks from ``np_random``; the first round begins."""
+        assert self.np_random is not None  # seeded by reset
+        self.game = self._deal(self.np_random)
+        self.invalid_actions = dict.fromkeys(self.possible_agents, 0)
+        self._legal_key = ()
+        return self._mover(), {agent: self._info(agent) for agent in self.possible_agents}
+
+    def _resolve_chance(self) -> None:
+        """Draw every pending chance event (a first speaker, a tie) from ``np_random``."""
+        assert self.np_random is not None
+        while self.game.phase is Phase.CHANCE:
+            options = self.game.chance_outcomes()
+            self.game.apply_chance(options[int(self.np_random.integers(len(options)))])
+
+    def _mover(self) -> str:
+        seat = self.game.to_move
+        return self.possible_agents[0 if seat is None else seat]
+
+    def _info(self, agent: str) -> dict[str, Any]:
+        seat = self._seat[agent]
+        role = self.game.roles[seat]
+        info: dict[str, Any] = {
+            "role": role,
+            "team": ROLES[role].team,
+            "invalid_actions": self.invalid_actions[agent],
+        }
+        if self.game.over:
+            winner = self.game.winner
+            info["winner"] = winner
+            if winner is None:
+                info["outcome"] = "draw"
+            else:
+                info["outcome"] = "win" if winner == ROLES[role].team else "loss"
+        return info
+
+    def seat_of(self, agent: str) -> int:
+        """The seat index of ``agent`` (``player_3`` -> 3)."""
+        return self._seat[agent]
+
+    # -- actions -----------------------------------------------------------------------
+    def parse_action(self, agent: str, action: Any) -> Action:
+        """A command (text) or an index (vector) as a rule action, checked legal."""
+        seat = self._seat[agent]
+        setup = self.setup
+        if self.observation_mode == "text":
+            parsed = parse_text(action, setup.names, setup.rooms)
+        else:
+            index = parse_int_index(action, self._actions, "action")
+            parsed = parse_index(index, seat, len(setup.rooms), setup.num_players, self.game.phase)
+        reason = self.game.illegal_reason(seat, parsed)
+        if reason is not None:
+            raise InvalidAction(f"illegal action: {reason}")
+        return parsed
+
+    def encode_action(self, agent: str, action: Action) -> Any:
+        """``action`` of ``agent`` in this env's action form (text, or the vector index)."""
+        if self.observation_mode == "vector":
+            return action_index(
+                action, self._seat[agent], len(self.setup.rooms), self.setup.num_players
+            )
+        if action.kind == "wait" and self.game.phase is Phase.VOTE:
+            return "skip"
+        return action_text(action, self.setup.names, self.setup.rooms)
+
+    def legal_actions(self, agent: str) -> list[Any] | None:
+        """The legal actions of ``agent`` (the player to move), in the env's action form.
+
+        ``say`` is left out (any message is legal in a discussion). Kept until the game
+        moves on; callers get a copy.
+        """
+        seat = self._seat[agent]
+        key = (id(self.game), len(self.game.game_log.entries), seat)
+        if self._legal_key != key:
+            self._legal_key = key
+            self._legal = [
+                self.encode_action(agent, action)
+                for action in self.game.legal_actions(seat)
+                if action.kind != "say"
+            ]
+        return list(self._legal)
+
+    def apply_action(self, agent: str, parsed: Action) -> Turn:
+        """Play the action; draw any chance event it opens; pay out at the end."""
+        self.game.apply(self._seat[agent], parsed)
+        self._resolve_chance()
+        return self._turn(agent, {})
+
+    def apply_invalid_action(self, agent: str, message: str) -> Turn:
+        """The penalty; the player to move also loses its turn (taken as ``wait``)."""
+        self.invalid_actions[agent] += 1
+        rewards = {agent: -self.invalid_action_penalty}
+        if message != OFF_TURN and self.game.to_move == self._seat[agent]:
+            self.game.forfeit_turn(self._seat[agent])
+            self._resolve_chance()
+        return self._turn(agent, rewards)
+
+    def _turn(self, agent: str, rewards: dict[str, float]) -> Turn:
+        if not self.game.over:
+            return Turn(rewards=rewards, infos={agent: self._info(agent)}, next_agent=self._mover())
+        final = dict(rewards)
+        infos = {name: self._info(name) for name in self.possible_agents}
+        winner = self.game.winner
+        if winner is not None:
+            for name in self.possible_agents:
+                won = self.game.teams[self._seat[name]] == winner
+                final[name] = final.get(name, 0.0) + (1.0 if won else -1.0)
+        if self.game.truncated:
+            return Turn(rewards=final, truncated=self.possible_agents, infos=infos)
+        return Turn(rewards=final, terminated=self.possible_agents, infos=infos)
+
+    def episode_success(self, final_infos: Mapping[str, Mapping[str, Any]]) -> bool | None:
+        """Whether a team won (the game did not end undecided at ``max_rounds``)."""
+        if not self.game.over:
+            return None
+        return self.game.winner is not None
+
+    # -- observations ------------------------------------------------------------------
+    def observe(self, agent: str) -> Any:
+        """What ``agent`` may know, as text or as a vector (see Observation)."""
+        seat = self._seat[agent]
+        if self.observation_mode == "vector":
+            return vector_view(self.game, seat)
+        error = self.infos.get(agent, {}).get("parse_error") if self.infos else None
+        legal = self.legal_actions(agent) if self.game.to_move == seat else []
+        return text_view(self.game, seat, error, legal or [], MAX_OBSERVATION_CHARS)
+
+    def render_text(self) -> str:
+        """The ``ansi`` frame: every role, room, task count and body; the phase."""
+        game = self.game
+        status = (
+            f"{game.winner or 'nobody'} won"
+            if game.over
+            else f"round {game.round}, {game.phase.value}"
+        )
+        lines = [f"Among Us: {status}; task bar {game.steps_done}/{game.total_steps}"]
+        for seat, name in enumerate(self.setup.names):
+            mark = "alive" if game.alive[seat] else "dead"
+            body = " (body here)" if seat in game.bodies else ""
+            turn = " <- to move" if game.to_move == seat else ""
+            room = self.setup.rooms[game.room[seat]]
+            tasks = f"{len(game.tasks_left(seat))} tasks left" if game.tasks[seat] else ""
+            lines.append(
+                f"  {name:<8} {game.roles[seat]:<9} {mark:<5} {room:<11}{tasks}{body}{turn}"
+            )
+        return "\n".join(lines)
+
+    def state_digest(self) -> str:
+        """sha256 of the game log, the refused-action counts and the generator's state."""
+        assert self.np_random is not None
+        payload = {
+            "log": json.loads(self.game.game_log.to_json()),
+            "invalid_actions": self.invalid_actions,
+            "rng": self.np_random.bit_generator.state,
+        }
+        encoded = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
+        return hashlib.sha256(encoded.encode("utf-8")).hexdigest()
+
+
+def _sequence(what: str, value: Any) -> tuple[Any, ...]:
+    """``value`` as a tuple, or a clear error when it is not a list (or a tuple) of items."""
+    if isinstance(value, str) or not isinstance(value, list | tuple):
+        raise ValueError(f"{what} must be a list, got {value!r}")
+    return tuple(value)
