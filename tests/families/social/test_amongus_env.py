@@ -16,28 +16,13 @@ from envsuite.families.social.amongus_rules import AmongUsGame
 from envsuite.families.social.game_log import GameLog
 from envsuite.outcomes import agent_outcomes
 from envsuite.records import read_records
+from tests.families.social.bot_games import play
 
 ENV_ID = "envsuite/AmongUs-v0"
 
 
 def make(**kwargs):
     return envsuite.make(ENV_ID, **{"num_players": 5, **kwargs})
-
-
-def play(env, seats, seed, limit=20_000):
-    """Play one game with ``seats`` (agent -> bot); return each agent's last info."""
-    env.reset(seed=seed)
-    for index, bot in enumerate(seats.values()):
-        bot.reset(seed * 100 + index)
-    final = {}
-    for agent in env.agent_iter(limit):
-        observation, _, terminated, truncated, info = env.last()
-        if terminated or truncated:
-            final[agent] = info
-            env.step(None)
-        else:
-            env.step(seats[agent].act(observation, info))
-    return final
 
 
 def test_legal_actions_and_the_mask_list_the_movers_choices():

@@ -17,28 +17,13 @@ from envsuite.families.social.avalon_rules import AvalonGame
 from envsuite.families.social.avalon_setup import NAMES, AvalonAction, Phase
 from envsuite.families.social.game_log import GameLog
 from envsuite.records import read_records
+from tests.families.social.bot_games import play
 
 ENV_ID = "envsuite/Avalon-v0"
 
 
 def make(**kwargs):
     return envsuite.make(ENV_ID, **{"num_players": 5, **kwargs})
-
-
-def play(env, seats, seed, limit=5000):
-    """Play one game with ``seats`` (agent -> bot); return each agent's last info."""
-    env.reset(seed=seed)
-    for index, bot in enumerate(seats.values()):
-        bot.reset(seed * 100 + index)
-    final = {}
-    for agent in env.agent_iter(limit):
-        observation, _, terminated, truncated, info = env.last()
-        if terminated or truncated:
-            final[agent] = info
-            env.step(None)
-        else:
-            env.step(seats[agent].act(observation, info))
-    return final
 
 
 def to_proposal(env):

@@ -17,28 +17,13 @@ from envsuite.families.social.werewolf_rules import WerewolfGame
 from envsuite.families.social.werewolf_setup import Phase
 from envsuite.outcomes import agent_outcomes
 from envsuite.records import read_records
+from tests.families.social.bot_games import play
 
 ENV_ID = "envsuite/Werewolf-v0"
 
 
 def make(**kwargs):
     return envsuite.make(ENV_ID, **{"num_players": 6, **kwargs})
-
-
-def play(env, seats, seed, limit=5000):
-    """Play one game with ``seats`` (agent -> bot); return each agent's last info."""
-    env.reset(seed=seed)
-    for index, bot in enumerate(seats.values()):
-        bot.reset(seed * 100 + index)
-    final = {}
-    for agent in env.agent_iter(limit):
-        observation, _, terminated, truncated, info = env.last()
-        if terminated or truncated:
-            final[agent] = info
-            env.step(None)
-        else:
-            env.step(seats[agent].act(observation, info))
-    return final
 
 
 def test_legal_actions_and_the_mask_list_the_movers_choices():
