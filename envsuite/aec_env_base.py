@@ -390,6 +390,8 @@ class EnvsuiteAECEnv(
 
     def _check_live(self, agent: Any, where: str) -> None:
         """An env bug (not an agent's): the env named an agent that cannot move."""
+        if type(agent) is str and agent in self.agents and not self._done(agent):
+            return  # the common case, without building the list of live agents
         live = [a for a in self.agents if not self._done(a)]
         if agent not in live:
             raise ValueError(f"{where} named {agent!r}, which is not a live agent ({live})")
