@@ -264,8 +264,8 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
         self.invalid_actions = dict.fromkeys(self.possible_agents, 0)
         self._observer = VectorObserver(n)
         self._legal_game: WerewolfGame | None = None
-        self._legal_key: tuple[int, int] = (-1, -1)
-        self._legal: list[Any] = []
+        # id of one of the game's legal-action tuples -> (it, its actions encoded).
+        self._encoded: dict[int, tuple[tuple[Action, ...], list[Any]]] = {}
 
     # -- episode -----------------------------------------------------------------------
     def new_episode(
@@ -373,15 +373,14 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
         seat = self._seat[agent]
         if self.measures.probe_seat == seat:
             return [UNIFORM_ANSWER]
-        key = (len(self.game.game_log.entries), seat)
-        if self._legal_game is not self.game or self._legal_key != key:
-            self._legal_game, self._legal_key = self.game, key
-            self._legal = [
-                self.encode_action(agent, action)
-                for action in self.game.legal_actions(seat)
-                if action.kind != "say"
-            ]
-        return list(self._legal)
+        legal = self.game.legal_tuple(seat)
+        if self._legal_game is not self.game:
+            self._legal_game, self._encoded = self.game, {}
+        known = self._encoded.get(id(legal))
+        if known is None or known[0] is not legal:
+            encoded = [self.encode_action(agent, a) for a in legal if a.kind != "say"]
+            known = self._encoded[id(legal)] = (legal, encoded)
+        return list(known[1])
 
     def apply_action(self, agent: str, parsed: Action) -> Turn:
         """Play the action (or answer the probe); draw any chance event; pay out at the end."""

@@ -100,6 +100,8 @@ class WerewolfGame:
         self.claims: list[list[str | None]] = [[None] * n for _ in range(n)]
         # Counts changes to the three tables above (observers rebuild them only then).
         self.pair_changes = 0
+        # (phase, seat, who lives) -> the legal actions then (see legal_tuple).
+        self._legal_cache: dict[tuple[Phase, int, tuple[bool, ...]], tuple[Action, ...]] = {}
         self._deal_messages()
         self._start_night()
 
@@ -131,8 +133,25 @@ class WerewolfGame:
 
         ``say`` with any text is legal in the discussion; it is listed with an empty message.
         """
+        return list(self.legal_tuple(seat))
+
+    def legal_tuple(self, seat: int) -> tuple[Action, ...]:
+        """:meth:`legal_actions` as a tuple shared between calls (do not rely on a copy).
+
+        The legal actions depend only on the phase, the seat and who lives (the deal and
+        the setup are fixed), so each such tuple is built once per game and the same
+        object is returned while they stay the same (callers may cache what they derive
+        from it by its identity).
+        """
         if seat != self.to_move:
-            return []
+            return ()
+        key = (self.phase, seat, tuple(self.alive))
+        legal = self._legal_cache.get(key)
+        if legal is None:
+            legal = self._legal_cache[key] = tuple(self._build_legal(seat))
+        return legal
+
+    def _build_legal(self, seat: int) -> list[Action]:
         others = [s for s in self.living() if s != seat]
         if self.phase is Phase.NIGHT_WOLVES:
             return [Action("kill", s) for s in self.living() if self.roles[s] != WEREWOLF]
