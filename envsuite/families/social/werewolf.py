@@ -32,7 +32,11 @@ from envsuite.families.social.werewolf_measures import (
     WerewolfMeasures,
     checked_probe_phases,
 )
-from envsuite.families.social.werewolf_observation import VectorObserver, text_view, vector_size
+from envsuite.families.social.werewolf_observation import (
+    TextObserver,
+    VectorObserver,
+    vector_size,
+)
 from envsuite.families.social.werewolf_rules import WerewolfGame
 from envsuite.families.social.werewolf_setup import NAMES, ROLES, Action, Phase, WerewolfSetup
 from envsuite.rendering import TEXT_RENDER_MODES, checked_render_mode
@@ -263,6 +267,7 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
         self.game = WerewolfGame(self.setup, self.setup.base_roles())
         self.invalid_actions = dict.fromkeys(self.possible_agents, 0)
         self._observer = VectorObserver(n)
+        self._texts = TextObserver()
         self._legal_game: WerewolfGame | None = None
         # id of one of the game's legal-action tuples -> (it, its actions encoded).
         self._encoded: dict[int, tuple[tuple[Action, ...], list[Any]]] = {}
@@ -445,10 +450,10 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
             return self._observer.view(self.game, seat)
         error = self.infos.get(agent, {}).get("parse_error") if self.infos else None
         if self.measures.probe_seat == seat:
-            view = text_view(self.game, seat, error, [], MAX_OBSERVATION_CHARS)
+            view = self._texts.view(self.game, seat, error, [], MAX_OBSERVATION_CHARS)
             return f"{view}\n{probe_prompt(self.measures.question(self.game, seat))}"
         legal = self.legal_actions(agent) if self.game.to_move == seat else []
-        return text_view(self.game, seat, error, legal or [], MAX_OBSERVATION_CHARS)
+        return self._texts.view(self.game, seat, error, legal or [], MAX_OBSERVATION_CHARS)
 
     def render_text(self) -> str:
         """The ``ansi`` frame: the moderator's view (every role, who lives, the phase)."""

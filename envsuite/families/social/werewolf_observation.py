@@ -115,6 +115,52 @@ def text_view(
     limit: int,
 ) -> str:
     """The text observation of ``seat``, at most ``limit`` characters (oldest events dropped)."""
+    events = [message.text for message in game.view(seat)]
+    used = sum(len(line) + 1 for line in events)
+    return _compose(game, seat, error, legal, limit, rules_text(game), events, used)
+
+
+class TextObserver:
+    """Builds text observations, as :func:`text_view` does, keeping what only grows.
+
+    Per game it keeps the rules text and, per seat, the texts of the messages the seat
+    has read so far and their total length (a seat's view only grows), so an
+    observation costs the messages new since the last one, not the whole history.
+    """
+
+    def __init__(self) -> None:
+        self._game: WerewolfGame | None = None
+        self._rules = ""
+        self._texts: list[list[str]] = []
+        self._used: list[int] = []
+
+    def view(
+        self, game: WerewolfGame, seat: int, error: str | None, legal: Sequence[str], limit: int
+    ) -> str:
+        """The text observation of ``seat`` (the same text as :func:`text_view`)."""
+        if game is not self._game:
+            self._game, self._rules = game, rules_text(game)
+            self._texts = [[] for _ in game.names]
+            self._used = [0] * len(game.names)
+        messages, texts = game.view(seat), self._texts[seat]
+        if len(texts) < len(messages):
+            new = [message.text for message in messages[len(texts) :]]
+            texts.extend(new)
+            self._used[seat] += sum(len(line) + 1 for line in new)
+        return _compose(game, seat, error, legal, limit, self._rules, texts, self._used[seat])
+
+
+def _compose(
+    game: WerewolfGame,
+    seat: int,
+    error: str | None,
+    legal: Sequence[str],
+    limit: int,
+    rules: str,
+    events: list[str],
+    used: int,
+) -> str:
+    """The observation from its parts (``used``: the length of ``events``, one newline each)."""
     names = game.names
     role = game.roles[seat]
     alive = [names[s] for s in range(len(names)) if game.alive[s]]
@@ -125,7 +171,7 @@ def text_view(
         if team is not None and other != seat
     ]
     head = [
-        rules_text(game),
+        rules,
         f"You are {names[seat]} (player_{seat}), the {game.words.role(role)}, "
         f"team {game.words.team(ROLES[role].team)}.",
         f"Alive: {', '.join(alive)}." + (f" Dead: {', '.join(dead)}." if dead else ""),
@@ -136,9 +182,9 @@ def text_view(
     if error:
         tail.append(f"Your last action was refused ({error}); you lost that turn.")
     tail.append(_status(game, seat, legal))
-    events = [message.text for message in game.view(seat)]
     budget = limit - sum(len(line) + 1 for line in head + tail) - 60
-    used = sum(len(line) + 1 for line in events)
+    if used <= budget:
+        return "\n".join([*head, "Events:", *events, *tail])
     dropped = 0
     while events and used > budget:
         used -= len(events[dropped]) + 1
