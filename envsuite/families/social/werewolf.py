@@ -53,6 +53,8 @@ PRESETS: dict[str, dict[str, Any]] = {
 MAX_OBSERVATION_CHARS = 60_000
 #: Longest text action read.
 MAX_ACTION_CHARS = 10_000
+#: Encoded legal-action lists kept (across games) before the cache is emptied.
+MAX_ENCODED = 4096
 
 
 class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
@@ -268,7 +270,6 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
         self.invalid_actions = dict.fromkeys(self.possible_agents, 0)
         self._observer = VectorObserver(n)
         self._texts = TextObserver()
-        self._legal_game: WerewolfGame | None = None
         # id of one of the game's legal-action tuples -> (it, its actions encoded).
         self._encoded: dict[int, tuple[tuple[Action, ...], list[Any]]] = {}
 
@@ -379,8 +380,8 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
         if self.measures.probe_seat == seat:
             return [UNIFORM_ANSWER]
         legal = self.game.legal_tuple(seat)
-        if self._legal_game is not self.game:
-            self._legal_game, self._encoded = self.game, {}
+        if len(self._encoded) >= MAX_ENCODED:
+            self._encoded.clear()
         known = self._encoded.get(id(legal))
         if known is None or known[0] is not legal:
             encoded = [self.encode_action(agent, a) for a in legal if a.kind != "say"]
