@@ -23,6 +23,13 @@ from envsuite.families.social.werewolf_setup import (
     Phase,
 )
 
+#: What the player to move does in each phase with a target, as its status line says.
+_WHAT = {
+    Phase.NIGHT_WOLVES: "choose a victim",
+    Phase.NIGHT_SEER: "choose a player to check",
+    Phase.NIGHT_DOCTOR: "choose a player to protect",
+    Phase.VOTE: "vote",
+}
 #: Entries before the per-seat block: role one-hot, phase one-hot, my turn, the day.
 HEAD = len(ROLE_ORDER) + len(PHASE_ORDER) + 2
 
@@ -47,7 +54,8 @@ class VectorObserver:
 
     def __init__(self, n: int) -> None:
         self.n = n
-        self.orders = [np.array([(seat + j) % n for j in range(n)]) for seat in range(n)]
+        self.seat_orders = [[(seat + j) % n for j in range(n)] for seat in range(n)]
+        self.orders = [np.array(order) for order in self.seat_orders]
         self.pair_index = [(order[:, None] * n + order[None, :]).ravel() for order in self.orders]
         self._game: WerewolfGame | None = None
         self._changes = -1
@@ -73,13 +81,12 @@ class VectorObserver:
         out[len(ROLE_ORDER) + PHASE_ORDER.index(game.phase)] = 1.0
         out[HEAD - 2] = float(game.to_move == seat)
         out[HEAD - 1] = min(1.0, game.day / game.setup.max_days)
-        known = game.known[seat]
-        for j, other in enumerate(self.orders[seat]):
-            base = HEAD + 3 * j
-            out[base] = game.alive[other]
+        known, alive = game.known[seat], game.alive
+        seats: list[float] = []
+        for other in self.seat_orders[seat]:
             team = known[other]
-            if team is not None:
-                out[base + (1 if team == WEREWOLVES else 2)] = 1.0
+            seats += (alive[other], team == WEREWOLVES, team is not None and team != WEREWOLVES)
+        out[HEAD : HEAD + 3 * n] = seats
         out[HEAD + 3 * n :] = self._pairs(game)[:, self.pair_index[seat]].ravel()
         return out
 
@@ -218,10 +225,4 @@ def _status(game: WerewolfGame, seat: int, legal: Sequence[str]) -> str:
             f"Your turn to speak: 'say: MESSAGE' (at most {game.setup.max_speech_chars} "
             f"characters) or one of: {options}."
         )
-    what = {
-        Phase.NIGHT_WOLVES: "choose a victim",
-        Phase.NIGHT_SEER: "choose a player to check",
-        Phase.NIGHT_DOCTOR: "choose a player to protect",
-        Phase.VOTE: "vote",
-    }[game.phase]
-    return f"Your turn ({what}): answer with one of: {options}."
+    return f"Your turn ({_WHAT[game.phase]}): answer with one of: {options}."
