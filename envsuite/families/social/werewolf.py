@@ -270,8 +270,8 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
         self.invalid_actions = dict.fromkeys(self.possible_agents, 0)
         self._observer = VectorObserver(n)
         self._texts = TextObserver()
-        # id of one of the game's legal-action tuples -> (it, its actions encoded).
-        self._encoded: dict[int, tuple[tuple[Action, ...], list[Any]]] = {}
+        # id of a legal-action tuple -> (it, its actions encoded, encoding -> action).
+        self._encoded: dict[int, tuple[tuple[Action, ...], list[Any], dict[Any, Action]]] = {}
 
     # -- episode -----------------------------------------------------------------------
     def new_episode(
@@ -330,9 +330,27 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
     def parse_action(self, agent: str, action: Any) -> Action:
         """A command (text) or an index (vector) as a rule action, checked legal."""
         seat = self._seat[agent]
-        n = self.setup.num_players
         if self.measures.probe_seat == seat:
             return self._probe_answer(seat, action)
+        listed = self._listed_action(seat, action)
+        return listed if listed is not None else self._parse_command(seat, action)
+
+    def _listed_action(self, seat: int, action: Any) -> Action | None:
+        """The legal action ``action`` lists exactly (its str, or its int in vector mode), or None.
+
+        It is what :meth:`_parse_command` returns for ``action``, found without parsing.
+        """
+        if type(action) is not (str if self.observation_mode == "text" else int):
+            return None
+        legal = self.game.legal_tuple(seat)
+        known = self._encoded.get(id(legal))
+        if known is None or known[0] is not legal:
+            return None
+        return known[2].get(action)
+
+    def _parse_command(self, seat: int, action: Any) -> Action:
+        """Parse and check any action (the general path of :meth:`parse_action`)."""
+        n = self.setup.num_players
         if self.observation_mode == "text":
             parsed = parse_text(action, self.setup.names)
         else:
@@ -384,8 +402,13 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
             self._encoded.clear()
         known = self._encoded.get(id(legal))
         if known is None or known[0] is not legal:
-            encoded = [self.encode_action(agent, a) for a in legal if a.kind != "say"]
-            known = self._encoded[id(legal)] = (legal, encoded)
+            listed = [a for a in legal if a.kind != "say"]
+            encoded = [self.encode_action(agent, a) for a in listed]
+            known = self._encoded[id(legal)] = (
+                legal,
+                encoded,
+                dict(zip(encoded, listed, strict=True)),
+            )
         return list(known[1])
 
     def apply_action(self, agent: str, parsed: Action) -> Turn:
