@@ -9,6 +9,7 @@ can show another player's hidden role.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -44,8 +45,8 @@ class VectorObserver:
 
     The pairwise blocks (votes, accusations, claims) are the same for every seat up to
     the seat's rotation, so they are computed once each time one of them changes
-    (``game.pair_changes``) and each seat's view takes them through its own precomputed
-    index.
+    (``game.pair_changes``), only in the rows that changed, and each seat's view takes
+    them through its own precomputed index.
 
     Args:
         n: Seats in the game.
@@ -60,18 +61,40 @@ class VectorObserver:
         self._game: WerewolfGame | None = None
         self._changes = -1
         self._public = np.zeros((4, n * n), dtype=np.float32)
+        # The vote, accusation and claim rows as last written into ``_public``.
+        self._seen: list[list[list[Any]]] = []
 
     def _pairs(self, game: WerewolfGame) -> np.ndarray:
-        if game is not self._game or game.pair_changes != self._changes:
-            self._game, self._changes = game, game.pair_changes
-            days = float(game.setup.max_days)
-            public = self._public
-            public[0] = np.minimum(np.asarray(game.vote_counts, dtype=np.float32).ravel() / days, 1)
-            public[1] = np.minimum(np.asarray(game.accusations, dtype=np.float32).ravel() / days, 1)
-            claims = [value for row in game.claims for value in row]
-            public[2] = [value == "werewolf" for value in claims]
-            public[3] = [value == "village" for value in claims]
+        if game is not self._game:
+            n = self.n
+            self._game, self._changes = game, -1
+            self._public[:] = 0.0  # the tables below as they stand before any event
+            self._seen = [[[0] * n for _ in range(n)] for _ in range(2)]
+            self._seen.append([[None] * n for _ in range(n)])
+        if game.pair_changes != self._changes:
+            self._changes = game.pair_changes
+            self._update_rows(game)
         return self._public
+
+    def _update_rows(self, game: WerewolfGame) -> None:
+        """Rewrite the rows (one voter, accuser or claimant each) that changed since last."""
+        n, days, public = self.n, float(game.setup.max_days), self._public
+        votes, accusations, claims = self._seen
+        for i in range(n):
+            cells = slice(i * n, (i + 1) * n)
+            row = game.vote_counts[i]
+            if row != votes[i]:
+                votes[i] = list(row)
+                public[0, cells] = np.minimum(np.asarray(row, dtype=np.float32) / days, 1)
+            row = game.accusations[i]
+            if row != accusations[i]:
+                accusations[i] = list(row)
+                public[1, cells] = np.minimum(np.asarray(row, dtype=np.float32) / days, 1)
+            said = game.claims[i]
+            if said != claims[i]:
+                claims[i] = list(said)
+                public[2, cells] = [value == "werewolf" for value in said]
+                public[3, cells] = [value == "village" for value in said]
 
     def view(self, game: WerewolfGame, seat: int) -> np.ndarray:
         """The vector observation of ``seat``: seats ordered from ``seat`` itself."""

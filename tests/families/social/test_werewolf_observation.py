@@ -1,11 +1,16 @@
-"""The kept-state text observer gives exactly the one-off text view's text."""
+"""The kept-state observers give exactly the one-off views (text and vector)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from envsuite.families.social.werewolf_observation import TextObserver, text_view
+from envsuite.families.social.werewolf_observation import (
+    TextObserver,
+    VectorObserver,
+    text_view,
+    vector_view,
+)
 from envsuite.families.social.werewolf_rules import WerewolfGame
 from envsuite.families.social.werewolf_setup import NAMES, WerewolfSetup
 
@@ -42,3 +47,28 @@ def test_the_observer_matches_text_view_for_every_seat_at_every_step(limit):
             assert observer.view(game, seat, error, legal, limit) == expected
             dropped |= "earlier events not shown" in expected
     assert dropped == (limit < 60_000)
+
+
+def all_pairs(game: WerewolfGame) -> np.ndarray:
+    """The four pairwise tables rebuilt from scratch (votes, accusations, claims)."""
+    days = float(game.setup.max_days)
+    claims = [value for row in game.claims for value in row]
+    return np.stack(
+        [
+            np.minimum(np.asarray(game.vote_counts, dtype=np.float32).ravel() / days, 1),
+            np.minimum(np.asarray(game.accusations, dtype=np.float32).ravel() / days, 1),
+            np.asarray([value == "werewolf" for value in claims], dtype=np.float32),
+            np.asarray([value == "village" for value in claims], dtype=np.float32),
+        ]
+    )
+
+
+def test_the_vector_observer_keeps_the_pair_tables_as_a_rebuild_would():
+    observer = VectorObserver(7)  # one observer across games, rows updated as they change
+    changed = 0
+    for game in random_games(3, seed=11):
+        assert observer._pairs(game).tobytes() == all_pairs(game).tobytes()
+        changed += game.pair_changes > 0
+        for seat in range(7):
+            assert observer.view(game, seat).tobytes() == vector_view(game, seat).tobytes()
+    assert changed
