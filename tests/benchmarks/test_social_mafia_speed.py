@@ -24,11 +24,12 @@ and ``PYTHONPATH=.:/tmp/ta-site pytest tests/benchmarks/test_social_mafia_speed.
 --benchmark-enable``. Nothing here asserts a time.
 
 Measured (2 shared cores under a CI run, best of 7 by CPU time, one process): TextArena
-143-151k agent-steps/s; Mafia-v0 26-28k in text mode (ratio 0.17-0.19) and 18-20k in
-vector mode (0.12-0.14), from 18-20k and 14-15k before the speed-ups of observations,
-legal lists and parsing. Most of the gap is the per-step observation: SecretMafia's is a
-list of messages, Mafia-v0's the whole text (rules, roles, events) or vector, plus the
-base's per-step ``info`` bookkeeping (legal list or mask).
+142-149k agent-steps/s; Mafia-v0 28-29k in text mode (ratio about 0.19) and 21-23k in
+vector mode (about 0.15), from 16-19k and 15k before the speed-ups of observations,
+legal lists and parsing (measured in the same run). Most of the gap is the per-step
+observation: SecretMafia's is a list of messages, Mafia-v0's the whole text (rules,
+roles, events) or vector, plus the base's per-step ``info`` bookkeeping (legal list or
+mask).
 """
 
 from __future__ import annotations
