@@ -46,7 +46,8 @@ The rules of ``step(action)``, none of which raises within an episode:
   an agent sees on its turn why its last move was refused. In envs with legal actions,
   the agent to move gets ``info["action_mask"]`` (int8, one entry per action of a
   ``Discrete`` action space) or ``info["legal_actions"]`` (a list, for any other action
-  space, e.g. text); every other agent gets an all-zero mask or an empty list.
+  space, e.g. text); every other agent gets an all-zero mask or an empty list (an info
+  that already holds the empty one this base wrote, unchanged, is kept as it is).
 - **Rewards.** A step that applies nothing (a dead step, a refused dead step, an ignored
   name) has reward 0 for every agent, so summing ``env.rewards`` after every step gives
   each agent's return.
@@ -167,6 +168,8 @@ class EnvsuiteAECEnv(
         self.truncations: dict[str, bool] = {}
         self.infos: dict[str, dict[str, Any]] = {}
         self._skip_agent_selection: str | None = None
+        # Agent -> (its info, the empty legal entry in it) as _mark_legal_actions wrote them.
+        self._marked_empty: dict[str, tuple[dict[str, Any], Any]] = {}
         self.np_random: np.random.Generator | None = None
         self.np_random_seed: int | None = None
 
@@ -265,6 +268,7 @@ class EnvsuiteAECEnv(
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self._skip_agent_selection = None
+        self._marked_empty = {}
         first, infos = self.new_episode(seed, options)
         self._check_live(first, "new_episode")
         self.agent_selection = first
@@ -390,28 +394,56 @@ class EnvsuiteAECEnv(
 
     def _check_live(self, agent: Any, where: str) -> None:
         """An env bug (not an agent's): the env named an agent that cannot move."""
+        if type(agent) is str and agent in self.agents and not self._done(agent):
+            return  # the common case, without building the list of live agents
         live = [a for a in self.agents if not self._done(a)]
         if agent not in live:
             raise ValueError(f"{where} named {agent!r}, which is not a live agent ({live})")
 
     def _mark_legal_actions(self) -> None:
-        """Put the agent to move's legal actions in its info; empty ones for the others."""
+        """Put the agent to move's legal actions in its info; empty ones for the others.
+
+        An agent not to move whose info is still the dict this method last wrote for it,
+        holding the same empty list or all-zero mask (unchanged since), keeps it: a new
+        dict would hold the same values. Every other info gets a new dict.
+        """
         if type(self).legal_actions is EnvsuiteAECEnv.legal_actions:
             return  # the env has no finite action set
         mover = self.agent_selection
         legal = self.legal_actions(mover) if not self._done(mover) else []
         if legal is None:
             return
+        infos, marked = self.infos, self._marked_empty
         for agent in self.agents:
-            own = legal if agent == mover else []
+            info = infos[agent]
+            if agent != mover:
+                last = marked.get(agent)
+                if last is not None and last[0] is info and _still_empty(info, last[1]):
+                    continue
             space = self.action_spaces[agent]
             if isinstance(space, spaces.Discrete):
-                mask = np.zeros(int(space.n), dtype=np.int8)
-                for index in own:
-                    mask[int(index) - int(space.start)] = 1
-                self.infos[agent] = {**self.infos[agent], "action_mask": mask}
+                key, value = "action_mask", np.zeros(int(space.n), dtype=np.int8)
+                if agent == mover:
+                    start = int(space.start)
+                    for index in legal:
+                        value[int(index) - start] = 1
             else:
-                self.infos[agent] = {**self.infos[agent], "legal_actions": list(own)}
+                key, value = "legal_actions", list(legal) if agent == mover else []
+            infos[agent] = new = {**info, key: value}
+            if agent == mover:
+                marked.pop(agent, None)
+            else:
+                marked[agent] = (new, value)
+
+
+def _still_empty(info: dict[str, Any], written: Any) -> bool:
+    """Whether ``info`` still holds ``written`` (an empty list or zero mask), still empty."""
+    key = "legal_actions" if isinstance(written, list) else "action_mask"
+    if info.get(key) is not written:
+        return False
+    if isinstance(written, list):
+        return not written
+    return bool(written.tobytes() == bytes(written.nbytes))
 
 
 def _agent_name(agent: Any, live: Sequence[str]) -> str | None:

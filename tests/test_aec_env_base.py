@@ -121,6 +121,44 @@ def test_after_reset_the_agent_to_move_has_its_mask_and_the_others_all_zeros() -
     assert env.infos["a_2"]["start"] in (0, 1)
 
 
+def test_an_unchanged_empty_mask_is_kept_and_a_changed_one_is_rewritten() -> None:
+    env = started(start=0)
+    kept = env.infos["a_2"]
+    env.step(0)  # a_0: 1; a_2's info is not named by the turn, so it stays as it was
+    assert env.infos["a_2"] is kept and kept["action_mask"].tolist() == [0, 0, 0]
+    assert env.infos["a_0"]["action_mask"].tolist() == [0, 0, 0]  # no longer to move
+    assert env.infos["a_1"]["action_mask"].tolist() == [1, 0, 1]
+    env.infos["a_0"]["action_mask"][1] = 1  # a caller scribbles on an empty mask
+    env.step(0)  # a_1: 2; a_0 still waits, and gets zeros again
+    assert env.infos["a_0"]["action_mask"].tolist() == [0, 0, 0]
+    assert env.infos["a_2"]["action_mask"].tolist() == [1, 1, 1]
+
+
+class TextCountEnv(CountEnv):
+    """CountEnv with a text action space: its legal actions are listed, not masked."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.action_spaces = {a: spaces.Text(8) for a in AGENTS}
+
+
+def test_legal_lists_for_text_actions_and_empty_ones_rewritten_when_changed() -> None:
+    env = TextCountEnv()
+    env.reset(seed=0)
+    env.counter = 0
+    env._mark_legal_actions()
+    assert env.infos["a_0"]["legal_actions"] == [0, 1, 2]
+    assert env.infos["a_1"]["legal_actions"] == env.infos["a_2"]["legal_actions"] == []
+    kept = env.infos["a_2"]
+    env.step(0)  # a_0: 1
+    assert env.infos["a_2"] is kept and env.infos["a_0"]["legal_actions"] == []
+    env.infos["a_0"]["legal_actions"].append("x")
+    del env.infos["a_2"]["legal_actions"]
+    env.step(0)  # a_1: 2
+    assert env.infos["a_0"]["legal_actions"] == [] and env.infos["a_1"]["legal_actions"] == []
+    assert env.infos["a_2"]["legal_actions"] == [0, 1, 2]
+
+
 def test_a_legal_action_passes_the_turn_and_last_accumulates_rewards() -> None:
     env = started(start=7)
     env.step(0)  # a_0: 8

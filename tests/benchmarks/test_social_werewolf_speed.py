@@ -17,7 +17,14 @@ Each envsuite row puts its rate and ``ratio_to_raw`` (the raw row's mean time ov
 own, measured in the same run) in ``extra_info``. ``pytest
 tests/benchmarks/test_social_werewolf_speed.py --benchmark-enable`` prints the tables;
 in CI each runs once as a plain test. Nothing here asserts a time. TextArena's
-SecretMafia is not compared here (it is not installed in this venv).
+SecretMafia is compared in ``test_social_mafia_speed.py``.
+
+Measured (2 shared cores under a CI run, best of 7 by CPU time, one process): random
+agents 33-34k agent-steps/s in text mode and 29k in vector mode (before the speed-ups of
+observations, legal lists and parsing, in the same run: 20-22k and 16-19k); the raw
+engine 118-121k (its legal actions are now kept across games; before: 59-71k), so
+``ratio_to_raw`` is about 0.28 (text) and 0.24 (vector). Scripted belief bots: about 260
+complete games/s through the env.
 """
 
 from __future__ import annotations

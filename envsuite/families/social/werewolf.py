@@ -32,7 +32,11 @@ from envsuite.families.social.werewolf_measures import (
     WerewolfMeasures,
     checked_probe_phases,
 )
-from envsuite.families.social.werewolf_observation import VectorObserver, text_view, vector_size
+from envsuite.families.social.werewolf_observation import (
+    TextObserver,
+    VectorObserver,
+    vector_size,
+)
 from envsuite.families.social.werewolf_rules import WerewolfGame
 from envsuite.families.social.werewolf_setup import NAMES, ROLES, Action, Phase, WerewolfSetup
 from envsuite.rendering import TEXT_RENDER_MODES, checked_render_mode
@@ -49,6 +53,8 @@ PRESETS: dict[str, dict[str, Any]] = {
 MAX_OBSERVATION_CHARS = 60_000
 #: Longest text action read.
 MAX_ACTION_CHARS = 10_000
+#: Encoded legal-action lists kept (across games) before the cache is emptied.
+MAX_ENCODED = 4096
 
 
 class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
@@ -263,9 +269,9 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
         self.game = WerewolfGame(self.setup, self.setup.base_roles())
         self.invalid_actions = dict.fromkeys(self.possible_agents, 0)
         self._observer = VectorObserver(n)
-        self._legal_game: WerewolfGame | None = None
-        self._legal_key: tuple[int, int] = (-1, -1)
-        self._legal: list[Any] = []
+        self._texts = TextObserver()
+        # id of a legal-action tuple -> (it, its actions encoded, encoding -> action).
+        self._encoded: dict[int, tuple[tuple[Action, ...], list[Any], dict[Any, Action]]] = {}
 
     # -- episode -----------------------------------------------------------------------
     def new_episode(
@@ -324,9 +330,27 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
     def parse_action(self, agent: str, action: Any) -> Action:
         """A command (text) or an index (vector) as a rule action, checked legal."""
         seat = self._seat[agent]
-        n = self.setup.num_players
         if self.measures.probe_seat == seat:
             return self._probe_answer(seat, action)
+        listed = self._listed_action(seat, action)
+        return listed if listed is not None else self._parse_command(seat, action)
+
+    def _listed_action(self, seat: int, action: Any) -> Action | None:
+        """The legal action ``action`` lists exactly (its str, or its int in vector mode), or None.
+
+        It is what :meth:`_parse_command` returns for ``action``, found without parsing.
+        """
+        if type(action) is not (str if self.observation_mode == "text" else int):
+            return None
+        legal = self.game.legal_tuple(seat)
+        known = self._encoded.get(id(legal))
+        if known is None or known[0] is not legal:
+            return None
+        return known[2].get(action)
+
+    def _parse_command(self, seat: int, action: Any) -> Action:
+        """Parse and check any action (the general path of :meth:`parse_action`)."""
+        n = self.setup.num_players
         if self.observation_mode == "text":
             parsed = parse_text(action, self.setup.names)
         else:
@@ -373,15 +397,19 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
         seat = self._seat[agent]
         if self.measures.probe_seat == seat:
             return [UNIFORM_ANSWER]
-        key = (len(self.game.game_log.entries), seat)
-        if self._legal_game is not self.game or self._legal_key != key:
-            self._legal_game, self._legal_key = self.game, key
-            self._legal = [
-                self.encode_action(agent, action)
-                for action in self.game.legal_actions(seat)
-                if action.kind != "say"
-            ]
-        return list(self._legal)
+        legal = self.game.legal_tuple(seat)
+        if len(self._encoded) >= MAX_ENCODED:
+            self._encoded.clear()
+        known = self._encoded.get(id(legal))
+        if known is None or known[0] is not legal:
+            listed = [a for a in legal if a.kind != "say"]
+            encoded = [self.encode_action(agent, a) for a in listed]
+            known = self._encoded[id(legal)] = (
+                legal,
+                encoded,
+                dict(zip(encoded, listed, strict=True)),
+            )
+        return list(known[1])
 
     def apply_action(self, agent: str, parsed: Action) -> Turn:
         """Play the action (or answer the probe); draw any chance event; pay out at the end."""
@@ -446,10 +474,10 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
             return self._observer.view(self.game, seat)
         error = self.infos.get(agent, {}).get("parse_error") if self.infos else None
         if self.measures.probe_seat == seat:
-            view = text_view(self.game, seat, error, [], MAX_OBSERVATION_CHARS)
+            view = self._texts.view(self.game, seat, error, [], MAX_OBSERVATION_CHARS)
             return f"{view}\n{probe_prompt(self.measures.question(self.game, seat))}"
         legal = self.legal_actions(agent) if self.game.to_move == seat else []
-        return text_view(self.game, seat, error, legal or [], MAX_OBSERVATION_CHARS)
+        return self._texts.view(self.game, seat, error, legal or [], MAX_OBSERVATION_CHARS)
 
     def render_text(self) -> str:
         """The ``ansi`` frame: the moderator's view (every role, who lives, the phase)."""

@@ -9,6 +9,7 @@ can show another player's hidden role.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -23,6 +24,13 @@ from envsuite.families.social.werewolf_setup import (
     Phase,
 )
 
+#: What the player to move does in each phase with a target, as its status line says.
+_WHAT = {
+    Phase.NIGHT_WOLVES: "choose a victim",
+    Phase.NIGHT_SEER: "choose a player to check",
+    Phase.NIGHT_DOCTOR: "choose a player to protect",
+    Phase.VOTE: "vote",
+}
 #: Entries before the per-seat block: role one-hot, phase one-hot, my turn, the day.
 HEAD = len(ROLE_ORDER) + len(PHASE_ORDER) + 2
 
@@ -37,8 +45,8 @@ class VectorObserver:
 
     The pairwise blocks (votes, accusations, claims) are the same for every seat up to
     the seat's rotation, so they are computed once each time one of them changes
-    (``game.pair_changes``) and each seat's view takes them through its own precomputed
-    index.
+    (``game.pair_changes``), only in the rows that changed, and each seat's view takes
+    them through its own precomputed index.
 
     Args:
         n: Seats in the game.
@@ -47,23 +55,46 @@ class VectorObserver:
 
     def __init__(self, n: int) -> None:
         self.n = n
-        self.orders = [np.array([(seat + j) % n for j in range(n)]) for seat in range(n)]
+        self.seat_orders = [[(seat + j) % n for j in range(n)] for seat in range(n)]
+        self.orders = [np.array(order) for order in self.seat_orders]
         self.pair_index = [(order[:, None] * n + order[None, :]).ravel() for order in self.orders]
         self._game: WerewolfGame | None = None
         self._changes = -1
         self._public = np.zeros((4, n * n), dtype=np.float32)
+        # The vote, accusation and claim rows as last written into ``_public``.
+        self._seen: list[list[list[Any]]] = []
 
     def _pairs(self, game: WerewolfGame) -> np.ndarray:
-        if game is not self._game or game.pair_changes != self._changes:
-            self._game, self._changes = game, game.pair_changes
-            days = float(game.setup.max_days)
-            public = self._public
-            public[0] = np.minimum(np.asarray(game.vote_counts, dtype=np.float32).ravel() / days, 1)
-            public[1] = np.minimum(np.asarray(game.accusations, dtype=np.float32).ravel() / days, 1)
-            claims = [value for row in game.claims for value in row]
-            public[2] = [value == "werewolf" for value in claims]
-            public[3] = [value == "village" for value in claims]
+        if game is not self._game:
+            n = self.n
+            self._game, self._changes = game, -1
+            self._public[:] = 0.0  # the tables below as they stand before any event
+            self._seen = [[[0] * n for _ in range(n)] for _ in range(2)]
+            self._seen.append([[None] * n for _ in range(n)])
+        if game.pair_changes != self._changes:
+            self._changes = game.pair_changes
+            self._update_rows(game)
         return self._public
+
+    def _update_rows(self, game: WerewolfGame) -> None:
+        """Rewrite the rows (one voter, accuser or claimant each) that changed since last."""
+        n, days, public = self.n, float(game.setup.max_days), self._public
+        votes, accusations, claims = self._seen
+        for i in range(n):
+            cells = slice(i * n, (i + 1) * n)
+            row = game.vote_counts[i]
+            if row != votes[i]:
+                votes[i] = list(row)
+                public[0, cells] = np.minimum(np.asarray(row, dtype=np.float32) / days, 1)
+            row = game.accusations[i]
+            if row != accusations[i]:
+                accusations[i] = list(row)
+                public[1, cells] = np.minimum(np.asarray(row, dtype=np.float32) / days, 1)
+            said = game.claims[i]
+            if said != claims[i]:
+                claims[i] = list(said)
+                public[2, cells] = [value == "werewolf" for value in said]
+                public[3, cells] = [value == "village" for value in said]
 
     def view(self, game: WerewolfGame, seat: int) -> np.ndarray:
         """The vector observation of ``seat``: seats ordered from ``seat`` itself."""
@@ -73,13 +104,12 @@ class VectorObserver:
         out[len(ROLE_ORDER) + PHASE_ORDER.index(game.phase)] = 1.0
         out[HEAD - 2] = float(game.to_move == seat)
         out[HEAD - 1] = min(1.0, game.day / game.setup.max_days)
-        known = game.known[seat]
-        for j, other in enumerate(self.orders[seat]):
-            base = HEAD + 3 * j
-            out[base] = game.alive[other]
+        known, alive = game.known[seat], game.alive
+        seats: list[float] = []
+        for other in self.seat_orders[seat]:
             team = known[other]
-            if team is not None:
-                out[base + (1 if team == WEREWOLVES else 2)] = 1.0
+            seats += (alive[other], team == WEREWOLVES, team is not None and team != WEREWOLVES)
+        out[HEAD : HEAD + 3 * n] = seats
         out[HEAD + 3 * n :] = self._pairs(game)[:, self.pair_index[seat]].ravel()
         return out
 
@@ -115,6 +145,52 @@ def text_view(
     limit: int,
 ) -> str:
     """The text observation of ``seat``, at most ``limit`` characters (oldest events dropped)."""
+    events = [message.text for message in game.view(seat)]
+    used = sum(len(line) + 1 for line in events)
+    return _compose(game, seat, error, legal, limit, rules_text(game), events, used)
+
+
+class TextObserver:
+    """Builds text observations, as :func:`text_view` does, keeping what only grows.
+
+    Per game it keeps the rules text and, per seat, the texts of the messages the seat
+    has read so far and their total length (a seat's view only grows), so an
+    observation costs the messages new since the last one, not the whole history.
+    """
+
+    def __init__(self) -> None:
+        self._game: WerewolfGame | None = None
+        self._rules = ""
+        self._texts: list[list[str]] = []
+        self._used: list[int] = []
+
+    def view(
+        self, game: WerewolfGame, seat: int, error: str | None, legal: Sequence[str], limit: int
+    ) -> str:
+        """The text observation of ``seat`` (the same text as :func:`text_view`)."""
+        if game is not self._game:
+            self._game, self._rules = game, rules_text(game)
+            self._texts = [[] for _ in game.names]
+            self._used = [0] * len(game.names)
+        messages, texts = game.view(seat), self._texts[seat]
+        if len(texts) < len(messages):
+            new = [message.text for message in messages[len(texts) :]]
+            texts.extend(new)
+            self._used[seat] += sum(len(line) + 1 for line in new)
+        return _compose(game, seat, error, legal, limit, self._rules, texts, self._used[seat])
+
+
+def _compose(
+    game: WerewolfGame,
+    seat: int,
+    error: str | None,
+    legal: Sequence[str],
+    limit: int,
+    rules: str,
+    events: list[str],
+    used: int,
+) -> str:
+    """The observation from its parts (``used``: the length of ``events``, one newline each)."""
     names = game.names
     role = game.roles[seat]
     alive = [names[s] for s in range(len(names)) if game.alive[s]]
@@ -125,7 +201,7 @@ def text_view(
         if team is not None and other != seat
     ]
     head = [
-        rules_text(game),
+        rules,
         f"You are {names[seat]} (player_{seat}), the {game.words.role(role)}, "
         f"team {game.words.team(ROLES[role].team)}.",
         f"Alive: {', '.join(alive)}." + (f" Dead: {', '.join(dead)}." if dead else ""),
@@ -136,9 +212,9 @@ def text_view(
     if error:
         tail.append(f"Your last action was refused ({error}); you lost that turn.")
     tail.append(_status(game, seat, legal))
-    events = [message.text for message in game.view(seat)]
     budget = limit - sum(len(line) + 1 for line in head + tail) - 60
-    used = sum(len(line) + 1 for line in events)
+    if used <= budget:
+        return "\n".join([*head, "Events:", *events, *tail])
     dropped = 0
     while events and used > budget:
         used -= len(events[dropped]) + 1
@@ -172,10 +248,4 @@ def _status(game: WerewolfGame, seat: int, legal: Sequence[str]) -> str:
             f"Your turn to speak: 'say: MESSAGE' (at most {game.setup.max_speech_chars} "
             f"characters) or one of: {options}."
         )
-    what = {
-        Phase.NIGHT_WOLVES: "choose a victim",
-        Phase.NIGHT_SEER: "choose a player to check",
-        Phase.NIGHT_DOCTOR: "choose a player to protect",
-        Phase.VOTE: "vote",
-    }[game.phase]
-    return f"Your turn ({what}): answer with one of: {options}."
+    return f"Your turn ({_WHAT[game.phase]}): answer with one of: {options}."

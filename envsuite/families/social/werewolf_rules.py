@@ -29,6 +29,8 @@ the same class.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from envsuite.families.social.channels import Message, MessageLog
 from envsuite.families.social.game_log import GameLog, LogEntry
 from envsuite.families.social.game_words import GAME_WORDS
@@ -131,25 +133,21 @@ class WerewolfGame:
 
         ``say`` with any text is legal in the discussion; it is listed with an empty message.
         """
+        return list(self.legal_tuple(seat))
+
+    def legal_tuple(self, seat: int) -> tuple[Action, ...]:
+        """:meth:`legal_actions` as a tuple shared between calls (do not rely on a copy).
+
+        The legal actions depend only on the phase, the seat, who lives, who the
+        werewolves are (at their night) and whether the doctor may save itself, so the
+        tuples of the most recent such states are kept across games: the same object
+        comes back while one is kept (callers may cache what they derive from it by its
+        identity).
+        """
         if seat != self.to_move:
-            return []
-        others = [s for s in self.living() if s != seat]
-        if self.phase is Phase.NIGHT_WOLVES:
-            return [Action("kill", s) for s in self.living() if self.roles[s] != WEREWOLF]
-        if self.phase is Phase.NIGHT_SEER:
-            return [Action("check", s) for s in others]
-        if self.phase is Phase.NIGHT_DOCTOR:
-            saved = self.living() if self.setup.doctor_self_save else others
-            return [Action("save", s) for s in saved]
-        if self.phase is Phase.VOTE:
-            return [PASS, *(Action("vote", s) for s in others)]
-        everyone_else = [s for s in range(self.setup.num_players) if s != seat]
-        return [
-            PASS,
-            Action("say", None, ""),
-            *(Action("accuse", s) for s in others),
-            *(Action("claim", s, value) for s in everyone_else for value in CLAIM_VALUES),
-        ]
+            return ()
+        wolves = self.wolves if self.phase is Phase.NIGHT_WOLVES else ()
+        return _legal(self.phase, seat, tuple(self.alive), wolves, self.setup.doctor_self_save)
 
     def illegal_reason(self, seat: int, action: Action) -> str | None:
         """Why ``seat`` may not play ``action`` now (the first rule broken), or None."""
@@ -483,3 +481,27 @@ class WerewolfGame:
     def view(self, seat: int) -> list[Message]:
         """The messages ``seat`` may read, oldest first."""
         return self.log.view(seat)
+
+
+@lru_cache(maxsize=4096)
+def _legal(
+    phase: Phase, seat: int, alive: tuple[bool, ...], wolves: tuple[int, ...], self_save: bool
+) -> tuple[Action, ...]:
+    """The legal actions of ``seat``, to move (see :meth:`WerewolfGame.legal_tuple`)."""
+    living = [s for s in range(len(alive)) if alive[s]]
+    others = [s for s in living if s != seat]
+    if phase is Phase.NIGHT_WOLVES:
+        return tuple(Action("kill", s) for s in living if s not in wolves)
+    if phase is Phase.NIGHT_SEER:
+        return tuple(Action("check", s) for s in others)
+    if phase is Phase.NIGHT_DOCTOR:
+        return tuple(Action("save", s) for s in (living if self_save else others))
+    if phase is Phase.VOTE:
+        return (PASS, *(Action("vote", s) for s in others))
+    everyone_else = [s for s in range(len(alive)) if s != seat]
+    return (
+        PASS,
+        Action("say", None, ""),
+        *(Action("accuse", s) for s in others),
+        *(Action("claim", s, value) for s in everyone_else for value in CLAIM_VALUES),
+    )

@@ -39,6 +39,33 @@ def test_legal_actions_and_the_mask_list_the_movers_choices():
     assert vector.observe(mover).shape == vector.observation_space(mover).shape
 
 
+@pytest.mark.parametrize("game", ["Werewolf", "Mafia"])
+@pytest.mark.parametrize("mode", ["text", "vector"])
+def test_a_listed_action_is_read_as_the_full_parser_reads_it(game, mode):
+    env = envsuite.make(f"envsuite/{game}-v0", num_players=7, observation_mode=mode)
+    rng = np.random.default_rng(5)
+    checked = 0
+    for seed in range(4):
+        env.reset(seed=seed)
+        for agent in env.agent_iter(2000):
+            _, _, terminated, truncated, info = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            seat = env.unwrapped.seat_of(agent)
+            listed = (
+                info["legal_actions"] if mode == "text" else np.flatnonzero(info["action_mask"])
+            )
+            for action in listed:
+                action = action if mode == "text" else int(action)
+                assert env.unwrapped._listed_action(seat, action) is not None
+                parsed = env.unwrapped.parse_action(agent, action)
+                assert parsed == env.unwrapped._parse_command(seat, action)
+                checked += 1
+            env.step(listed[int(rng.integers(len(listed)))])
+    assert checked > 1000
+
+
 @pytest.mark.parametrize(
     ("action", "reason"),
     [

@@ -152,3 +152,16 @@ def test_bad_setups_are_refused(kwargs, message):
 def test_a_bad_log_is_refused():
     with pytest.raises(ValueError, match="not a game log"):
         GameLog.from_json("[1, 2]")
+
+
+def test_legal_tuples_are_shared_while_the_state_they_depend_on_holds():
+    game = game6()
+    wolves_night = game.legal_tuple(0)
+    assert game.legal_tuple(0) is wolves_night
+    assert game.legal_actions(0) == list(wolves_night) == [Action("kill", s) for s in range(1, 6)]
+    assert game.legal_actions(0) is not game.legal_actions(0)  # a new list each call
+    assert game.legal_tuple(1) == ()  # off-turn
+    night(game, kill=3, check=0, save=4)  # seat 3 dies: the vote is over the living
+    assert game.legal_actions(0) == [PASS, *(Action("vote", s) for s in (1, 2, 4, 5))]
+    game.apply(0, PASS)
+    assert game.legal_actions(1) == [PASS, *(Action("vote", s) for s in (0, 2, 4, 5))]
