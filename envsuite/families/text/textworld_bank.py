@@ -13,8 +13,9 @@ difficulty share most of their bytes (the Inform 7 library), so a solid archive 
 Inform 7 writes the compile date into the story file's header as its serial number
 (bytes ``0x12``-``0x17``); the builder sets it to ``000000`` (the serial is only shown by
 the ``version`` command and is outside the Z-machine checksum), so the bank is a pure
-function of TextWorld's version and the seeds, and the builder's ``--check`` remakes it
-byte for byte.
+function of TextWorld's version and the seeds on the machine that made it, and the
+builder's ``--check`` remakes it byte for byte there (elsewhere a few bytes can differ while
+the games play identically: see the bank's README).
 
 At run time an archive is checked against the ``MANIFEST`` and unpacked (once per
 process; files already there with the right bytes are kept) into a temporary folder named

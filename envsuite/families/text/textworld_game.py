@@ -86,10 +86,10 @@ class TextWorldEnv(TextGameEnv[str]):
         the clock), so the same seed gives the same text, rewards and infos.
 
         Games: a shipped bank of 60 games per difficulty (``datasets/text/textworld/v1``,
-        each won by its own walkthrough, remade byte for byte by
-        ``scripts/build_textworld_bank.py``); the seed picks one of the split's games. A
-        game's split is the hash of its story and description, so the splits are
-        disjoint: train holds 44-48 games per difficulty, val 8-12, test 3-4 (the counts
+        each won by its own walkthrough, remade by ``scripts/build_textworld_bank.py``,
+        byte for byte on the machine that made it); the seed picks one of the split's
+        games. A game's split is the hash of its story and description, so the splits are
+        disjoint: train holds 49-50 games per difficulty, val 2-6, test 5-9 (the counts
         are in the dataset's README). Nothing is
         generated at reset (TextWorld takes 1-2 s a game) unless ``source="generate"``:
         then the env draws a TextWorld seed from its generator (in the split: a generated
