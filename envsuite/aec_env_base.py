@@ -63,7 +63,7 @@ from __future__ import annotations
 from abc import ABCMeta, abstractmethod
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
 import numpy as np
 from gymnasium import spaces
@@ -421,12 +421,14 @@ class EnvsuiteAECEnv(
                 if last is not None and last[0] is info and _still_empty(info, last[1]):
                     continue
             space = self.action_spaces[agent]
+            value: np.ndarray | list[Any]
             if isinstance(space, spaces.Discrete):
-                key, value = "action_mask", np.zeros(int(space.n), dtype=np.int8)
+                mask = np.zeros(int(space.n), dtype=np.int8)
                 if agent == mover:
                     start = int(space.start)
                     for index in legal:
-                        value[int(index) - start] = 1
+                        mask[int(index) - start] = 1
+                key, value = "action_mask", mask
             else:
                 key, value = "legal_actions", list(legal) if agent == mover else []
             infos[agent] = new = {**info, key: value}
@@ -443,7 +445,8 @@ def _still_empty(info: dict[str, Any], written: Any) -> bool:
         return False
     if isinstance(written, list):
         return not written
-    return bool(written.tobytes() == bytes(written.nbytes))
+    mask = cast(np.ndarray, written)
+    return bool(mask.tobytes() == bytes(mask.nbytes))
 
 
 def _agent_name(agent: Any, live: Sequence[str]) -> str | None:
