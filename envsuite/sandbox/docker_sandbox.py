@@ -300,12 +300,15 @@ class DockerSandbox(Sandbox):
 
         If the agent killed the container's init, its commands die with it while the
         engine may still report the container running for a moment; a probe exec tells a
-        live container (nothing to wait for) from a dying one (wait until it stops), so
-        the health check after the step sees the truth.
+        live container (``true`` exits 0: nothing to wait for) from a dying one (the probe
+        raises or fails to start: wait until it stops), so the health check after the step
+        sees the truth.
         """
         try:
-            self.container.exec_run(["true"], user=AGENT_USER)
+            alive = self.container.exec_run(["true"], user=AGENT_USER).exit_code == 0
         except Exception:
+            alive = False
+        if not alive:  # the probe could not run (an engine error or a failed start)
             with contextlib.suppress(Exception):
                 self.container.wait(timeout=30)
 
