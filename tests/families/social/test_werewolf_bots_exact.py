@@ -18,7 +18,11 @@ seat's view, seeded, so this test is deterministic) must have the exact value in
 99.9% Wilson interval (6000 games: about +-0.02), and the value of a deliberately wrong
 model must fall outside it: the same bots when a tied vote exiles one of the tied at
 random instead of nobody (0.323 against 0.360). Solving takes about 6 s (5,500 states),
-the games about 10 s.
+the games about 10 s. The solver moves on the engine, so this checks the env's side (a
+uniform deal, each bot acting for the seat to move on its own seat's view, its draws
+following ``action_probabilities``), not the rules, which ``test_werewolf_exact.py``
+models independently; and a win rate is blind to some slips (a bot that always takes
+the first of its tied options still wins about 0.38 here).
 """
 
 from __future__ import annotations
@@ -111,6 +115,28 @@ def test_the_bots_distribution_is_what_they_draw():
         action = bot.choose(game, 0)
         counts[action] = counts.get(action, 0) + 1
     assert set(counts) == set(probabilities) and min(counts.values()) > 60
+
+
+def test_every_choice_has_its_probability_in_games_with_discussion():
+    """Over whole bot games (claims, accusations, the doctor), ``choose`` draws from
+    ``action_probabilities``: a distribution whose support holds the move made."""
+    rules = WerewolfSetup(num_players=7, discussion_rounds=2, names=NAMES[:7])
+    for seed in range(20):
+        bots = [BeliefBot() for _ in range(7)]
+        for index, bot in enumerate(bots):
+            bot.reset(seed * 100 + index)
+        roles = rules.base_roles()
+        game = WerewolfGame(rules, tuple(roles[(i + seed) % 7] for i in range(7)))
+        while not game.over:
+            if game.to_move is None:
+                game.apply_chance(game.chance_outcomes()[seed % len(game.chance_outcomes())])
+                continue
+            seat = game.to_move
+            probabilities = bots[seat].action_probabilities(game, seat)
+            action = bots[seat].choose(game, seat)
+            assert math.isclose(sum(probabilities.values()), 1.0)
+            assert probabilities.get(action, 0.0) > 0, (action, probabilities)
+            game.apply(seat, action)
 
 
 def test_the_exact_value_is_a_distribution_and_not_trivial():
