@@ -203,7 +203,7 @@ def panel_matches(records: Sequence[EpisodeRecord], protocol: TaskProtocol) -> l
     """
     duel = [record for record in records if len(record_seats(record)) <= PANEL_SEATS]
     try:
-        return game_matches(duel) + round_robin_matches(protocol, records)
+        return (game_matches(duel) if duel else []) + round_robin_matches(protocol, records)
     except ValueError as exc:
         raise BoardError(f"the panel's round robin cannot be scored: {exc}") from exc
 
