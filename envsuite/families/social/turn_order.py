@@ -5,10 +5,11 @@ seat order, starting at a first speaker (a chance event the env draws uniformly 
 living, so no seat always opens), repeated once per discussion round. Each turn is one
 message of at most the game's character budget.
 
-Bidding order (``speaking_order="bidding"``), the turn-taking of Werewolf Arena (Bailis,
-Friedhoff and Chen, 2024, "Werewolf Arena: A Case Study in LLM Evaluation via Social
-Deduction", arXiv:2407.13943, its dynamic turn-taking by bidding; the reference code is ``get_next_speaker`` in
-google/werewolf_arena's ``werewolf/game.py``): before each speech every living seat but
+Bidding order (``speaking_order="bidding"``), the dynamic turn-taking of Werewolf Arena
+(Bailis, Friedhoff and Chen, 2024, "Werewolf Arena: A Case Study in LLM Evaluation via
+Social Deduction", arXiv:2407.13943; the reference code is ``get_next_speaker`` in
+google/werewolf_arena's ``werewolf/game.py``, the bid scale its ``BIDDING`` prompt in
+``werewolf/prompts.py``): before each speech every living seat but
 the one that spoke last bids its urgency to speak, 0 to 4 (0 "I would like to observe and
 listen for now", 1 "I have some general thoughts to share", 2 "I have something critical
 and specific to contribute", 3 "it is absolutely urgent for me to speak next", 4

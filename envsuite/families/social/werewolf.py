@@ -78,9 +78,9 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
         uniformly (``"random"``). With ``speaking_order="bidding"`` the discussion instead
         follows Werewolf Arena's bidding (Bailis et al., 2024): ``discussion_rounds`` times
         the living players speeches a day, each going to the highest of secret bids of
-        urgency 0-4 (see Speaking order below). Dead players keep their seat but never act again. The
-        village wins when no werewolf lives; the werewolves win once they are at least as
-        many as the other living players. The rules engine is
+        urgency 0-4 (see Speaking order below). Dead players keep their seat but never act
+        again. The village wins when no werewolf lives; the werewolves win once they are
+        at least as many as the other living players. The rules engine is
         :class:`~envsuite.families.social.werewolf_rules.WerewolfGame`; its ``game_log``
         replays a game from the deal and the entries. ``preset="werewolf_arena"`` is
         Werewolf Arena's 8-player setup (2 werewolves, a seer, a doctor, 4 villagers).

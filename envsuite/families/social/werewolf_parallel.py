@@ -59,7 +59,7 @@ def due_block(game: WerewolfGame) -> dict[int, Phase]:
         return {}
     if game.phase is Phase.DISCUSSION:
         return {game.to_move: Phase.DISCUSSION}
-    block = dict.fromkeys(game.queue, game.phase)
+    block: dict[int, Phase] = dict.fromkeys(game.queue, game.phase)
     if game.phase in NIGHT:
         for phase in NIGHT[NIGHT.index(game.phase) + 1 :]:
             role = _NIGHT_ROLE[phase]
@@ -235,7 +235,9 @@ class WerewolfParallelEnv(EnvsuiteParallelEnv[Any, Any, Action]):
                 game.apply(seat, action)
             core._resolve_chance()
         self.due = due_block(game)
-        refused = {self.possible_agents[seat]: errors.get(self.possible_agents[seat]) for seat in acted}
+        refused = {
+            self.possible_agents[seat]: errors.get(self.possible_agents[seat]) for seat in acted
+        }
         observations, infos = self._views(refused)
         done = dict.fromkeys(self.agents, game.over)
         if game.over and game.winner is not None:
