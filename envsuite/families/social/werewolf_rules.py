@@ -83,6 +83,11 @@ class WerewolfGame:
         winner: ``"village"`` or ``"werewolves"`` once decided, else None.
         log: Every message, and each seat's view of them.
         game_log: The setup, the deal and every entry (replays the game).
+        bids: Bidding order: the ``(seat, bid)`` of the bids in so far this round.
+        floor: Bidding order: the seat that has (or last had) the floor today, or None.
+        mentions: Bidding order: the seats the last speech named (they count twice in a
+            tied draw for the floor).
+        speeches_left: Bidding order: the speeches left today.
 
     """
 
@@ -147,7 +152,11 @@ class WerewolfGame:
         return sum(self.alive[seat] for seat in self.wolves)
 
     def chance_outcomes(self) -> tuple[int, ...]:
-        """The equally likely outcomes of the pending chance event (empty when none)."""
+        """The equally likely entries of the pending chance event (empty when none).
+
+        A seat may be listed twice (a tied bidder the last speech named, in a draw for
+        the floor): it is then twice as likely as a seat listed once.
+        """
         return self.chance_options if self.phase is Phase.CHANCE else ()
 
     def legal_actions(self, seat: int) -> list[Action]:

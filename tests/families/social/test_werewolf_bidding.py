@@ -9,7 +9,7 @@ import envsuite
 from envsuite.families.social.game_log import GameLog
 from envsuite.families.social.turn_order import floor_draw, mentioned_seats
 from envsuite.families.social.werewolf_bots import BeliefBot, RandomLegalBot
-from envsuite.families.social.werewolf_observation import vector_size
+from envsuite.families.social.werewolf_observation import text_view, vector_size, vector_view
 from envsuite.families.social.werewolf_rules import WerewolfGame
 from envsuite.families.social.werewolf_setup import Action, Phase, WerewolfSetup
 from tests.families.social.bot_games import play
@@ -176,3 +176,20 @@ def test_bots_finish_bidding_games_deterministically_and_the_log_replays(env_id,
             digests.append(env.unwrapped.state_digest())
         assert decided >= 3
     assert digests[:4] == digests[4:]
+
+
+def test_a_player_cannot_tell_games_apart_whose_other_bids_differ_but_not_the_floor():
+    def seen(first: dict[int, int], second: dict[int, int]) -> list[tuple[str, bytes]]:
+        game = bidding_game()
+        views = []
+        for values in (first, {**second, 5: 4}):  # Frank (seat 5) bids 0, then 4
+            while game.phase is Phase.BID:
+                seat = game.to_move
+                game.apply(seat, Action("bid", None, str(values.get(seat, 0))))
+                views.append((text_view(game, 5, None, [], 60_000), vector_view(game, 5).tobytes()))
+            assert game.phase is Phase.DISCUSSION
+            game.apply(game.to_move, Action("say", None, "Hello."))
+        return views
+
+    # Eve (seat 4) has the floor first in both games, then Frank; the other bids differ.
+    assert seen({4: 4, 0: 1, 1: 3}, {0: 3, 2: 1}) == seen({4: 2, 2: 1, 3: 1}, {1: 2, 3: 3})
