@@ -18,7 +18,10 @@ is drawn at random among the highest bidders, each one the previous speech menti
 counting twice (Werewolf Arena's rule: its code lists mentioned bidders a second time
 before drawing uniformly). The day has the same number of speeches as round-robin would
 give it: ``discussion_rounds`` times the living seats when the discussion opens (Werewolf
-Arena's own budget is a fixed 8 debate turns a day for 8 players).
+Arena's own budget is a fixed 8 debate turns a day for 8 players). Werewolf Arena keeps
+the bids in its round log and shows the players only the debate, so here too a bid is
+secret: each player reads its own bid, everyone reads who has the floor and how many
+speeches are left, and only the game log (the moderator's record) holds every bid.
 """
 
 from __future__ import annotations

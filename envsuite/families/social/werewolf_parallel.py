@@ -89,7 +89,9 @@ class WerewolfParallelEnv(EnvsuiteParallelEnv[Any, Any, Action]):
         holds ``role``, ``team``, ``invalid_actions``, ``to_act`` (whether the agent is
         due in the next step), ``parse_error``, and ``legal_actions`` (text: the legal
         commands, ``say`` aside; ``[]`` when not due) or ``action_mask`` (vector: int8
-        over ``Discrete(1 + 3n)``, all zeros when not due).
+        over ``Discrete(1 + 3n)``, all zeros when not due). ``env.due`` maps each seat due
+        in the next step to its phase; ``env.game`` is the engine's state (for bots, see
+        :mod:`~envsuite.families.social.werewolf_parallel_bots`).
 
     Action:
         A dict agent -> action, every live agent (dead players stay agents until the end,
