@@ -106,8 +106,8 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
         ``save NAME``, ``vote NAME``, ``abstain``, ``say: MESSAGE``, ``accuse NAME``,
         ``claim NAME werewolf`` / ``claim NAME village``, ``bid N`` (bidding order) or
         ``pass``; a player in brackets alone (``[Alice]``, ``[3]``) is the phase's action
-        on it. The player to move finds ``info["legal_actions"]``: every legal command but ``say`` (any ``say:``
-        message is legal in the discussion too). Vector mode: ``Discrete(1 + 3n)``
+        on it. The player to move finds ``info["legal_actions"]``: every legal command
+        but ``say`` (any ``say:`` message is legal in the discussion too). Vector mode: ``Discrete(1 + 3n)``
         indices relative to the player (see that module) and ``info["action_mask"]``
         (all zeros off-turn); vector players cannot ``say``. A refused action is checked
         in this order, one reason each: not text (vector: not an int, out of range); no
