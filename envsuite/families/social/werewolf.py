@@ -107,9 +107,9 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
         ``claim NAME werewolf`` / ``claim NAME village``, ``bid N`` (bidding order) or
         ``pass``; a player in brackets alone (``[Alice]``, ``[3]``) is the phase's action
         on it. The player to move finds ``info["legal_actions"]``: every legal command
-        but ``say`` (any ``say:`` message is legal in the discussion too). Vector mode: ``Discrete(1 + 3n)``
-        indices relative to the player (see that module) and ``info["action_mask"]``
-        (all zeros off-turn); vector players cannot ``say``. A refused action is checked
+        but ``say`` (any ``say:`` message is legal in the discussion too). Vector mode:
+        ``Discrete(1 + 3n)`` indices relative to the player (see that module) and
+        ``info["action_mask"]`` (all zeros off-turn); vector players cannot ``say``. A refused action is checked
         in this order, one reason each: not text (vector: not an int, out of range); no
         command; an unknown name; the command is not allowed in this phase; the target
         is dead, oneself or a fellow werewolf. Its reason is the player's
