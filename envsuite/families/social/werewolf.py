@@ -105,14 +105,14 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
         :mod:`~envsuite.families.social.werewolf_actions`: ``kill NAME``, ``check NAME``,
         ``save NAME``, ``vote NAME``, ``abstain``, ``say: MESSAGE``, ``accuse NAME``,
         ``claim NAME werewolf`` / ``claim NAME village``, ``bid N`` (bidding order) or
-        ``pass``; a player in brackets alone (``[Alice]``, ``[3]``) is the phase's action
-        on it. The player to move finds ``info["legal_actions"]``: every legal command
-        but ``say`` (any ``say:`` message is legal in the discussion too). Vector mode:
+        ``pass``; a player in brackets alone (``[Alice]``, ``[3]``) is the phase's action on
+        it. The player to move finds ``info["legal_actions"]``: every legal command but
+        ``say`` (any ``say:`` message is legal in the discussion too). Vector mode:
         ``Discrete(1 + 3n)`` indices relative to the player (see that module) and
-        ``info["action_mask"]`` (all zeros off-turn); vector players cannot ``say``. A refused action is checked
-        in this order, one reason each: not text (vector: not an int, out of range); no
-        command; an unknown name; the command is not allowed in this phase; the target
-        is dead, oneself or a fellow werewolf. Its reason is the player's
+        ``info["action_mask"]`` (all zeros off-turn); vector players cannot ``say``. A
+        refused action is checked in this order, one reason each: not text (vector: not an
+        int, out of range); no command; an unknown name; the command is not allowed in this
+        phase; the target is dead, oneself or a fellow werewolf. Its reason is the player's
         ``info["parse_error"]``; it costs ``invalid_action_penalty`` and the player's turn
         is taken as ``pass`` (abstain in a vote, nothing said, no night action, bid 0): a
         bad action never stops the game. An action sent off-turn costs the penalty and
