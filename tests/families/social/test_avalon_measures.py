@@ -103,10 +103,9 @@ def test_the_probe_turn_shows_the_question_and_offers_uniform():
 # -- scores -------------------------------------------------------------------------------
 def test_a_truthful_oracle_scores_better_than_uniform():
     def truth(agent, info):
-        game = env.unwrapped.game
-        return format_answer(
-            {name: float(game.teams[NAMES.index(name)] == EVIL) for name in info["probe"]["players"]}
-        )
+        teams = env.unwrapped.game.teams
+        players = info["probe"]["players"]
+        return format_answer({name: float(teams[NAMES.index(name)] == EVIL) for name in players})
 
     env = envsuite.make("envsuite/Avalon-v0", belief_probes=["vote"])
     oracle, _ = play(env, belief_seats(env), seed=3, answer=truth)
