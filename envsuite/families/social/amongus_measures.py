@@ -18,18 +18,21 @@ Werewolf; this module decides when Among Us probes and who listens.
   "Training Language Models for Social Deduction with Multi-Agent RL", whose grid world
   this game follows: a message is rewarded by how it moves the listeners' belief toward
   the truth. Here the listeners are the living crewmates other than the speaker, each a
-  :class:`~envsuite.families.social.amongus_bots.BeliefBot` of its own (reading only its
-  seat's sight and messages, looking at its room after every action) whose suspicion
-  is read as probabilities (:mod:`~envsuite.families.social.amongus_beliefs`); the
+  :class:`SpeechListener` of its own (a crew
+  :class:`~envsuite.families.social.amongus_bots.BeliefBot` reading only its seat's
+  sight and messages, looking at its room after every action) whose suspicion is read
+  as probabilities (:mod:`~envsuite.families.social.amongus_beliefs`); the
   paper's listener is the trained model itself, which this measure avoids.
 
   Formula: ``reward(speech) = mean_{listeners} (belief on truth after − before)``, the
   belief on the truth being the mean probability on the other players' true teams
   (:func:`~envsuite.families.social.social_measures.belief_on_truth`).
 
-  Speeches are the discussion's ``say`` and ``accuse``; the bots read accusations, not
-  free text, so a ``say`` scores 0. Final infos: ``speeches``, ``speaking_reward`` (mean
-  per speech, when it spoke) and ``speaking_reward_total``.
+  Speeches are the discussion's ``say`` and ``accuse``. The bots read accusations; a
+  listener also reads a ``say`` that :func:`crew_speech_stance` finds accusing one
+  player ("I saw Eve vent", "Bob is sus") as that player's accusation (the bots keep no
+  evidence for vouching, so "I trust Bob" moves nobody). Final infos: ``speeches``,
+  ``speaking_reward`` (mean per speech, when it spoke) and ``speaking_reward_total``.
 - **Deception** (``speaking_reward=True``; impostor seats): at every vote's opening that
   an impostor lives through, ``1 −`` the living crew listeners' mean probability that it
   is an impostor; the seat's ``deception`` is the mean over those votes.
@@ -47,6 +50,7 @@ from envsuite.families.social.amongus_rules import AmongUsGame
 from envsuite.families.social.amongus_setup import CREW, IMPOSTORS, Action, Phase
 from envsuite.families.social.belief_probes import ProbeQuestion
 from envsuite.families.social.social_measures import MeasureBook, belief_on_truth
+from envsuite.families.social.speech_stance import speech_stance
 
 #: Probe points: the phase names ``belief_probes`` takes, and the phase each opens.
 PROBE_PHASES: dict[str, Phase] = {"meeting": Phase.DISCUSSION, "vote": Phase.VOTE}
@@ -54,6 +58,39 @@ PROBE_PHASES: dict[str, Phase] = {"meeting": Phase.DISCUSSION, "vote": Phase.VOT
 SPEECH_KINDS = frozenset({"say", "accuse"})
 #: Keys of the final info a seat may get (the runner records them as metrics).
 MEASURE_KEYS = social_measures.MEASURE_KEYS
+#: Words that make a speech an accusation, or a vouch, of the player it names.
+IMPOSTOR_WORDS = frozenset(
+    ["impostor", "imposter", "sus", "suspect", "suspicious", "killer", "vent", "vented", "liar"]
+)
+CREW_WORDS = frozenset(["crew", "crewmate", "innocent", "trust", "trusted", "safe", "cleared"])
+
+
+def crew_speech_stance(text: str, names: tuple[str, ...], speaker: int) -> tuple[int, bool] | None:
+    """What an Among Us speech says of one player: ``(seat, True)`` an accusation.
+
+    :func:`~envsuite.families.social.speech_stance.speech_stance` with
+    :data:`IMPOSTOR_WORDS` accusing and :data:`CREW_WORDS` vouching (None: nothing).
+    """
+    return speech_stance(text, names, speaker, IMPOSTOR_WORDS, CREW_WORDS)
+
+
+class SpeechListener(BeliefBot):
+    """A crew :class:`~.amongus_bots.BeliefBot` that also hears accusations in free text."""
+
+    def _read(
+        self,
+        game: AmongUsGame,
+        seat: int,
+        kind: str,
+        sender: int | None,
+        subject: int | None,
+        value: str,
+    ) -> None:
+        if kind == "speech" and sender is not None:
+            stance = crew_speech_stance(value, game.names, sender)
+            if stance is not None and stance[1]:
+                kind, subject = "accuse", stance[0]
+        super()._read(game, seat, kind, sender, subject, value)
 
 
 def checked_probe_phases(phases: Any) -> tuple[str, ...]:
@@ -76,7 +113,7 @@ class AmongUsMeasures(MeasureBook):
     def __init__(self, probe_phases: tuple[str, ...], speaking_reward: bool) -> None:
         super().__init__(probe_phases, speaking_reward)
         self.probe_phases = frozenset(PROBE_PHASES[name] for name in probe_phases)
-        self._listeners: dict[int, BeliefBot] = {}
+        self._listeners: dict[int, SpeechListener] = {}
         self._probed: tuple[int, Phase] | None = None
         self._weighed: int = 0
         self._before: float | None = None
@@ -87,7 +124,7 @@ class AmongUsMeasures(MeasureBook):
         self.reset(n)
         self._listeners = {}
         if self.speaking_reward:
-            self._listeners = {s: BeliefBot() for s in range(n) if game.teams[s] == CREW}
+            self._listeners = {s: SpeechListener() for s in range(n) if game.teams[s] == CREW}
         self._probed, self._weighed, self._before = None, 0, None
         self.after_change(game)
 

@@ -30,13 +30,13 @@ choices, not facts about opponents; the tracker is exact Bayes for that model):
 from __future__ import annotations
 
 import itertools
-import re
 from collections.abc import Sequence
 from math import comb
 
 import numpy as np
 
 from envsuite.families.social.avalon_setup import EVIL, GOOD, MERLIN, MERLIN_OR_MORGANA
+from envsuite.families.social.speech_stance import speech_stance as stance_of
 
 #: Probability that an evil team member plays fail.
 EVIL_FAILS = 0.85
@@ -68,27 +68,15 @@ EVIL_WORDS = frozenset(
     ]
 )
 GOOD_WORDS = frozenset(["good", "trust", "trusted", "loyal", "innocent", "clean", "honest"])
-#: Words that turn an accusation into a vouch and back ("Bob is not evil").
-NEGATIONS = frozenset(["not", "never", "dont", "don't", "isn't", "isnt"])
-_WORD = re.compile(r"[a-z']+")
 
 
 def speech_stance(text: str, names: Sequence[str], speaker: int) -> tuple[int, bool] | None:
-    """What a speech says of one player: ``(seat, True)`` "is evil", ``(seat, False)`` "is good".
+    """What an Avalon speech says of one player: ``(seat, True)`` "is evil", else a vouch.
 
-    Read leniently and conservatively: the words of ``text`` (lower case) must name
-    exactly one player other than the speaker and hold words of only one of
-    :data:`EVIL_WORDS` and :data:`GOOD_WORDS`; a word of :data:`NEGATIONS` flips the
-    stance. Anything else (no name, two names, both kinds of words, none) is None.
+    :func:`~envsuite.families.social.speech_stance.speech_stance` with
+    :data:`EVIL_WORDS` accusing and :data:`GOOD_WORDS` vouching (None: it says nothing).
     """
-    words = _WORD.findall(text.lower())
-    seats = {seat for seat, name in enumerate(names) if seat != speaker and name.lower() in words}
-    evil = any(word in EVIL_WORDS for word in words)
-    good = any(word in GOOD_WORDS for word in words)
-    if len(seats) != 1 or evil == good:
-        return None
-    negated = any(word in NEGATIONS for word in words)
-    return seats.pop(), evil != negated
+    return stance_of(text, names, speaker, EVIL_WORDS, GOOD_WORDS)
 
 
 class AvalonBelief:

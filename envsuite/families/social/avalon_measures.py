@@ -21,13 +21,16 @@ Werewolf; this module decides when Avalon probes and who listens.
   Formula: ``deduction = mean over the seat's probes of (1/(n−1)) Σ_{s≠seat} hit(s)``,
   ``hit(s) = 1`` when the answer's likelier side for ``s`` is its true side (½ for a
   50/50 answer): the share of the other players whose side the good player names
-  right, i.e. its ``probe_accuracy``.
+  right, i.e. its ``probe_accuracy``; ``probe_log`` is the matching cross-entropy.
 
-  Source: the deduction accuracy of Light et al. (2023), "AvalonBench: Evaluating LLMs
-  Playing the Game of Avalon" (arXiv:2310.05036), where a good player (Servant) is asked
-  to guess every player's side. Departures: ours asks at every named phase rather than
-  once, accepts probabilities (so ``probe_brier`` and ``probe_log`` grade calibration
-  too), and a 50/50 answer scores ½ per player rather than a miss.
+  Source: Light et al. (2023), "AvalonBench: Evaluating LLMs Playing the Game of Avalon"
+  (arXiv:2310.05036), whose scoring code (``AvalonScoring.deduction_acc`` and
+  ``score_deduction`` in THUDM/AgentBench ``src/server/tasks/avalon/task_scoring.py``)
+  thresholds a good player's believed probability of each player being good at 0.5 and
+  averages the matches, and scores the same beliefs by their cross-entropy. Departures:
+  ours asks at every named phase rather than once, leaves the player itself out (it
+  knows its side), counts a 50/50 answer as ½ per player (AvalonBench reads 0.5 as
+  "good"), and takes the mean cross-entropy over players rather than the sum.
 - **Speaking reward** (``speaking_reward=True``), after Sarkar et al. (2025), "Training
   Language Models for Social Deduction with Multi-Agent RL": the listeners are the good
   players other than the speaker, each an exact-Bayes
@@ -51,11 +54,13 @@ Werewolf; this module decides when Avalon probes and who listens.
   ``deception`` is the mean of its covers (higher: better hidden; listeners who know
   nothing give ``1 − m/(n−1)`` with ``m`` evil among ``n`` players).
 
-  Source: AvalonBench (Light et al., 2023) names deceiving the good side as the evil
-  side's skill and reports it through win rates and transcripts, with no number per
-  player; this score is ours (Werewolf's deception, on Avalon's belief trackers): how far
-  the evil player's proposals, votes, quest cards and speeches leave the trackers
-  believing it good.
+  Source: AvalonBench's deception score (``AvalonScoring.score_deception``, same file):
+  the mean, over the other good players, of their believed probability that the player
+  is good. Departures: the beliefs are the belief-tracking listeners' rather than the
+  good players' own reports, so the score measures what the evil player's proposals,
+  votes, quest cards and speeches let a careful observer infer; they are weighed at
+  every vote rather than once a game; and good players whose sight shows the player's
+  side are left out, since nothing the player does can change what they see.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ import pytest
 import envsuite
 from envsuite.families.social.amongus_beliefs import impostor_probabilities
 from envsuite.families.social.amongus_bots import BeliefBot, RandomLegalBot
-from envsuite.families.social.amongus_measures import AmongUsMeasures
+from envsuite.families.social.amongus_measures import AmongUsMeasures, crew_speech_stance
 from envsuite.families.social.amongus_setup import IMPOSTORS, WAIT, Action, Phase
 from envsuite.families.social.belief_probes import format_answer
 from tests.families.social.amongus_scripts import act, game
@@ -171,7 +171,8 @@ def test_a_true_accusation_raises_the_listeners_belief_and_a_false_one_lowers_it
     script = {
         0: Action("accuse", IMPOSTOR),  # true
         1: Action("accuse", 2),  # false: Carol is crew
-        2: Action("say", value="I was in the Cafeteria."),  # free text: ignored
+        2: Action("say", value="I was in the Cafeteria."),  # names nobody: ignored
+        3: Action("say", value="I think Eve is sus."),  # free text, read as an accusation
     }
     while the_game.phase is Phase.DISCUSSION:
         seat = the_game.to_move
@@ -181,12 +182,29 @@ def test_a_true_accusation_raises_the_listeners_belief_and_a_false_one_lowers_it
         measures.after_action(the_game, seat, action)
         measures.after_change(the_game)
     by_seat = {speech.seat: speech for speech in measures.speeches}
-    assert sorted(by_seat) == [0, 1, 2]  # waits are no speeches
+    assert sorted(by_seat) == [0, 1, 2, 3]  # waits are no speeches
     assert by_seat[0].reward > 0.01 and by_seat[0].listeners == 3
     assert by_seat[1].reward < -0.01
     assert by_seat[2].reward == 0.0
+    assert by_seat[3].reward > 0.01
     assert 0.0 < measures.final_info(IMPOSTOR)["deception"] < 1.0  # weighed at the vote
     assert "deception" not in measures.final_info(0)
+
+
+@pytest.mark.parametrize(
+    ("text", "stance"),
+    [
+        ("Eve is sus", (4, True)),
+        ("I saw Eve vent!", (4, True)),
+        ("Eve is not the impostor", (4, False)),
+        ("I trust Bob", (1, False)),
+        ("Eve or Bob is the impostor", None),
+        ("Alice is the impostor", None),  # the speaker itself
+        ("Where were you?", None),
+    ],
+)
+def test_crew_speech_stance(text, stance):
+    assert crew_speech_stance(text, ("Alice", "Bob", "Carol", "Dave", "Eve"), 0) == stance
 
 
 def test_suspicion_as_probabilities_respects_knowledge():
