@@ -28,6 +28,13 @@ Werewolf; this module decides when Among Us probes and who listens.
   belief on the truth being the mean probability on the other players' true teams
   (:func:`~envsuite.families.social.social_measures.belief_on_truth`).
 
+  Source: Sarkar et al. (2025) reward a message by the change in the listening
+  crewmates' probability of the true impostor. Departures: the listeners are bots, not
+  the trained model; and the belief on the truth averages over every other player, as
+  in Werewolf and Avalon, so that several impostors count alike. With one impostor
+  and a listener's probabilities summing to 1 it equals ``(2·P(true impostor) + n −
+  3) / (n − 1)``, affine in the paper's quantity: the two rewards have the same sign.
+
   Speeches are the discussion's ``say`` and ``accuse``. The bots read accusations; a
   listener also reads a ``say`` that :func:`crew_speech_stance` finds accusing one
   player ("I saw Eve vent", "Bob is sus") as that player's accusation (the bots keep no
