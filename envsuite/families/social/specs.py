@@ -113,6 +113,7 @@ _register(
                 "special_roles": ["merlin", "percival", "morgana", "mordred", "assassin"],
                 "discussion_rounds": 0,
             },
+            {"num_players": 6, "belief_probes": ["proposal", "quest"], "speaking_reward": True},
         ),
     )
 )
@@ -133,6 +134,7 @@ _register(
             {"observation_mode": "vector"},
             {"num_players": 7, "tie_rule": "random", "discussion_rounds": 2},
             {"num_players": 4, "discussion_rounds": 0, "reveal_role_on_eject": False},
+            {"belief_probes": ["meeting", "vote"], "speaking_reward": True},
         ),
     )
 )

@@ -13,12 +13,8 @@ from gymnasium import spaces
 from envsuite.action_parsing import parse_index as parse_int_index
 from envsuite.aec_env_base import OFF_TURN, EnvsuiteAECEnv, Turn
 from envsuite.env_base import InvalidAction
-from envsuite.families.social.belief_probes import (
-    UNIFORM_ANSWER,
-    answer_text,
-    parse_probe_answer,
-    probe_prompt,
-)
+from envsuite.families.social.belief_probes import UNIFORM_ANSWER, probe_prompt
+from envsuite.families.social.social_measures import read_probe_answer
 from envsuite.families.social.werewolf_actions import (
     PHASE_VERB,
     TARGET,
@@ -396,20 +392,8 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
 
     def _probe_answer(self, seat: int, answer: Any) -> Action:
         """A probe turn's answer, refused only when no player's probability can be read."""
-        if not isinstance(answer, str | Mapping):
-            raise InvalidAction(
-                f"a probe answer is text or a dict of name -> probability, got "
-                f"{type(answer).__name__}; every player counts as 0.5"
-            )
-        text = answer_text(answer)
         question = self.measures.question(self.game, seat)
-        unread = parse_probe_answer(text, question).defaulted == len(question.players)
-        if unread:
-            raise InvalidAction(
-                "no probability read in the probe answer (write 'Name: 0.7, ...'); "
-                "every player counts as 0.5"
-            )
-        return Action("probe", None, text)
+        return Action("probe", None, read_probe_answer(answer, question))
 
     def encode_action(self, agent: str, action: Action) -> Any:
         """``action`` of ``agent`` in this env's action form (text, or the vector index)."""
