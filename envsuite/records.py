@@ -14,7 +14,7 @@ string).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -56,7 +56,10 @@ class Step(BaseModel):
     Attributes:
         action: The action sent, in JSON form (per agent for multi-agent envs); convert
             numpy values with :func:`envsuite.jsonable.to_jsonable` first.
-        reward: The reward(s) received.
+        reward: The reward(s) received; for a multi-agent env a dict holding the agents
+            whose reward was not 0 (an agent left out got 0: most steps of a many-seat
+            game reward nobody; records written before this rule list every agent, and
+            :func:`step_rewards` reads both alike).
         probability: The probability with which the agent chose this action, when the agent
             reports it (``last_action_probability()``); off-policy estimators need it.
     """
@@ -276,3 +279,17 @@ def write_records(path: str | Path, records: Iterable[EpisodeRecord]) -> None:
 def json_schema() -> str:
     """The JSON Schema of :class:`EpisodeRecord`, for tools outside Python."""
     return json.dumps(EpisodeRecord.model_json_schema(), indent=2, sort_keys=True)
+
+
+def nonzero_rewards(rewards: Mapping[str, Any]) -> dict[str, float]:
+    """A multi-agent step's rewards as a trace stores them: the entries that are not 0."""
+    return {name: float(value) for name, value in rewards.items() if value != 0}
+
+
+def step_rewards(reward: Reward) -> Reward:
+    """A trace step's reward in one form, to compare steps whichever rule wrote them.
+
+    A multi-agent dict loses its zero entries (:func:`nonzero_rewards`); a single-agent
+    reward is returned as it is.
+    """
+    return nonzero_rewards(reward) if isinstance(reward, dict) else reward

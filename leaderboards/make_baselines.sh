@@ -38,6 +38,24 @@ if [ "${1:-}" = text-worlds ]; then
   exit 0
 fi
 
+# Social deduction (social family). `make_baselines.sh social-deduction` makes this board
+# alone. The panel's round robin (each bot alone in every seat among the other, and each
+# bot's self-play game, per seed) is played and frozen with the board.
+social_deduction() {
+  $E leaderboard create tasks/social-deduction.yaml --replay-per-env 4 --workers 2 --title "Social deduction: one seat against a field of reference bots, scored in duplicate"
+  baselines <<'LIST'
+social-deduction|random|random|Random|a uniformly random legal action in its seat (never speaks)
+social-deduction|oracle|belief-bots|Belief-tracking bots|each game's belief-tracking bot (envsuite.families.social: werewolf_bots.BeliefBot, avalon_bots.BeliefBot, amongus_bots.BeliefBot)
+LIST
+  $E leaderboard publish social-deduction
+}
+if [ "${1:-}" = social-deduction ]; then
+  rm -rf "$R"/social-deduction-*
+  social_deduction
+  $E leaderboard render
+  exit 0
+fi
+
 rm -rf "$R"
 $E leaderboard create tasks/text-games-2p.yaml --seeds 50 --replay-per-env 4 --workers 2 --title "Two-player text games: Bradley-Terry rating against a fixed panel, with exploitability"
 $E leaderboard create tasks/decision-regret.yaml --seeds 10 --metric success_rate --replay-per-env 4 --title "In-context decision making: regret"

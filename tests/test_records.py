@@ -123,3 +123,41 @@ def test_json_schema_is_valid_json():
 def test_trace_actions_must_be_json_values():
     with pytest.raises(ValueError):
         Step(action=object(), reward=0.0)
+
+
+def test_a_multi_agent_step_is_stored_with_its_nonzero_rewards_and_read_either_way():
+    from envsuite.records import nonzero_rewards, step_rewards
+
+    assert nonzero_rewards({"a": 0.0, "b": -1.0, "c": -0.0, "d": np.float32(0.5)}) == {
+        "b": -1.0,
+        "d": 0.5,
+    }
+    assert step_rewards({"a": 0.0, "b": 1.0}) == step_rewards({"b": 1.0}) == {"b": 1.0}
+    assert step_rewards({"a": 0.0}) == {}
+    assert step_rewards(0.25) == 0.25
+    nan = step_rewards({"a": float("nan")})["a"]
+    assert math.isnan(nan)
+
+
+def test_the_runner_stores_a_many_seat_games_trace_rewards_sparsely():
+    from envsuite.evaluation.episode_runner import run_job
+    from envsuite.evaluation.jobs import EpisodeJob
+
+    job = EpisodeJob(
+        run_id="r",
+        task_id="",
+        env_id="envsuite/Werewolf-v0",
+        env_kwargs={"num_players": 5, "discussion_rounds": 0},
+        seed=3,
+        attempt=0,
+        agent="random",
+    )
+    record = run_job(job)
+    rewards = [step.reward for step in record.trace]
+    assert all(isinstance(r, dict) and 0.0 not in r.values() for r in rewards)
+    assert sum(1 for r in rewards if r) < len(rewards)  # most steps reward nobody
+    totals = dict.fromkeys(record.episode_return, 0.0)
+    for r in rewards:
+        for name, value in r.items():
+            totals[name] += value
+    assert totals == pytest.approx(record.episode_return)

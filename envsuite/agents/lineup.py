@@ -25,9 +25,11 @@ every seat to rotate them all. A rotated episode records its seating as its ``ag
 in the canonical form :func:`format_lineup` writes (every named seat, in seat order).
 
 A *panel* is a fixed list of reference opponents (a task protocol's ``opponents``): one
-agent plays each of them in a two-player game, in both seats (:func:`panel_seatings`). In
-a lineup a panel opponent is written ``panel:AGENT`` (``panel:random``), so the agent and
-its opponent stay two players even when both are ``random``; it plays as ``AGENT`` does.
+agent plays each of them from every seat (:func:`panel_seatings`): in a two-player game
+once from each seat; in a game of n > 2 seats (a social-deduction game) the agent takes one
+seat and the opponent fills the other n - 1, once per seat. In a lineup a panel opponent
+is written ``panel:AGENT`` (``panel:random``), so the agent and its opponent stay two
+players even when both are ``random``; it plays as ``AGENT`` does.
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ SeatRotation = Literal["none", "cyclic", "all"]
 MAX_SEATINGS = 5040
 #: How a lineup marks a reference opponent of a panel: ``panel:random``.
 PANEL_PREFIX = "panel:"
-#: Seats of a panel game: the agent plays each opponent once from each.
+#: Seats of a two-player panel game (a panel game of n seats has n plays per opponent).
 PANEL_SEATS = 2
 
 
@@ -156,35 +158,42 @@ def unpanelled(agent: str) -> str:
 
 
 def panel_seatings(agent: str, opponents: Sequence[str], seats: Sequence[str]) -> list[str]:
-    """The lineups of one agent against a panel: every opponent, from both seats.
+    """The lineups of one agent against a panel: every opponent, from every seat.
 
-    Play p (0-based) is opponent ``p // 2``; in even plays ``agent`` sits in the first
-    seat, in odd plays in the second (see :func:`panel_play`). Nothing is deduplicated, so
-    the schedule has exactly ``2 * len(opponents)`` plays whatever the names.
+    Play p (0-based) is opponent ``p // n`` for a game of n seats, with ``agent`` in the
+    seat ``p % n`` (in :func:`seat_order`) and the opponent in every other seat (see
+    :func:`panel_play`); in a two-player game that is the agent first in even plays and
+    second in odd ones. Nothing is deduplicated, so the schedule has exactly
+    ``n * len(opponents)`` plays whatever the names.
 
     Raises:
-        LineupError: not two seats, an agent string that is a lineup or names a panel
-            opponent, or no opponents.
+        LineupError: fewer than two seats, an agent string that is a lineup or names a
+            panel opponent, or no opponents.
     """
-    if len(seats) != PANEL_SEATS:
-        raise LineupError(f"a panel plays two-player games; this game has seats {list(seats)}")
+    if len(seats) < PANEL_SEATS:
+        raise LineupError(f"a panel plays games of two or more seats; this one has {list(seats)}")
     if is_lineup(agent) or is_panel_agent(agent):
         raise LineupError(
             f"against a panel, the agent string names one agent (not {agent!r}); the panel "
-            "fills the other seat"
+            "fills the other seats"
         )
     if not opponents:
         raise LineupError("a panel needs at least one opponent")
-    first, second = sorted(seats, key=seat_order)
+    ordered = sorted(seats, key=seat_order)
     lineups = []
     for opponent in opponents:
         other = panel_agent(opponent)
-        lineups.append(format_lineup({first: agent, second: other}))
-        lineups.append(format_lineup({first: other, second: agent}))
+        for mine in ordered:
+            lineups.append(format_lineup({s: agent if s == mine else other for s in ordered}))
     return lineups
 
 
-def panel_play(play: int) -> tuple[int, int]:
-    """(opponent index, the agent's seat index) of play ``play`` of :func:`panel_seatings`."""
-    opponent, seat = divmod(play, PANEL_SEATS)
+def panel_play(play: int, num_seats: int = PANEL_SEATS) -> tuple[int, int]:
+    """(opponent index, the agent's seat index) of play ``play`` of :func:`panel_seatings`.
+
+    Args:
+        play: The play's index in the schedule.
+        num_seats: Seats of the game (2 for a two-player game).
+    """
+    opponent, seat = divmod(play, num_seats)
     return opponent, seat

@@ -46,7 +46,7 @@ from envsuite.evaluation.jobs import EpisodeJob
 from envsuite.jsonable import canonical_json, to_jsonable
 from envsuite.outcomes import agent_outcomes, episode_success
 from envsuite.plain_actions import plain_action
-from envsuite.records import EpisodeRecord
+from envsuite.records import EpisodeRecord, nonzero_rewards
 from envsuite.registry import EnvSpec, registry
 from envsuite.seeding import derive_seed
 from envsuite.version import __version__
@@ -462,7 +462,7 @@ def run_multi_agent_episode(
             trace.append(
                 {
                     "action": {name: _stored_action(one) for name, one in actions.items()},
-                    "reward": {name: float(r) for name, r in rewards.items()},
+                    "reward": nonzero_rewards(rewards),
                     "probability": reported or None,
                 }
             )

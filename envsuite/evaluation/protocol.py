@@ -21,16 +21,20 @@ episode keeps a key of its own (task, env, kwargs, seed, attempt) and a resumed 
 exactly the seatings already played. pass@k is refused with rotation: the plays of a seed
 are then different matchups, not repeated attempts.
 
-A protocol of two-player games can name a *panel* of reference opponents (``opponents``,
+A protocol of multi-agent games can name a *panel* of reference opponents (``opponents``,
 e.g. ``[random, oracle]``): the agent given to ``envsuite eval`` then plays every seed
-against each opponent from both seats (:func:`~envsuite.agents.lineup.panel_seatings`);
-opponent j, seat s, repeat a is ``attempt = (2 j + s) * attempts + a``, recorded with the
-lineup ``player_0=AGENT,player_1=panel:OPPONENT`` (or its mirror) as its ``agent_id``.
-This is how a two-player leaderboard plays every submission against the same opponents.
+against each opponent from every seat (:func:`~envsuite.agents.lineup.panel_seatings`),
+the opponent filling the other seats; in a game of n seats, opponent j, seat s, repeat a
+is ``attempt = (n j + s) * attempts + a``, recorded with the lineup
+``player_0=AGENT,player_1=panel:OPPONENT`` (or its mirror; with n > 2 the opponent in
+every seat but s) as its ``agent_id``. This is how a game leaderboard plays every
+submission against the same opponents.
 """
 
 from __future__ import annotations
 
+import functools
+import json
 import re
 from pathlib import Path
 from typing import Annotated, Any
@@ -155,8 +159,8 @@ class TaskProtocol(BaseModel):
             ``ratings`` is a leaderboard's Bradley–Terry rating of its entries.
         seat_rotation: ``none`` (default), ``cyclic`` or ``all``: play every seed once per
             seating of the agent string's lineup (see the module doc).
-        opponents: A panel of reference opponents (agent strings) for two-player games:
-            the agent plays every seed against each, from both seats (see the module
+        opponents: A panel of reference opponents (agent strings) for multi-agent games:
+            the agent plays every seed against each, from every seat (see the module
             doc); needs ``seat_rotation`` ``all``. Empty (default): no panel.
     """
 
@@ -226,7 +230,7 @@ class TaskProtocol(BaseModel):
     def _panel_plays_both_seats(self) -> TaskProtocol:
         if self.opponents and self.seat_rotation != "all":
             raise ValueError(
-                "a protocol with opponents plays each from both seats: set seat_rotation: all"
+                "a protocol with opponents plays each from every seat: set seat_rotation: all"
             )
         return self
 
@@ -293,10 +297,15 @@ class TaskProtocol(BaseModel):
         except LineupError as exc:
             raise ProtocolError(f"task {self.id!r}: {exc}") from exc
 
-    def plays_per_seed(self, agent: str) -> int:
-        """Episodes per (env, seed) for ``agent``: seatings (or panel plays) x attempts."""
+    def plays_per_seed(self, agent: str, entry: EnvEntry | None = None) -> int:
+        """Episodes per (env, seed) for ``agent``: seatings (or panel plays) x attempts.
+
+        With a panel the plays depend on the env's seats (one per seat and opponent):
+        ``entry`` names the env (default: the first).
+        """
         if self.opponents:
-            return PANEL_SEATS * len(self.opponents) * self.attempts
+            seats = len(self.entry_seats(self.envs[0] if entry is None else entry))
+            return max(seats, PANEL_SEATS) * len(self.opponents) * self.attempts
         return len(self.seatings(agent)) * self.attempts
 
     def entry_seats(self, entry: EnvEntry) -> list[str]:
@@ -308,13 +317,9 @@ class TaskProtocol(BaseModel):
         spec = registry[entry.id]
         if not spec.multi_agent:
             raise ProtocolError(
-                f"task {self.id!r}: {entry.id} is single-agent; a panel plays two-player games"
+                f"task {self.id!r}: {entry.id} is single-agent; a panel plays multi-agent games"
             )
-        env = spec.make(**entry.kwargs)
-        try:
-            return list(env.possible_agents)
-        finally:
-            env.close()
+        return list(_possible_agents(entry.id, canonical_json(entry.kwargs)))
 
     def lineups(self, agent: str, entry: EnvEntry) -> list[str]:
         """The agent string of each play of a seed of ``entry``: seatings, or panel plays.
@@ -351,7 +356,7 @@ class TaskProtocol(BaseModel):
             ProtocolError: a malformed lineup, too many seatings, or more than
                 :data:`MAX_EPISODES` episodes in all.
         """
-        plays = self.plays_per_seed(agent) // self.attempts
+        plays = max(self.plays_per_seed(agent, entry) for entry in self.envs) // self.attempts
         total = self.episode_count() * plays
         if total > MAX_EPISODES:
             raise ProtocolError(
@@ -447,3 +452,13 @@ def _problems(exc: ValidationError, names: dict[str, str] | None = None) -> str:
         message = error["msg"].removeprefix("Value error, ")
         shown.append(f"{where}: {message}" if where else message)
     return "; ".join(dict.fromkeys(shown))
+
+
+@functools.lru_cache(maxsize=64)
+def _possible_agents(env_id: str, kwargs_json: str) -> tuple[str, ...]:
+    """The ``possible_agents`` of an env made with its kwargs (made once per entry)."""
+    env = registry[env_id].make(**json.loads(kwargs_json))
+    try:
+        return tuple(env.possible_agents)
+    finally:
+        env.close()

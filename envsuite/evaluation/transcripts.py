@@ -60,7 +60,7 @@ from envsuite.episodes import (
 )
 from envsuite.errors import EnvsuiteError
 from envsuite.jsonable import canonical_json, to_jsonable
-from envsuite.records import EpisodeRecord
+from envsuite.records import EpisodeRecord, step_rewards
 from envsuite.registry import EnvSpec, registry
 
 #: Env attributes read, in order, for the system prompt (the first non-empty string wins).
@@ -448,7 +448,7 @@ class _TraceFeed:
             self.transcriber.step(action, observation, reward, terminated, truncated, info)
             return
         replayed = {name: float(value) for name, value in reward.items()}
-        if isinstance(recorded, dict) and replayed != recorded:
+        if isinstance(recorded, dict) and step_rewards(replayed) != step_rewards(recorded):
             raise _rewards_differ(self.where, self.index, recorded, replayed)
         if self.kind == "parallel":
             self.transcriber.step(action, observation, reward, terminated, truncated, info)

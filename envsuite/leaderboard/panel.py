@@ -1,18 +1,26 @@
-"""A two-player board's panel of reference opponents and the frozen games that rate it.
+"""A game board's panel of reference opponents and the frozen games that rate it.
 
 A board whose protocol names ``opponents`` (see :mod:`envsuite.evaluation.protocol`) is a
 *panel board*: every submission is one agent, which plays every seed against each panel
-opponent from both seats. The panel is rated once, from a round robin among its own
+opponent from every seat. The panel is rated once, from a round robin among its own
 members played when the board is created and kept beside it (``panel.jsonl``, frozen with
-the board and protocol files on publication): pair k = (i, j) of opponents (i < j, in
-protocol order), seat order s (0: i sits first) and repeat a is ``attempt = (2 k + s) *
-attempts + a``, with the lineup ``player_0=panel:A,player_1=panel:B`` as its agent id.
+the board and protocol files on publication):
+
+- a two-player game: pair k = (i, j) of opponents (i < j, in protocol order), seat order
+  s (0: i sits first) and repeat a is ``attempt = (2 k + s) * attempts + a``, with the
+  lineup ``player_0=panel:A,player_1=panel:B`` as its agent id;
+- a game of more seats (social deduction): the plays of
+  :func:`~envsuite.leaderboard.duplicate_games.field_plays` (each opponent alone in each
+  seat among each other, then each opponent's self-play game), play q, repeat a being
+  ``attempt = q * attempts + a``.
 
 The panel's strengths are the Bradley–Terry fit (:func:`~envsuite.evaluation.metrics.
-ratings.bradley_terry_strengths`) on those games, so they are fixed by the frozen records
-and reproducible from them; every entry is rated against them alone (see
-:mod:`envsuite.leaderboard.panel_metrics`), and a new entry never moves another. Ratings
-are shown on the Elo scale with the first opponent of the protocol at 1000.
+ratings.bradley_terry_strengths`) on those games (one match per two-player game; in a
+many-seat game the duplicate comparison of :mod:`~envsuite.leaderboard.duplicate_games`),
+so they are fixed by the frozen records and reproducible from them; every entry is rated
+against them alone (see :mod:`envsuite.leaderboard.panel_metrics`), and a new entry never
+moves another. Ratings are shown on the Elo scale with the first opponent of the protocol
+at 1000.
 """
 
 from __future__ import annotations
@@ -25,7 +33,7 @@ from pathlib import Path
 import numpy as np
 from pydantic import ValidationError
 
-from envsuite.agents.lineup import format_lineup, panel_agent, seat_order
+from envsuite.agents.lineup import PANEL_SEATS, format_lineup, panel_agent
 from envsuite.evaluation.executors import make_executor
 from envsuite.evaluation.jobs import EpisodeJob
 from envsuite.evaluation.metrics.bootstrap import FloatArray, Interval, percentile_interval
@@ -38,6 +46,13 @@ from envsuite.evaluation.metrics.ratings import (
 )
 from envsuite.evaluation.protocol import TaskProtocol
 from envsuite.jsonable import canonical_json
+from envsuite.leaderboard.duplicate_games import (
+    entry_seats,
+    field_lineup,
+    field_plays,
+    record_seats,
+    round_robin_matches,
+)
 from envsuite.leaderboard.errors import BoardError
 from envsuite.leaderboard.safety import read_json_lines
 from envsuite.records import EpisodeRecord, write_records
@@ -56,30 +71,40 @@ def round_robin_jobs(protocol: TaskProtocol) -> list[EpisodeJob]:
     """Every game of the panel's round robin (see the module doc), in protocol order.
 
     Raises:
-        ProtocolError: an env that is not a two-player game.
+        ProtocolError: an env that is not a multi-agent game.
     """
     opponents = [panel_agent(o) for o in protocol.opponents]
     pairs = list(combinations(range(len(opponents)), 2))
     jobs = []
     for entry in protocol.envs:
-        first, second = sorted(protocol.entry_seats(entry), key=seat_order)
+        seats = entry_seats(entry)
+        if len(seats) > PANEL_SEATS:
+            lineups = [
+                field_lineup(play, protocol.opponents, seats)
+                for play in field_plays(len(opponents), len(seats))
+            ]
+        else:
+            first, second = seats
+            lineups = [
+                format_lineup({first: opponents[a], second: opponents[b]})
+                for i, j in pairs
+                for a, b in ((i, j), (j, i))
+            ]
         for seed in protocol.seed_values():
-            for k, (i, j) in enumerate(pairs):
-                for s, (a, b) in enumerate(((i, j), (j, i))):
-                    lineup = format_lineup({first: opponents[a], second: opponents[b]})
-                    for repeat in range(protocol.attempts):
-                        jobs.append(
-                            EpisodeJob(
-                                run_id=PANEL_RUN_ID,
-                                task_id=protocol.id,
-                                env_id=entry.id,
-                                env_kwargs=entry.kwargs,
-                                seed=seed,
-                                attempt=(2 * k + s) * protocol.attempts + repeat,
-                                agent=lineup,
-                                step_budget=protocol.max_steps,
-                            )
+            for play, lineup in enumerate(lineups):
+                for repeat in range(protocol.attempts):
+                    jobs.append(
+                        EpisodeJob(
+                            run_id=PANEL_RUN_ID,
+                            task_id=protocol.id,
+                            env_id=entry.id,
+                            env_kwargs=entry.kwargs,
+                            seed=seed,
+                            attempt=play * protocol.attempts + repeat,
+                            agent=lineup,
+                            step_budget=protocol.max_steps,
                         )
+                    )
     return jobs
 
 
@@ -170,15 +195,29 @@ def _strengths(episodes: Sequence[Sequence[Match]], names: list[str]) -> FloatAr
     return np.array([fitted.get(name, np.nan) for name in names])
 
 
-def panel_strengths(records: Sequence[EpisodeRecord], opponents: Sequence[str]) -> dict[str, float]:
+def panel_matches(records: Sequence[EpisodeRecord], protocol: TaskProtocol) -> list[list[Match]]:
+    """The matches of every game of the round robin, one list per game (see the module doc).
+
+    Raises:
+        BoardError: a game that cannot be scored (no win / draw / loss where compared).
+    """
+    duel = [record for record in records if len(record_seats(record)) <= PANEL_SEATS]
+    try:
+        return (game_matches(duel) if duel else []) + round_robin_matches(protocol, records)
+    except ValueError as exc:
+        raise BoardError(f"the panel's round robin cannot be scored: {exc}") from exc
+
+
+def panel_strengths(records: Sequence[EpisodeRecord], protocol: TaskProtocol) -> dict[str, float]:
     """Each opponent's fixed log-strength, fitted on the round robin (see the module doc).
 
     Raises:
         BoardError: an opponent without a game in the round robin.
     """
+    opponents = protocol.opponents
     if len(opponents) == 1:
         return {opponents[0]: 0.0}
-    theta = _strengths(game_matches(records), [panel_agent(o) for o in opponents])
+    theta = _strengths(panel_matches(records, protocol), [panel_agent(o) for o in opponents])
     if np.isnan(theta).any():
         raise BoardError("the panel's round robin leaves an opponent without a game")
     return {o: float(t) for o, t in zip(opponents, theta, strict=True)}
@@ -186,7 +225,7 @@ def panel_strengths(records: Sequence[EpisodeRecord], opponents: Sequence[str]) 
 
 def panel_ratings(
     records: Sequence[EpisodeRecord],
-    opponents: Sequence[str],
+    protocol: TaskProtocol,
     *,
     reps: int,
     confidence: float,
@@ -196,8 +235,10 @@ def panel_ratings(
 
     Formula:
         θ = the ridge-penalised Bradley–Terry fit on one match per game (a draw is half a
-        point); rating = 1000 + (400 / ln 10)(θ − θ_first). The interval resamples games
-        with replacement (``reps`` times, seeded) and refits, anchored the same way.
+        point; in a game of more than two seats, the duplicate comparison of
+        :mod:`~envsuite.leaderboard.duplicate_games`); rating = 1000 + (400 / ln 10)(θ −
+        θ_first). The interval resamples games with replacement (``reps`` times, seeded)
+        and refits, anchored the same way.
 
     Source:
         Bradley & Terry (1952); Elo (1978) for the scale; Efron & Tibshirani (1993), ch. 13.
@@ -207,13 +248,14 @@ def panel_ratings(
     Raises:
         BoardError: an opponent without a game in the round robin.
     """
+    opponents = protocol.opponents
     names = [panel_agent(o) for o in opponents]
-    strengths = panel_strengths(records, opponents)
+    strengths = panel_strengths(records, protocol)
     if len(names) == 1:
         fixed = DEFAULT_ANCHOR_RATING
         only = Interval(fixed, fixed, fixed, confidence)
         return PanelRatings(list(opponents), strengths, {opponents[0]: only}, 0)
-    episodes = game_matches(records)
+    episodes = panel_matches(records, protocol)
     theta = np.array([strengths[o] for o in opponents])
     rng = np.random.default_rng(seed)
     samples = np.full((reps, len(names)), np.nan)

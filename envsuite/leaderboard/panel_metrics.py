@@ -1,9 +1,9 @@
 """One entry of a panel board, from its own records: rating, win / draw / loss, exploitability.
 
 An entry's records are its games against the panel (see :mod:`envsuite.leaderboard.panel`):
-for every env entry and seed, play p = ``attempt // attempts`` is against opponent
-``p // 2`` with the entry in seat ``p % 2`` (:func:`~envsuite.agents.lineup.panel_play`),
-and the record's ``agent_id`` must be exactly that lineup. Who the entry is comes from
+for every env entry of n seats and seed, play p = ``attempt // attempts`` is against
+opponent ``p // n`` with the entry in seat ``p % n`` (:func:`~envsuite.agents.lineup.
+panel_play`), and the record's ``agent_id`` must be exactly that lineup. Who the entry is comes from
 that decoding, never from matching agent strings, so an entry named ``random`` facing the
 panel's ``random`` is still told apart.
 
@@ -11,12 +11,20 @@ Numbers, all recomputed from the records:
 
 - ``bradley_terry``: the entry's strength against the panel's fixed strengths
   (:func:`~envsuite.evaluation.metrics.anchored_rating.anchored_strength`, a draw half a
-  point), on the board's Elo scale (the panel's first opponent at 1000). Its interval is
-  the stratified bootstrap of the other boards (seeds resampled within each env entry,
-  all of a seed's games together), refitting the strength per replicate with the panel
-  held fixed; the draws are the same for every entry, so replicates are paired.
+  point; in a game of more than two seats a game's point is the duplicate comparison of
+  the entry's seat with the opponent's own play of it, see
+  :mod:`~envsuite.leaderboard.duplicate_games`), on the board's Elo scale (the panel's
+  first opponent at 1000). Its interval is the stratified bootstrap of the other boards
+  (seeds resampled within each env entry, all of a seed's games together), refitting the
+  strength per replicate with the panel held fixed; the draws are the same for every
+  entry, so replicates are paired.
 - ``win_rate``, ``draw_rate``, ``loss_rate``: shares of the entry's games, and
   ``mean_return``: its seat's mean return, each with the same stratified bootstrap.
+- on a board with games of more than two seats, ``duplicate:<opponent>``: the entry's
+  mean duplicate point against each opponent's field (the mean over env entries of the
+  per-entry mean), with the same bootstrap. The rating assumes an entry's edge over the
+  panel is the same in every field; where it is not (a belief bot gains more among its
+  own kind than among random players), these show each field's score apart.
 - for envs with exploitability hooks (the poker games), ``exploitability:<env>`` and
   ``unvisited:<env>`` from :func:`~envsuite.evaluation.metrics.exploitability.
   exploitability_from_records` on the entry's own actions (the unvisited count is an
@@ -25,19 +33,17 @@ Numbers, all recomputed from the records:
 
 from __future__ import annotations
 
-import functools
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from envsuite.agents.lineup import (
+    PANEL_SEATS,
     LineupError,
     panel_play,
     panel_seatings,
     parse_lineup,
-    seat_order,
 )
 from envsuite.evaluation.metrics import aggregate_mean, stratified_bootstrap_interval
 from envsuite.evaluation.metrics.anchored_rating import anchored_strength
@@ -50,6 +56,13 @@ from envsuite.evaluation.metrics.game_outcomes import POINTS
 from envsuite.evaluation.metrics.ratings import DEFAULT_ANCHOR_RATING, ELO_SCALE
 from envsuite.evaluation.protocol import EnvEntry, TaskProtocol
 from envsuite.jsonable import canonical_json
+from envsuite.leaderboard.duplicate_games import (
+    duplicate_points,
+    entry_seats,
+    record_seats,
+    reference_outcome,
+    self_play_outcomes,
+)
 from envsuite.leaderboard.errors import ConsistencyError
 from envsuite.records import EpisodeRecord
 
@@ -80,26 +93,32 @@ def exploitability_metrics(protocol: TaskProtocol) -> list[tuple[EnvEntry, str, 
     ]
 
 
+def duplicate_metrics(protocol: TaskProtocol) -> list[tuple[int, str]]:
+    """(opponent index, metric) of each ``duplicate:<opponent>`` score a board shows.
+
+    A board with a game of more than two seats shows, per opponent, the entry's mean
+    duplicate point against that opponent's field (0.5: as good as the opponent's own
+    play of the seats; see :mod:`~envsuite.leaderboard.duplicate_games`); a two-player
+    board shows none.
+    """
+    if all(len(entry_seats(entry)) <= PANEL_SEATS for entry in protocol.envs):
+        return []
+    return [(index, f"duplicate:{name}") for index, name in enumerate(protocol.opponents)]
+
+
 def panel_board_metrics(protocol: TaskProtocol) -> list[str]:
     """Every metric a panel board computes per entry, in column order."""
     names = list(PANEL_METRICS)
+    names += [metric for _, metric in duplicate_metrics(protocol)]
     for _, exploitability, unvisited in exploitability_metrics(protocol):
         names += [exploitability, unvisited]
     return names
 
 
-@functools.lru_cache(maxsize=64)
-def _seats(env_id: str, kwargs_json: str) -> tuple[str, str]:
-    entry = EnvEntry(id=env_id, kwargs=json.loads(kwargs_json))
-    protocol = TaskProtocol(id="seats", envs=[entry], seeds=[0])
-    first, second = sorted(protocol.entry_seats(entry), key=seat_order)
-    return first, second
-
-
 def entry_seat(protocol: TaskProtocol, record: EpisodeRecord) -> tuple[str, int]:
     """(the entry's seat, the opponent's index) of one of an entry's records."""
-    seats = _seats(record.env_id, canonical_json(record.env_kwargs))
-    opponent, seat = panel_play(record.attempt // protocol.attempts)
+    seats = record_seats(record)
+    opponent, seat = panel_play(record.attempt // protocol.attempts, len(seats))
     return seats[seat], opponent
 
 
@@ -124,7 +143,7 @@ def entry_agent(protocol: TaskProtocol, records: Sequence[EpisodeRecord], where:
         )
     (agent,) = agents
     for record in records:
-        seats = _seats(record.env_id, canonical_json(record.env_kwargs))
+        seats = record_seats(record)
         try:
             lineups = panel_seatings(agent, protocol.opponents, seats)
         except LineupError as exc:
@@ -144,27 +163,42 @@ class PanelGames:
     """An entry's games against the panel, as arrays over (seeds, env entries[, opponents]).
 
     Attributes:
-        points: Mean points per game (win 1, draw 1/2, loss 0) against each opponent.
+        points: Mean points per game against each opponent: in a two-player game the
+            game's (win 1, draw 1/2, loss 0), in a game of more seats the duplicate
+            comparison with the opponent's own play of the seat
+            (:mod:`~envsuite.leaderboard.duplicate_games`).
         outcomes: Outcome (``win``, ``draw``, ``loss``) -> share of the cell's games.
         returns: The entry seat's mean return.
-        games_per_cell: Games per (seed, env entry, opponent).
+        games_per_cell: Games per (seed, opponent), for each env entry (seats x attempts).
     """
 
     points: FloatArray
     outcomes: dict[str, FloatArray]
     returns: FloatArray
-    games_per_cell: int
+    games_per_cell: FloatArray
 
 
-def panel_games(protocol: TaskProtocol, records: Sequence[EpisodeRecord]) -> PanelGames:
+def panel_games(
+    protocol: TaskProtocol,
+    records: Sequence[EpisodeRecord],
+    panel_records: Sequence[EpisodeRecord] = (),
+) -> PanelGames:
     """The arrays of :class:`PanelGames` (records already checked complete, one agent).
 
+    Args:
+        protocol: The board's protocol (with its opponents).
+        records: The entry's records.
+        panel_records: The panel's round robin (needed for games of more than two seats,
+            whose self-play games are the duplicate references).
+
     Raises:
-        ValueError: a game without a win / draw / loss outcome for the entry's seat.
+        ValueError: a game without a win / draw / loss outcome for the entry's seat (or
+            the seat it is compared with), or a missing self-play game.
     """
     seeds = {seed: i for i, seed in enumerate(protocol.seed_values())}
     tasks = {(e.id, canonical_json(e.kwargs)): i for i, e in enumerate(protocol.envs)}
     shape = (len(seeds), len(tasks), len(protocol.opponents))
+    references = self_play_outcomes(protocol, panel_records)
     points = np.zeros(shape)
     counts = {outcome: np.zeros(shape[:2]) for outcome in POINTS}
     returns = np.zeros(shape[:2])
@@ -177,24 +211,35 @@ def panel_games(protocol: TaskProtocol, records: Sequence[EpisodeRecord]) -> Pan
                 f"seat {seat} has outcome {outcome!r}, not a win, draw or loss"
             )
         row, column = seeds[record.seed], tasks[(record.env_id, canonical_json(record.env_kwargs))]
-        points[row, column, opponent] += POINTS[str(outcome)]
+        if len(record_seats(record)) > PANEL_SEATS:
+            reference = reference_outcome(references, record, opponent, seat, protocol.attempts)
+            points[row, column, opponent] += duplicate_points(outcome, reference)
+        else:
+            points[row, column, opponent] += POINTS[str(outcome)]
         counts[str(outcome)][row, column] += 1
         returns[row, column] += float(record.agents[seat].episode_return)
-    per_cell = 2 * protocol.attempts
+    per_cell = np.array(
+        [max(len(entry_seats(e)), PANEL_SEATS) * protocol.attempts for e in protocol.envs],
+        dtype=np.float64,
+    )
     per_task = per_cell * len(protocol.opponents)
     return PanelGames(
-        points=points / per_cell,
+        points=points / per_cell[np.newaxis, :, np.newaxis],
         outcomes={outcome: count / per_task for outcome, count in counts.items()},
         returns=returns / per_task,
         games_per_cell=per_cell,
     )
 
 
-def strength_of(points: FloatArray, games_per_cell: int, panel: Sequence[float]) -> float:
-    """The entry's log-strength from a (seeds, tasks, opponents) points array."""
-    cells = points.shape[0] * points.shape[1]
-    totals = points.sum(axis=(0, 1)) * games_per_cell
-    games = np.full(len(panel), float(cells * games_per_cell))
+def strength_of(points: FloatArray, games_per_cell: FloatArray, panel: Sequence[float]) -> float:
+    """The entry's log-strength from a (seeds, tasks, opponents) points array.
+
+    ``games_per_cell`` holds each task's games per (seed, opponent) cell, so every game
+    weighs the same in the likelihood.
+    """
+    weights = np.asarray(games_per_cell, dtype=np.float64)[np.newaxis, :, np.newaxis]
+    totals = (points * weights).sum(axis=(0, 1))
+    games = np.full(len(panel), float(points.shape[0] * np.sum(games_per_cell)))
     return anchored_strength(totals, games, panel, centre=float(np.mean(panel)))
 
 
@@ -230,6 +275,7 @@ def panel_results(
     records: Sequence[EpisodeRecord],
     panel: Sequence[float],
     *,
+    panel_records: Sequence[EpisodeRecord] = (),
     reps: int,
     exploitability_reps: int,
     confidence: float,
@@ -241,6 +287,8 @@ def panel_results(
         protocol: The board's protocol (with its opponents).
         records: The entry's records, checked complete and decoded (:func:`entry_agent`).
         panel: The opponents' fixed log-strengths, in protocol order.
+        panel_records: The panel's round robin (games of more than two seats are scored
+            against its self-play games).
         reps: Bootstrap replicates of the rating and the rates.
         exploitability_reps: Bootstrap replicates of each exploitability.
         confidence: Coverage of every interval.
@@ -251,7 +299,7 @@ def panel_results(
             a poker game that does not end as recorded, ...).
     """
     agent = entry_agent(protocol, records, "the entry")
-    games = panel_games(protocol, records)
+    games = panel_games(protocol, records, panel_records)
     samples = rating_replicates([games], panel, reps=reps, seed=seed)[:, 0]
     low, high = percentile_interval(samples, confidence)
     estimate = strength_of(games.points, games.games_per_cell, panel)
@@ -270,6 +318,10 @@ def panel_results(
     results["mean_return"] = stratified_bootstrap_interval(
         games.returns, aggregate_mean, reps=reps, confidence=confidence, seed=seed
     )
+    for index, metric in duplicate_metrics(protocol):
+        results[metric] = stratified_bootstrap_interval(
+            games.points[:, :, index], aggregate_mean, reps=reps, confidence=confidence, seed=seed
+        )
     for entry, exploitability, unvisited in exploitability_metrics(protocol):
         own = [
             r

@@ -79,16 +79,17 @@ def check_version_lock(board: BoardVersion, records: Sequence[EpisodeRecord]) ->
 def expected_keys(board: BoardVersion) -> list[EpisodeKey]:
     """Every episode the board's protocol asks for: env entries x seeds x attempts.
 
-    On a panel board every seed is played against each opponent from both seats, so its
-    attempts run to ``2 x opponents x attempts`` (see :mod:`envsuite.evaluation.protocol`).
+    On a panel board every seed is played against each opponent from every seat, so its
+    attempts run to ``seats x opponents x attempts`` (see :mod:`envsuite.evaluation.protocol`).
     """
     protocol = board.protocol
-    plays = 2 * len(protocol.opponents) * protocol.attempts if board.panel else protocol.attempts
     return [
         (protocol.id, entry.id, canonical_json(entry.kwargs), seed, attempt)
         for entry in protocol.envs
         for seed in protocol.seed_values()
-        for attempt in range(plays)
+        for attempt in range(
+            protocol.plays_per_seed("", entry) if board.panel else protocol.attempts
+        )
     ]
 
 

@@ -164,7 +164,7 @@ def rank_panel_reports(board: BoardVersion, reports: list[VerificationReport]) -
     opponents = board.protocol.opponents
     panel = panel_ratings(
         board.panel_records,
-        opponents,
+        board.protocol,
         reps=settings.rating_reps,
         confidence=settings.confidence,
         seed=settings.seed,
@@ -174,7 +174,7 @@ def rank_panel_reports(board: BoardVersion, reports: list[VerificationReport]) -
     if not reports:
         return Standings(board, metric, columns, [], tasks, panel)
     names = [report.path.name for report in reports]
-    games = [panel_games(board.protocol, report.records) for report in reports]
+    games = [panel_games(board.protocol, report.records, board.panel_records) for report in reports]
     strengths = [panel.strengths[o] for o in opponents]
     replicates = rating_replicates(games, strengths, reps=settings.reps, seed=settings.seed)
     bounds = rank_bounds(names, replicates, True, settings.confidence)

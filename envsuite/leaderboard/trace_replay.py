@@ -45,7 +45,7 @@ from envsuite.evaluation.jobs import EpisodeJob
 from envsuite.jsonable import canonical_json
 from envsuite.leaderboard.board import BoardVersion
 from envsuite.leaderboard.errors import REPLAY_MISMATCH, TraceReplayError
-from envsuite.records import EpisodeRecord, Step
+from envsuite.records import EpisodeRecord, Step, step_rewards
 from envsuite.registry import registry
 from envsuite.seeding import make_generator
 
@@ -133,7 +133,7 @@ def _difference(record: EpisodeRecord, outcome: dict[str, Any]) -> str | None:
     for number, (old, new) in enumerate(zip(record.trace, replayed, strict=False), start=1):
         if canonical_json(old.action) != canonical_json(new.action):
             return f"step {number}: the replay sent {new.action!r}, the trace holds {old.action!r}"
-        if old.reward != new.reward:
+        if step_rewards(old.reward) != step_rewards(new.reward):
             return f"step {number}: recorded reward {old.reward!r}, the env gives {new.reward!r}"
     if outcome["length"] != record.length:
         return f"the episode lasts {outcome['length']} steps in the env, {record.length} recorded"

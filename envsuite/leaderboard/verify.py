@@ -215,12 +215,13 @@ def recompute(board: BoardVersion, records: list[EpisodeRecord]) -> dict[str, In
     ranking = board.settings.ranking
     if board.panel:
         opponents = board.protocol.opponents
-        strengths = panel_strengths(board.panel_records, opponents)
+        strengths = panel_strengths(board.panel_records, board.protocol)
         try:
             return panel_results(
                 board.protocol,
                 records,
                 [strengths[o] for o in opponents],
+                panel_records=board.panel_records,
                 reps=ranking.reps,
                 exploitability_reps=ranking.exploitability_reps,
                 confidence=ranking.confidence,

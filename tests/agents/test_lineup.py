@@ -118,10 +118,22 @@ def test_a_panel_keeps_an_agent_named_like_an_opponent_apart():
     assert unpanelled("panel:oracle") == "oracle" and panel_agent("oracle") == "panel:oracle"
 
 
+def test_a_panel_of_a_many_seat_game_seats_the_agent_once_in_every_seat():
+    seats = ["player_2", "player_0", "player_1"]
+    lineups = panel_seatings("mine", ["random", "oracle"], seats)
+    assert lineups[:3] == [
+        "player_0=mine,player_1=panel:random,player_2=panel:random",
+        "player_0=panel:random,player_1=mine,player_2=panel:random",
+        "player_0=panel:random,player_1=panel:random,player_2=mine",
+    ]
+    assert lineups[5] == "player_0=panel:oracle,player_1=panel:oracle,player_2=mine"
+    assert [panel_play(p, 3) for p in (0, 2, 3, 5)] == [(0, 0), (0, 2), (1, 0), (1, 2)]
+
+
 @pytest.mark.parametrize(
     ("agent", "opponents", "seats", "message"),
     [
-        ("mine", ["random"], ["a", "b", "c"], "two-player"),
+        ("mine", ["random"], ["a"], "two or more seats"),
         ("player_0=mine", ["random"], ["player_0", "player_1"], "names one agent"),
         ("panel:random", ["random"], ["player_0", "player_1"], "names one agent"),
         ("mine", [], ["player_0", "player_1"], "at least one opponent"),

@@ -45,7 +45,7 @@ def test_an_aec_record_has_one_trace_step_per_agent_action(turn_game: EnvSpec) -
     assert record.infra_error is None
     assert record.length == 4
     assert [step.action for step in record.trace] == [{"first": "3"}, {"second": "3"}] * 2
-    assert record.trace[0].reward == {"first": 3.0, "second": 0.0}
+    assert record.trace[0].reward == {"first": 3.0}  # zero rewards are left out
     assert record.episode_return == {"first": 6.0, "second": 6.0}
     assert record.agents == {
         "first": AgentOutcome(episode_return=6.0, outcome="draw"),

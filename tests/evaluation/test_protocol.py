@@ -15,8 +15,9 @@ RUNNABLE = RUNNABLE_TASKS
 def test_shipped_protocols_load_and_expand(path):
     protocol = TaskProtocol.load(path)
     jobs = protocol.jobs("run", "random")
-    plays = protocol.plays_per_seed("random")  # attempts, or a panel's plays of each seed
-    assert len(jobs) == len(protocol.envs) * len(protocol.seed_values()) * plays
+    # attempts, or a panel's plays of each seed (one per seat and opponent)
+    plays = sum(protocol.plays_per_seed("random", entry) for entry in protocol.envs)
+    assert len(jobs) == len(protocol.seed_values()) * plays
     assert len({job.key for job in jobs}) == len(jobs)
     assert protocol.id == path.stem
 

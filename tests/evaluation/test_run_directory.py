@@ -180,7 +180,9 @@ def test_multi_agent_runs_record_per_agent_returns(tmp_path):
         assert set(record.episode_return) == {"player_0", "player_1"}
         assert record.length == 10
         for name in ("player_0", "player_1"):
-            assert record.episode_return[name] == sum(step.reward[name] for step in record.trace)
+            assert record.episode_return[name] == sum(
+                step.reward.get(name, 0.0) for step in record.trace
+            )
         assert set(record.trace[0].action) == {"player_0", "player_1"}
         assert "player_0/cumulative_regret" in record.metrics
 

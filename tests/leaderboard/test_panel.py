@@ -41,7 +41,7 @@ def test_the_round_robin_plays_every_pair_from_both_seats(panel_copy):
 
 def test_the_panel_strengths_are_the_bradley_terry_fit_of_its_games(panel_copy):
     board = panel_copy
-    strengths = panel_strengths(board.panel_records, ["random", "oracle"])
+    strengths = panel_strengths(board.panel_records, board.protocol)
     matches = []
     for record in board.panel_records:
         seats = parse_lineup(record.agent_id)
@@ -56,8 +56,9 @@ def test_the_panel_strengths_are_the_bradley_terry_fit_of_its_games(panel_copy):
 
 def test_panel_ratings_are_anchored_at_the_first_opponent_and_reproducible(panel_copy):
     records = panel_copy.panel_records
-    one = panel_ratings(records, ["random", "oracle"], reps=100, confidence=0.95, seed=0)
-    two = panel_ratings(records, ["random", "oracle"], reps=100, confidence=0.95, seed=0)
+    protocol = panel_copy.protocol
+    one = panel_ratings(records, protocol, reps=100, confidence=0.95, seed=0)
+    two = panel_ratings(records, protocol, reps=100, confidence=0.95, seed=0)
     assert one == two
     assert one.ratings["random"].estimate == 1000.0
     assert one.ratings["oracle"].estimate == pytest.approx(one.to_rating(one.strengths["oracle"]))

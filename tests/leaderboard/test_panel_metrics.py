@@ -40,7 +40,7 @@ def _by_hand(board, records):
         opponent, seat = opponents[play // 2], f"player_{play % 2}"
         points[opponent] += POINTS[str(record.agents[seat].outcome)]
         games[opponent] += 1
-    panel = panel_strengths(board.panel_records, opponents)
+    panel = panel_strengths(board.panel_records, board.protocol)
     theta = anchored_strength(
         [points[o] for o in opponents],
         [games[o] for o in opponents],

@@ -74,15 +74,15 @@ class Run:
         """
         if self.protocol is None:
             return {}
-        try:
-            plays = self.protocol.plays_per_seed(self.agent)
-        except ProtocolError:  # an agent string the run could not have run
-            plays = self.protocol.attempts
-        per_env = len(self.protocol.seed_values()) * plays
-        return {
-            (self.protocol.id, entry.id, canonical_json(entry.kwargs)): per_env
-            for entry in self.protocol.envs
-        }
+        expected = {}
+        for entry in self.protocol.envs:
+            try:
+                plays = self.protocol.plays_per_seed(self.agent, entry)
+            except ProtocolError:  # an agent string the run could not have run
+                plays = self.protocol.attempts
+            key = (self.protocol.id, entry.id, canonical_json(entry.kwargs))
+            expected[key] = len(self.protocol.seed_values()) * plays
+        return expected
 
 
 def _one_line(message: str) -> str:

@@ -20,6 +20,11 @@ from envsuite.families.social.amongus_actions import (
     parse_index,
     parse_text,
 )
+from envsuite.families.social.amongus_measures import (
+    MEASURE_KEYS,
+    AmongUsMeasures,
+    checked_probe_phases,
+)
 from envsuite.families.social.amongus_observation import text_view, vector_size, vector_view
 from envsuite.families.social.amongus_rules import AmongUsGame
 from envsuite.families.social.amongus_setup import (
@@ -31,6 +36,8 @@ from envsuite.families.social.amongus_setup import (
     AmongUsSetup,
     Phase,
 )
+from envsuite.families.social.belief_probes import UNIFORM_ANSWER, probe_prompt
+from envsuite.families.social.social_measures import read_probe_answer
 from envsuite.families.social.werewolf_setup import NAMES
 from envsuite.rendering import TEXT_RENDER_MODES, checked_render_mode
 from envsuite.spaces import UnicodeText
@@ -124,14 +131,38 @@ class AmongUsEnv(EnvsuiteAECEnv[Any, Any, Action]):
         names: The players' names (default Alice, Bob, ...; words of ASCII letters).
         observation_mode: ``"text"`` for LLM agents or ``"vector"`` for classic agents.
         invalid_action_penalty: The cost of a refused action (>= 0).
+        belief_probes: Phases (``"meeting"``: a meeting's discussion, ``"vote"``: its
+            vote) at whose start every living player gets a probe turn (text mode only;
+            default none): see Belief probes below.
+        speaking_reward: Whether to score each speech by its effect on belief-tracking
+            crew listeners, and each impostor's cover at the votes (default False).
         render_mode: ``"ansi"`` (every role and room), ``"rgb_array"``, ``"human"`` or
             None.
+
+    Belief probes and speaking reward:
+        Both are off by default (the game is then exactly as above). With
+        ``belief_probes``, when a meeting's discussion or vote opens each living player,
+        in seat order, gets one extra turn before the phase's first action: its
+        observation ends with the question, ``info["probe"]`` holds it as data (players,
+        classes ``impostors`` and ``crew``, phase, ``day`` = the meeting's number) and
+        ``info["legal_actions"]`` is ``["uniform"]``. The answer is ``Alice: 0.7, Bob:
+        0.1`` (the probability that each is an impostor), JSON, or a dict from a Python
+        agent, read leniently as in Werewolf-v0; an answer where no player's
+        probability can be read is refused with a ``parse_error`` and scored as 0.5 for
+        everyone. A probe never costs a penalty and changes nothing in the game, its log
+        or its rewards. Final infos then hold ``probes``, ``probe_brier``,
+        ``probe_log``, ``probe_accuracy`` and ``probe_malformed``; with
+        ``speaking_reward``, ``speeches``, ``speaking_reward``, ``speaking_reward_total``
+        and, for impostors, ``deception``; the runner records them per player as
+        metrics. Definitions: :mod:`~envsuite.families.social.amongus_measures`.
 
     Version history:
         v0: Initial version.
 
     """
 
+    #: Final-info keys the runner stores as per-player metrics (present when measured).
+    record_metrics: ClassVar[tuple[str, ...]] = MEASURE_KEYS
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": list(TEXT_RENDER_MODES),
         "name": "amongus_v0",
@@ -157,6 +188,8 @@ class AmongUsEnv(EnvsuiteAECEnv[Any, Any, Action]):
         names: Sequence[str] | None = None,
         observation_mode: ObservationMode = "text",
         invalid_action_penalty: float = 0.1,
+        belief_probes: Sequence[str] | None = None,
+        speaking_reward: bool = False,
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
@@ -171,6 +204,14 @@ class AmongUsEnv(EnvsuiteAECEnv[Any, Any, Action]):
             raise ValueError(
                 f"invalid_action_penalty must be a number >= 0, got {invalid_action_penalty!r}"
             )
+        probe_phases = checked_probe_phases(belief_probes)
+        if probe_phases and observation_mode != "text":
+            raise ValueError("belief_probes need observation_mode='text' (an answer is text)")
+        if not isinstance(speaking_reward, bool):
+            raise ValueError(f"speaking_reward must be True or False, got {speaking_reward!r}")
+        if "meeting" in probe_phases and discussion_rounds == 0:
+            raise ValueError("belief_probes names 'meeting', but discussion_rounds is 0")
+        self.measures = AmongUsMeasures(probe_phases, speaking_reward)
         pairs = tuple(
             _sequence("each corridor", pair) for pair in _sequence("corridors", corridors)
         )
@@ -244,6 +285,8 @@ class AmongUsEnv(EnvsuiteAECEnv[Any, Any, Action]):
         self.game = self._deal(self.np_random)
         self.invalid_actions = dict.fromkeys(self.possible_agents, 0)
         self._legal_key = ()
+        if self.measures.enabled:
+            self.measures.start(self.game)
         return self._mover(), {agent: self._info(agent) for agent in self.possible_agents}
 
     def _resolve_chance(self) -> None:
@@ -254,7 +297,8 @@ class AmongUsEnv(EnvsuiteAECEnv[Any, Any, Action]):
             self.game.apply_chance(options[int(self.np_random.integers(len(options)))])
 
     def _mover(self) -> str:
-        seat = self.game.to_move
+        probed = self.measures.probe_seat
+        seat = self.game.to_move if probed is None else probed
         return self.possible_agents[0 if seat is None else seat]
 
     def _info(self, agent: str) -> dict[str, Any]:
@@ -272,6 +316,10 @@ class AmongUsEnv(EnvsuiteAECEnv[Any, Any, Action]):
                 info["outcome"] = "draw"
             else:
                 info["outcome"] = "win" if winner == ROLES[role].team else "loss"
+            if self.measures.enabled:
+                info.update(self.measures.final_info(seat))
+        elif self.measures.probe_seat == seat:
+            info["probe"] = self.measures.question(self.game, seat).as_info()
         return info
 
     def seat_of(self, agent: str) -> int:
@@ -282,6 +330,9 @@ class AmongUsEnv(EnvsuiteAECEnv[Any, Any, Action]):
     def parse_action(self, agent: str, action: Any) -> Action:
         """A command (text) or an index (vector) as a rule action, checked legal."""
         seat = self._seat[agent]
+        if self.measures.probe_seat == seat:
+            question = self.measures.question(self.game, seat)
+            return Action("probe", value=read_probe_answer(action, question))
         setup = self.setup
         if self.observation_mode == "text":
             parsed = parse_text(action, setup.names, setup.rooms)
@@ -307,9 +358,11 @@ class AmongUsEnv(EnvsuiteAECEnv[Any, Any, Action]):
         """The legal actions of ``agent`` (the player to move), in the env's action form.
 
         ``say`` is left out (any message is legal in a discussion). Kept until the game
-        moves on; callers get a copy.
+        moves on; callers get a copy. On a belief-probe turn the list is ``["uniform"]``.
         """
         seat = self._seat[agent]
+        if self.measures.probe_seat == seat:
+            return [UNIFORM_ANSWER]
         key = (id(self.game), len(self.game.game_log.entries), seat)
         if self._legal_key != key:
             self._legal_key = key
@@ -321,23 +374,47 @@ class AmongUsEnv(EnvsuiteAECEnv[Any, Any, Action]):
         return list(self._legal)
 
     def apply_action(self, agent: str, parsed: Action) -> Turn:
-        """Play the action; draw any chance event it opens; pay out at the end."""
-        self.game.apply(self._seat[agent], parsed)
+        """Play the action (or answer the probe); draw any chance event; pay out at the end."""
+        seat = self._seat[agent]
+        if parsed.kind == "probe":
+            self.measures.answer(self.game, seat, parsed.value)
+            self.measures.after_change(self.game)
+            return self._turn(agent, {})
+        if self.measures.enabled:
+            self.measures.before_action(self.game, seat, parsed)
+        self.game.apply(seat, parsed)
         self._resolve_chance()
+        if self.measures.enabled:
+            self.measures.after_action(self.game, seat, parsed)
+            self.measures.after_change(self.game)
         return self._turn(agent, {})
 
     def apply_invalid_action(self, agent: str, message: str) -> Turn:
-        """The penalty; the player to move also loses its turn (taken as ``wait``)."""
+        """The penalty; the player to move also loses its turn (taken as ``wait``).
+
+        A refused probe answer costs nothing: it is scored as 0.5 for everyone.
+        """
+        seat = self._seat[agent]
+        if message != OFF_TURN and self.measures.probe_seat == seat:
+            self.measures.answer(self.game, seat, "")
+            self.measures.after_change(self.game)
+            return self._turn(agent, {})
         self.invalid_actions[agent] += 1
         rewards = {agent: -self.invalid_action_penalty}
-        if message != OFF_TURN and self.game.to_move == self._seat[agent]:
-            self.game.forfeit_turn(self._seat[agent])
+        if message != OFF_TURN and self.game.to_move == seat:
+            self.game.forfeit_turn(seat)
             self._resolve_chance()
+            if self.measures.enabled:
+                self.measures.after_change(self.game)
         return self._turn(agent, rewards)
 
     def _turn(self, agent: str, rewards: dict[str, float]) -> Turn:
         if not self.game.over:
-            return Turn(rewards=rewards, infos={agent: self._info(agent)}, next_agent=self._mover())
+            mover = self._mover()
+            infos = {agent: self._info(agent)}
+            if self.measures.enabled:  # a probe turn's question is in the prober's info
+                infos[mover] = self._info(mover)
+            return Turn(rewards=rewards, infos=infos, next_agent=mover)
         final = dict(rewards)
         infos = {name: self._info(name) for name in self.possible_agents}
         winner = self.game.winner
@@ -362,6 +439,9 @@ class AmongUsEnv(EnvsuiteAECEnv[Any, Any, Action]):
         if self.observation_mode == "vector":
             return vector_view(self.game, seat)
         error = self.infos.get(agent, {}).get("parse_error") if self.infos else None
+        if self.measures.probe_seat == seat:
+            view = text_view(self.game, seat, error, [], MAX_OBSERVATION_CHARS)
+            return f"{view}\n{probe_prompt(self.measures.question(self.game, seat))}"
         legal = self.legal_actions(agent) if self.game.to_move == seat else []
         return text_view(self.game, seat, error, legal or [], MAX_OBSERVATION_CHARS)
 
@@ -393,6 +473,8 @@ class AmongUsEnv(EnvsuiteAECEnv[Any, Any, Action]):
             "invalid_actions": self.invalid_actions,
             "rng": self.np_random.bit_generator.state,
         }
+        if self.measures.enabled:
+            payload["measures"] = self.measures.digest()
         encoded = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
         return hashlib.sha256(encoded.encode("utf-8")).hexdigest()
 

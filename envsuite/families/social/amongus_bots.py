@@ -19,6 +19,11 @@
 
   Ties are broken by the bot's own generator (seeded by ``reset``).
 
+Both answer belief probes (``info["probe"]``; see
+:mod:`~envsuite.families.social.amongus_measures`): the random bot ``uniform``, the
+belief bot its suspicion read as probabilities (:meth:`BeliefBot.posterior`, by
+:func:`~envsuite.families.social.amongus_beliefs.impostor_probabilities`), as JSON.
+
 Both read only their own seat's sight (``game.sight(seat)``), message view
 (``game.log.view(seat)``), memory rows and tasks, never another seat's role. The seat
 is the env's agent to move when ``act`` is called. Use one per seat, e.g.
@@ -33,8 +38,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import numpy as np
+
+from envsuite.families.social.amongus_beliefs import impostor_probabilities
 from envsuite.families.social.amongus_rules import AmongUsGame
 from envsuite.families.social.amongus_setup import (
+    CREW,
     CREWMATE,
     IMPOSTOR,
     IMPOSTORS,
@@ -42,6 +51,7 @@ from envsuite.families.social.amongus_setup import (
     Action,
     Phase,
 )
+from envsuite.families.social.belief_probes import UNIFORM_ANSWER, format_answer
 from envsuite.seeding import make_generator
 
 #: Suspicion at which a crewmate accuses and votes.
@@ -67,7 +77,13 @@ class _SeatBot:
             raise ValueError("this bot was made without an env: call choose(game, seat)")
         agent = self.env.agent_selection
         seat = self.env.seat_of(agent)
+        if isinstance(info, Mapping) and info.get("probe"):
+            return self.answer_probe(self.env.game, seat)
         return self.env.encode_action(agent, self.choose(self.env.game, seat))
+
+    def answer_probe(self, game: AmongUsGame, seat: int) -> str:
+        """The answer to a belief probe put to ``seat``: ``uniform`` unless a bot knows better."""
+        return UNIFORM_ANSWER
 
     def choose(self, game: AmongUsGame, seat: int) -> Action:
         """The rule action of ``seat`` (the seat to move)."""
@@ -171,6 +187,24 @@ class BeliefBot(_SeatBot):
                 self.suspicion[other] += 2.0 * fresh / len(seen[1])
         for other in here:
             self.suspicion[other] += 0.5 / len(here)
+
+    def posterior(self, game: AmongUsGame, seat: int) -> np.ndarray:
+        """P(each seat is an impostor) from the suspicion scores and ``seat``'s knowledge."""
+        self.observe(game, seat)
+        known = game.known_team[seat]
+        view = game.log.view(seat)
+        ejected = {m.subject for m in view if m.kind == "eject" and m.subject is not None}
+        dead = set(game.known_dead[seat])
+        crew = {s for s, team in enumerate(known) if team == CREW} | (dead - ejected)
+        impostors = {s for s, team in enumerate(known) if team == IMPOSTORS}
+        scores = [self.suspicion[s] for s in range(game.setup.num_players)]
+        return impostor_probabilities(scores, game.setup.num_impostors, crew, impostors, dead)
+
+    def answer_probe(self, game: AmongUsGame, seat: int) -> str:
+        """Its :meth:`posterior` probability that each other player is an impostor, as JSON."""
+        posterior = self.posterior(game, seat)
+        others = range(game.setup.num_players)
+        return format_answer({game.names[s]: float(posterior[s]) for s in others if s != seat})
 
     # -- playing -----------------------------------------------------------------------
     def choose(self, game: AmongUsGame, seat: int) -> Action:

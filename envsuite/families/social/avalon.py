@@ -20,6 +20,11 @@ from envsuite.families.social.avalon_actions import (
     parse_index,
     parse_text,
 )
+from envsuite.families.social.avalon_measures import (
+    MEASURE_KEYS,
+    AvalonMeasures,
+    checked_probe_phases,
+)
 from envsuite.families.social.avalon_observation import VectorObserver, text_view, vector_size
 from envsuite.families.social.avalon_rules import AvalonGame
 from envsuite.families.social.avalon_setup import (
@@ -29,6 +34,8 @@ from envsuite.families.social.avalon_setup import (
     AvalonAction,
     AvalonSetup,
 )
+from envsuite.families.social.belief_probes import UNIFORM_ANSWER, probe_prompt
+from envsuite.families.social.social_measures import read_probe_answer
 from envsuite.rendering import TEXT_RENDER_MODES, checked_render_mode
 from envsuite.spaces import UnicodeText
 
@@ -119,14 +126,40 @@ class AvalonEnv(EnvsuiteAECEnv[Any, Any, AvalonAction]):
         names: The players' names (default Alice, Bob, ...; words of ASCII letters).
         observation_mode: ``"text"`` for LLM agents or ``"vector"`` for classic agents.
         invalid_action_penalty: The cost of a refused action (>= 0).
+        belief_probes: Phases (``"discussion"``, ``"proposal"``, ``"vote"``, ``"quest"``,
+            ``"assassination"``) at whose start every player gets a probe turn (text mode
+            only; default none): see Belief probes below.
+        speaking_reward: Whether to score each speech and proposal by its effect on
+            belief-tracking good listeners, and each evil player's cover at the votes
+            (default False).
         render_mode: ``"ansi"`` (the moderator's view, roles included), ``"rgb_array"``,
             ``"human"`` or None.
+
+    Belief probes and speaking reward:
+        Both are off by default (the game is then exactly as above). With
+        ``belief_probes``, when the game enters a named phase each player, in seat order,
+        gets one extra turn before the phase's first action: its observation ends with
+        the question, ``info["probe"]`` holds it as data (players, classes ``evil`` and
+        ``good``, phase, ``day`` = the quest) and ``info["legal_actions"]`` is
+        ``["uniform"]``. The answer is ``Alice: 0.7, Bob: 0.1`` (the probability that each
+        is evil), JSON, or a dict from a Python agent, read leniently as in Werewolf-v0; an
+        answer where no player's probability can be read is refused with a
+        ``parse_error`` and scored as 0.5 for everyone. A probe never costs a penalty
+        and changes nothing in the game, its log or its rewards. Final infos then hold
+        ``probes``, ``probe_brier``, ``probe_log``, ``probe_accuracy``,
+        ``probe_malformed`` and, for good players, ``deduction`` (AvalonBench's
+        deduction accuracy); with ``speaking_reward``, ``speeches``,
+        ``speaking_reward``, ``speaking_reward_total`` and, for evil players,
+        ``deception``; the runner records them per player as metrics. Definitions:
+        :mod:`~envsuite.families.social.avalon_measures`.
 
     Version history:
         v0: Initial version.
 
     """
 
+    #: Final-info keys the runner stores as per-player metrics (present when measured).
+    record_metrics: ClassVar[tuple[str, ...]] = MEASURE_KEYS
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": list(TEXT_RENDER_MODES),
         "name": "avalon_v0",
@@ -142,6 +175,8 @@ class AvalonEnv(EnvsuiteAECEnv[Any, Any, AvalonAction]):
         names: list[str] | tuple[str, ...] | None = None,
         observation_mode: ObservationMode = "text",
         invalid_action_penalty: float = 0.1,
+        belief_probes: list[str] | tuple[str, ...] | None = None,
+        speaking_reward: bool = False,
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
@@ -158,6 +193,14 @@ class AvalonEnv(EnvsuiteAECEnv[Any, Any, AvalonAction]):
         n = num_players
         if isinstance(n, bool) or not isinstance(n, int) or not 5 <= n <= len(NAMES):
             raise ValueError(f"num_players must be an int in [5, {len(NAMES)}], got {n!r}")
+        probe_phases = checked_probe_phases(belief_probes)
+        if probe_phases and observation_mode != "text":
+            raise ValueError("belief_probes need observation_mode='text' (an answer is text)")
+        if not isinstance(speaking_reward, bool):
+            raise ValueError(f"speaking_reward must be True or False, got {speaking_reward!r}")
+        if "discussion" in probe_phases and discussion_rounds == 0:
+            raise ValueError("belief_probes names 'discussion', but discussion_rounds is 0")
+        self.measures = AvalonMeasures(probe_phases, speaking_reward)
         self.setup = AvalonSetup(
             num_players=n,
             special_roles=tuple(special_roles),
@@ -197,10 +240,13 @@ class AvalonEnv(EnvsuiteAECEnv[Any, Any, AvalonAction]):
         self.invalid_actions = dict.fromkeys(self.possible_agents, 0)
         options_ = self.game.chance_outcomes()
         self.game.apply_chance(options_[int(self.np_random.integers(len(options_)))])
+        if self.measures.enabled:
+            self.measures.start(self.game)
         return self._mover(), {agent: self._info(agent) for agent in self.possible_agents}
 
     def _mover(self) -> str:
-        seat = self.game.to_move
+        probed = self.measures.probe_seat
+        seat = self.game.to_move if probed is None else probed
         return self.possible_agents[0 if seat is None else seat]
 
     def _info(self, agent: str) -> dict[str, Any]:
@@ -214,6 +260,10 @@ class AvalonEnv(EnvsuiteAECEnv[Any, Any, AvalonAction]):
         if self.game.over:
             info["winner"] = self.game.winner
             info["outcome"] = "win" if self.game.winner == role.team else "loss"
+            if self.measures.enabled:
+                info.update(self.measures.final_info(seat))
+        elif self.measures.probe_seat == seat:
+            info["probe"] = self.measures.question(self.game, seat).as_info()
         return info
 
     def seat_of(self, agent: str) -> int:
@@ -224,6 +274,9 @@ class AvalonEnv(EnvsuiteAECEnv[Any, Any, AvalonAction]):
     def parse_action(self, agent: str, action: Any) -> AvalonAction:
         """A command (text) or an index (vector) as a rule action, checked legal."""
         seat = self._seat[agent]
+        if self.measures.probe_seat == seat:
+            question = self.measures.question(self.game, seat)
+            return AvalonAction("probe", value=read_probe_answer(action, question))
         n = self.setup.num_players
         if self.observation_mode == "text":
             parsed = parse_text(action, self.setup.names)
@@ -244,9 +297,12 @@ class AvalonEnv(EnvsuiteAECEnv[Any, Any, AvalonAction]):
         """The legal actions of ``agent`` (the player to move), in the env's action form.
 
         ``say`` is left out (any message is legal in the discussion). The list is kept
-        until the game moves on; callers get a copy.
+        until the game moves on; callers get a copy. On a belief-probe turn the list is
+        ``["uniform"]`` (any answer in the format is read).
         """
         seat = self._seat[agent]
+        if self.measures.probe_seat == seat:
+            return [UNIFORM_ANSWER]
         key = (len(self.game.game_log.entries), seat)
         if self._legal_game is not self.game or self._legal_key != key:
             self._legal_game, self._legal_key = self.game, key
@@ -258,21 +314,45 @@ class AvalonEnv(EnvsuiteAECEnv[Any, Any, AvalonAction]):
         return list(self._legal)
 
     def apply_action(self, agent: str, parsed: AvalonAction) -> Turn:
-        """Play the action; pay out at the end."""
-        self.game.apply(self._seat[agent], parsed)
+        """Play the action (or answer the probe); pay out at the end."""
+        seat = self._seat[agent]
+        if parsed.kind == "probe":
+            self.measures.answer(self.game, seat, parsed.value)
+            self.measures.after_change(self.game)
+            return self._turn(agent, {})
+        if self.measures.enabled:
+            self.measures.before_action(self.game, seat, parsed)
+        self.game.apply(seat, parsed)
+        if self.measures.enabled:
+            self.measures.after_action(self.game, seat, parsed)
+            self.measures.after_change(self.game)
         return self._turn(agent, {})
 
     def apply_invalid_action(self, agent: str, message: str) -> Turn:
-        """The penalty; the player to move also has its turn played by default."""
+        """The penalty; the player to move also has its turn played by default.
+
+        A refused probe answer costs nothing: it is scored as 0.5 for everyone.
+        """
+        seat = self._seat[agent]
+        if message != OFF_TURN and self.measures.probe_seat == seat:
+            self.measures.answer(self.game, seat, "")
+            self.measures.after_change(self.game)
+            return self._turn(agent, {})
         self.invalid_actions[agent] += 1
         rewards = {agent: -self.invalid_action_penalty}
-        if message != OFF_TURN and self.game.to_move == self._seat[agent]:
-            self.game.forfeit_turn(self._seat[agent])
+        if message != OFF_TURN and self.game.to_move == seat:
+            self.game.forfeit_turn(seat)
+            if self.measures.enabled:
+                self.measures.after_change(self.game)
         return self._turn(agent, rewards)
 
     def _turn(self, agent: str, rewards: dict[str, float]) -> Turn:
         if not self.game.over:
-            return Turn(rewards=rewards, infos={agent: self._info(agent)}, next_agent=self._mover())
+            mover = self._mover()
+            infos = {agent: self._info(agent)}
+            if self.measures.enabled:  # a probe turn's question is in the prober's info
+                infos[mover] = self._info(mover)
+            return Turn(rewards=rewards, infos=infos, next_agent=mover)
         final = dict(rewards)
         for name in self.possible_agents:
             won = self.game.teams[self._seat[name]] == self.game.winner
@@ -293,6 +373,9 @@ class AvalonEnv(EnvsuiteAECEnv[Any, Any, AvalonAction]):
         if self.observation_mode == "vector":
             return self._observer.view(self.game, seat)
         error = self.infos.get(agent, {}).get("parse_error") if self.infos else None
+        if self.measures.probe_seat == seat:
+            view = text_view(self.game, seat, error, [], MAX_OBSERVATION_CHARS)
+            return f"{view}\n{probe_prompt(self.measures.question(self.game, seat))}"
         legal = self.legal_actions(agent) if self.game.to_move == seat else []
         return text_view(self.game, seat, error, legal or [], MAX_OBSERVATION_CHARS)
 
@@ -320,5 +403,7 @@ class AvalonEnv(EnvsuiteAECEnv[Any, Any, AvalonAction]):
             "invalid_actions": self.invalid_actions,
             "rng": self.np_random.bit_generator.state,
         }
+        if self.measures.enabled:
+            payload["measures"] = self.measures.digest()
         encoded = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
         return hashlib.sha256(encoded.encode("utf-8")).hexdigest()

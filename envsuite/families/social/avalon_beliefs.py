@@ -18,7 +18,13 @@ choices, not facts about opponents; the tracker is exact Bayes for that model):
   ``GOOD_LEADER_PER_EVIL`` for a good leader (``MERLIN_LEADER_PER_EVIL`` for Merlin, who
   sees them); an evil leader proposes a team with no evil with weight ``EVIL_CLEAN_TEAM``;
 - a vote: the probability of approving depends on the voter (good, Merlin or evil) and
-  on whether the team holds an evil player (``APPROVE``).
+  on whether the team holds an evil player (``APPROVE``);
+- only when made with ``names`` (the listeners of
+  :mod:`~envsuite.families.social.avalon_measures`; the bots never read speech): a
+  speech whose stance :func:`speech_stance` reads ("Bob is evil", "I trust Bob") points
+  at its one named player; a good speaker's accusation lands on an evil player
+  ``GOOD_ACCUSES_EVIL`` times as often as on a good one, an evil speaker's on a fellow
+  evil one ``EVIL_ACCUSES_EVIL`` times; vouching ("is good") takes the inverse factors.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ from math import comb
 import numpy as np
 
 from envsuite.families.social.avalon_setup import EVIL, GOOD, MERLIN, MERLIN_OR_MORGANA
+from envsuite.families.social.speech_stance import speech_stance as stance_of
 
 #: Probability that an evil team member plays fail.
 EVIL_FAILS = 0.85
@@ -40,6 +47,36 @@ MERLIN_LEADER_PER_EVIL = 0.25
 EVIL_CLEAN_TEAM = 0.3
 #: P(approve) by voter kind (good, Merlin, evil) and team (clean, holds evil).
 APPROVE = np.array([[0.7, 0.45], [0.9, 0.2], [0.35, 0.85]])
+#: Relative likelihood of a good speaker's accusation landing on an evil player.
+GOOD_ACCUSES_EVIL = 1.5
+#: Relative likelihood of an evil speaker's accusation landing on a fellow evil player.
+EVIL_ACCUSES_EVIL = 0.2
+#: Words that make a speech an accusation, or a vouch, of the player it names.
+EVIL_WORDS = frozenset(
+    [
+        "evil",
+        "suspect",
+        "suspicious",
+        "minion",
+        "minions",
+        "spy",
+        "traitor",
+        "liar",
+        "lying",
+        "sabotage",
+        "saboteur",
+    ]
+)
+GOOD_WORDS = frozenset(["good", "trust", "trusted", "loyal", "innocent", "clean", "honest"])
+
+
+def speech_stance(text: str, names: Sequence[str], speaker: int) -> tuple[int, bool] | None:
+    """What an Avalon speech says of one player: ``(seat, True)`` "is evil", else a vouch.
+
+    :func:`~envsuite.families.social.speech_stance.speech_stance` with
+    :data:`EVIL_WORDS` accusing and :data:`GOOD_WORDS` vouching (None: it says nothing).
+    """
+    return stance_of(text, names, speaker, EVIL_WORDS, GOOD_WORDS)
 
 
 class AvalonBelief:
@@ -49,6 +86,7 @@ class AvalonBelief:
         n: Seats in the game.
         num_evil: Evil seats in the game.
         merlin: Whether Merlin is in play (if not, every hypothesis has Merlin -1).
+        names: The players' names, to read speeches by (None: speeches are ignored).
 
     Attributes:
         evil: Boolean ``(K, n)``: row k marks the evil seats of hypothesis k.
@@ -57,7 +95,9 @@ class AvalonBelief:
 
     """
 
-    def __init__(self, n: int, num_evil: int, merlin: bool) -> None:
+    def __init__(
+        self, n: int, num_evil: int, merlin: bool, names: Sequence[str] | None = None
+    ) -> None:
         rows: list[tuple[tuple[int, ...], int]] = []
         for combo in itertools.combinations(range(n), num_evil):
             if merlin:
@@ -73,6 +113,9 @@ class AvalonBelief:
         self._team: tuple[int, ...] = ()
         self._log_approve = np.log(APPROVE)
         self._log_reject = np.log(1 - APPROVE)
+        self.names = None if names is None else tuple(names)
+        accuse = np.array([[1.0, GOOD_ACCUSES_EVIL], [1.0, EVIL_ACCUSES_EVIL]])
+        self._log_accuse = np.log(accuse)  # [speaker is evil][target is evil]
 
     def know(self, seat: int, role: str, known: Sequence[str | None], morgana: bool) -> None:
         """Apply the seat's hard knowledge: its role and what its role sees."""
@@ -106,6 +149,8 @@ class AvalonBelief:
             elif kind == "quest":
                 fails, team = value.split(":")
                 self._quest(tuple(int(s) for s in team.split(",")), int(fails))
+            elif kind == "speech" and sender is not None and self.names is not None:
+                self._speech(sender, str(getattr(message, "text", "")))
         self.seen = len(view)
 
     def _evil_on(self, team: tuple[int, ...]) -> np.ndarray:
@@ -125,6 +170,18 @@ class AvalonBelief:
         kind = np.where(self.evil[:, voter], 2, np.where(self.merlin == voter, 1, 0))
         table = self._log_approve if approved else self._log_reject
         self.log_weight += table[kind, tainted]
+
+    def _speech(self, speaker: int, text: str) -> None:
+        assert self.names is not None
+        said = text.split(":", 1)[1] if ":" in text else text  # drop "Alice says:"
+        stance = speech_stance(said, self.names, speaker)
+        if stance is None:
+            return
+        target, accused = stance
+        sign = 1.0 if accused else -1.0
+        speaker_evil = self.evil[:, speaker].astype(int)
+        target_evil = self.evil[:, target].astype(int)
+        self.log_weight += sign * self._log_accuse[speaker_evil, target_evil]
 
     def _quest(self, team: tuple[int, ...], fails: int) -> None:
         k = self._evil_on(team)

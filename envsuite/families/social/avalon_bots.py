@@ -24,6 +24,10 @@
 
   Ties and the bluff are drawn from the bot's own generator (seeded by ``reset``).
 
+Both answer belief probes (``info["probe"]``; see
+:mod:`~envsuite.families.social.avalon_measures`): the random bot ``uniform``, the
+belief bot its exact posterior probability that each other player is evil (as JSON).
+
 Both read only their own seat's view (``game.view(seat)``), its knowledge row
 (``game.known[seat]``) and the public state, never another seat's role. Use one per seat,
 e.g. ``--agent player_0=envsuite.families.social.avalon_bots:BeliefBot,player_1=random``;
@@ -47,6 +51,7 @@ from envsuite.families.social.avalon_setup import (
     AvalonAction,
     Phase,
 )
+from envsuite.families.social.belief_probes import UNIFORM_ANSWER, format_answer
 from envsuite.seeding import make_generator
 
 #: A good voter approves a team at least this fraction as likely clean as its own.
@@ -74,7 +79,13 @@ class _SeatBot:
             raise ValueError("this bot was made without an env: call choose(game, seat)")
         agent = self.env.agent_selection
         seat = self.env.seat_of(agent)
+        if isinstance(info, Mapping) and info.get("probe"):
+            return self.answer_probe(self.env.game, seat)
         return self.env.encode_action(agent, self.choose(self.env.game, seat))
+
+    def answer_probe(self, game: AvalonGame, seat: int) -> str:
+        """The answer to a belief probe put to ``seat``: ``uniform`` unless a bot knows better."""
+        return UNIFORM_ANSWER
 
     def choose(self, game: AvalonGame, seat: int) -> AvalonAction:
         """The rule action of ``seat`` (the seat to move)."""
@@ -117,6 +128,12 @@ class BeliefBot(_SeatBot):
             self._belief.know(seat, game.roles[seat], known, MORGANA in setup.special_roles)
         self._belief.update(game.view(seat))
         return self._belief
+
+    def answer_probe(self, game: AvalonGame, seat: int) -> str:
+        """Its posterior probability that each other player is evil, as JSON."""
+        evil = self.belief(game, seat).evil_probabilities()
+        others = range(game.setup.num_players)
+        return format_answer({game.names[s]: float(evil[s]) for s in others if s != seat})
 
     def choose(self, game: AvalonGame, seat: int) -> AvalonAction:
         """The role's move in this phase (see the module)."""

@@ -4,7 +4,7 @@ A probe is one turn of the player's ordinary turn protocol (the env hands it the
 the observation ends with :func:`probe_prompt`, ``info["probe"]`` holds the question as
 data), so chat agents and Python agents answer it the same way. Nothing here knows a
 game: a :class:`ProbeQuestion` names the players asked about and the classes (Werewolf's
-teams; Avalon's or Among Us's sides may plug in the same way).
+teams, Avalon's sides, Among Us's crew and impostors).
 
 Answer format (read leniently by :func:`parse_probe_answer`, never raising):
 
@@ -37,8 +37,11 @@ A game plugs in by building a :class:`ProbeQuestion` for the seat asked, reading
 answer with :func:`parse_probe_answer`, scoring it with :func:`score_probe` against the
 seat's truth and keeping a :class:`ProbeTally` per seat, whose :meth:`ProbeTally.info`
 gives the final-info keys (:data:`PROBE_KEYS`) the runner records as per-player metrics
-and the report groups by agent, role and team (Werewolf and Mafia:
-:mod:`~envsuite.families.social.werewolf_measures`).
+and the report groups by agent, role and team. The bookkeeping every game shares is
+:class:`~envsuite.families.social.social_measures.MeasureBook` (Werewolf and Mafia:
+:mod:`~envsuite.families.social.werewolf_measures`; Avalon:
+:mod:`~envsuite.families.social.avalon_measures`; Among Us:
+:mod:`~envsuite.families.social.amongus_measures`).
 """
 
 from __future__ import annotations
@@ -75,13 +78,16 @@ class ProbeQuestion:
         players: The names of the players asked about (every other player).
         classes: The hidden classes, the one a bare number is about first.
         phase: The game phase the probe was asked at (for records and prompts).
-        day: The game day the probe was asked on.
+        day: The game day the probe was asked on (Avalon: the quest; Among Us: the round).
+        round_name: What the game calls ``day`` in the prompt (``"day"``, ``"quest"``,
+            ``"round"``); ``as_info`` always names it ``day``.
     """
 
     players: tuple[str, ...]
     classes: tuple[str, ...]
     phase: str
     day: int
+    round_name: str = "day"
 
     def as_info(self) -> dict[str, Any]:
         """The question as JSON-able data for ``info["probe"]``."""
@@ -149,9 +155,9 @@ def probe_prompt(question: ProbeQuestion) -> str:
     names = ", ".join(question.players)
     example = ", ".join(f"{name}: 0.5" for name in question.players[:2])
     return (
-        f"Belief probe (day {question.day}, {question.phase}; this does not change the "
-        f"game): for each of {names}, give the probability that the player is on team "
-        f"{first}. Answer as 'Name: probability' pairs (e.g. '{example}'), as JSON "
+        f"Belief probe ({question.round_name} {question.day}, {question.phase}; this does "
+        f"not change the game): for each of {names}, give the probability that the player "
+        f"is on team {first}. Answer as 'Name: probability' pairs (e.g. '{example}'), as JSON "
         f'({{"{question.players[0]}": 0.5}}), or {UNIFORM_ANSWER!r}. '
         "A player left out counts as 0.5."
     )

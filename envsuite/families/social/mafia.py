@@ -30,7 +30,9 @@ class MafiaEnv(WerewolfEnv):
         eliminated, a tie eliminates one of the tied drawn uniformly (``tie_rule="random"``,
         SecretMafia's rule) or nobody (``"no_exile"``). Unlike SecretMafia, a player may not
         vote for itself and may abstain, and speaking order is round-robin from a drawn
-        first speaker rather than a fresh shuffle each day. The village wins when no mafia
+        first speaker rather than a fresh shuffle each day (or, with
+        ``speaking_order="bidding"``, Werewolf Arena's bidding for each speech, as in
+        Werewolf-v0). The village wins when no mafia
         member lives; the mafia wins once it is at least as many as the others. Seeded
         throughout (SecretMafia draws roles, speaking order and ties from Python's global
         ``random``).
@@ -73,6 +75,8 @@ class MafiaEnv(WerewolfEnv):
         detective: Whether one player is the detective.
         doctor: Whether one player is the doctor.
         discussion_rounds: Speaking turns per living player each day (0 to 5; default 3).
+        speaking_order: ``"round_robin"`` (default) or ``"bidding"`` (``bid 0`` to ``bid
+            4`` before each speech; see Werewolf-v0's Speaking order).
         max_speech_chars: Characters per message (1 to 2000); longer ones are cut.
         tie_rule: ``"random"`` (default) or ``"no_exile"``.
         max_days: Days before the game ends undecided (default ``num_players``).
@@ -105,6 +109,7 @@ class MafiaEnv(WerewolfEnv):
         detective: bool = True,
         doctor: bool = True,
         discussion_rounds: int = 3,
+        speaking_order: str = "round_robin",
         max_speech_chars: int = 300,
         tie_rule: str = "random",
         max_days: int | None = None,
@@ -127,6 +132,7 @@ class MafiaEnv(WerewolfEnv):
             seer=detective,
             doctor=doctor,
             discussion_rounds=discussion_rounds,
+            speaking_order=speaking_order,
             max_speech_chars=max_speech_chars,
             tie_rule=tie_rule,
             max_days=max_days,

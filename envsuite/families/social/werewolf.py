@@ -13,12 +13,8 @@ from gymnasium import spaces
 from envsuite.action_parsing import parse_index as parse_int_index
 from envsuite.aec_env_base import OFF_TURN, EnvsuiteAECEnv, Turn
 from envsuite.env_base import InvalidAction
-from envsuite.families.social.belief_probes import (
-    UNIFORM_ANSWER,
-    answer_text,
-    parse_probe_answer,
-    probe_prompt,
-)
+from envsuite.families.social.belief_probes import UNIFORM_ANSWER, probe_prompt
+from envsuite.families.social.social_measures import read_probe_answer
 from envsuite.families.social.werewolf_actions import (
     PHASE_VERB,
     TARGET,
@@ -75,9 +71,12 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
         ``max_speech_chars`` characters); then every living player votes to exile one
         other or abstains, votes secret until all are in. The most-voted player is
         exiled; a tie exiles nobody (``tie_rule="no_exile"``) or one of the tied drawn
-        uniformly (``"random"``). Dead players keep their seat but never act again. The
-        village wins when no werewolf lives; the werewolves win once they are at least as
-        many as the other living players. The rules engine is
+        uniformly (``"random"``). With ``speaking_order="bidding"`` the discussion instead
+        follows Werewolf Arena's bidding (Bailis et al., 2024): ``discussion_rounds`` times
+        the living players speeches a day, each going to the highest of secret bids of
+        urgency 0-4 (see Speaking order below). Dead players keep their seat but never act
+        again. The village wins when no werewolf lives; the werewolves win once they are
+        at least as many as the other living players. The rules engine is
         :class:`~envsuite.families.social.werewolf_rules.WerewolfGame`; its ``game_log``
         replays a game from the deal and the entries. ``preset="werewolf_arena"`` is
         Werewolf Arena's 8-player setup (2 werewolves, a seer, a doctor, 4 villagers).
@@ -101,18 +100,18 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
         Text mode, a command of the grammar in
         :mod:`~envsuite.families.social.werewolf_actions`: ``kill NAME``, ``check NAME``,
         ``save NAME``, ``vote NAME``, ``abstain``, ``say: MESSAGE``, ``accuse NAME``,
-        ``claim NAME werewolf`` / ``claim NAME village`` or ``pass``; a player in
-        brackets alone (``[Alice]``, ``[3]``) is the phase's action on it. The player to move
-        finds ``info["legal_actions"]``: every legal command but ``say`` (any ``say:``
-        message is legal in the discussion too). Vector mode: ``Discrete(1 + 3n)``
-        indices relative to the player (see that module) and ``info["action_mask"]``
-        (all zeros off-turn); vector players cannot ``say``. A refused action is checked
-        in this order, one reason each: not text (vector: not an int, out of range); no
-        command; an unknown name; the command is not allowed in this phase; the target
-        is dead, oneself or a fellow werewolf. Its reason is the player's
+        ``claim NAME werewolf`` / ``claim NAME village``, ``bid N`` (bidding order) or
+        ``pass``; a player in brackets alone (``[Alice]``, ``[3]``) is the phase's action on
+        it. The player to move finds ``info["legal_actions"]``: every legal command but
+        ``say`` (any ``say:`` message is legal in the discussion too). Vector mode:
+        ``Discrete(1 + 3n)`` indices relative to the player (see that module) and
+        ``info["action_mask"]`` (all zeros off-turn); vector players cannot ``say``. A
+        refused action is checked in this order, one reason each: not text (vector: not an
+        int, out of range); no command; an unknown name; the command is not allowed in this
+        phase; the target is dead, oneself or a fellow werewolf. Its reason is the player's
         ``info["parse_error"]``; it costs ``invalid_action_penalty`` and the player's turn
-        is taken as ``pass`` (abstain in a vote, nothing said, no night action): a bad
-        action never stops the game. An action sent off-turn costs the penalty and
+        is taken as ``pass`` (abstain in a vote, nothing said, no night action, bid 0): a
+        bad action never stops the game. An action sent off-turn costs the penalty and
         changes nothing else.
 
     Reward:
@@ -136,6 +135,7 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
         preset: ``"werewolf_arena"`` or None; a preset's values fill the arguments above
             left as None.
         discussion_rounds: Speaking turns per living player each day (0 to 5).
+        speaking_order: ``"round_robin"`` (default) or ``"bidding"`` (see Speaking order).
         max_speech_chars: Characters per message (1 to 2000); longer ones are cut.
         tie_rule: ``"no_exile"`` or ``"random"``.
         max_days: Days before the game ends undecided (default ``num_players``).
@@ -151,6 +151,22 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
             listeners, and each werewolf's cover at the votes (default False).
         render_mode: ``"ansi"`` (the moderator's view, roles included), ``"rgb_array"``,
             ``"human"`` or None.
+
+    Speaking order:
+        ``"round_robin"`` is the order described above. ``"bidding"`` is Werewolf Arena's
+        (:mod:`~envsuite.families.social.turn_order`): a day opens with a budget of
+        ``discussion_rounds`` times the living players speeches (as many as round-robin
+        gives); before each speech every living player but the last speaker bids
+        ``bid 0`` to ``bid 4`` (0 listen, 1 general thoughts, 2 something critical, 3
+        urgent, 4 addressed and must answer), one at a time in seat order but secret: each
+        player reads only its own bid, and ``info["legal_actions"]`` lists the five bids
+        (vector mode: indices 0 to 4, masked). The highest bidder gets the floor (one
+        turn: say, accuse, claim or pass); a tie is drawn from ``np_random`` among the
+        highest bidders, each one the previous speech named (by name in a ``say``, or
+        accused or claimed) counting twice. Everyone reads who has the floor and the
+        speeches left. A refused bid costs the penalty and counts as ``bid 0``. The
+        vector observation gets two more entries (a bid is due; speeches left over the
+        day's budget). The game log holds every bid and draw, so it replays the game.
 
     Belief probes and speaking reward:
         Both are off by default (the game is then exactly as above). With
@@ -194,6 +210,7 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
         doctor: bool | None = None,
         preset: str | None = None,
         discussion_rounds: int = 1,
+        speaking_order: str = "round_robin",
         max_speech_chars: int = 300,
         tie_rule: str = "no_exile",
         max_days: int | None = None,
@@ -252,7 +269,9 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
             doctor_self_save=doctor_self_save,
             names=tuple(NAMES[:n] if names is None else names),
             game=self.GAME,
+            speaking_order=speaking_order,
         )
+        bidding = self.setup.speaking_order == "bidding"
         self.observation_mode: ObservationMode = observation_mode
         self.invalid_action_penalty = float(invalid_action_penalty)
         self.render_mode = checked_render_mode(render_mode, self.metadata["render_modes"])
@@ -262,13 +281,13 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
             observation: spaces.Space[Any] = UnicodeText(MAX_OBSERVATION_CHARS)
             action: spaces.Space[Any] = UnicodeText(MAX_ACTION_CHARS)
         else:
-            observation = spaces.Box(0.0, 1.0, (vector_size(n),), np.float32)
+            observation = spaces.Box(0.0, 1.0, (vector_size(n, bidding),), np.float32)
             action = spaces.Discrete(1 + 3 * n)
         self.observation_spaces = dict.fromkeys(self.possible_agents, observation)
         self.action_spaces = dict.fromkeys(self.possible_agents, action)
         self.game = WerewolfGame(self.setup, self.setup.base_roles())
         self.invalid_actions = dict.fromkeys(self.possible_agents, 0)
-        self._observer = VectorObserver(n)
+        self._observer = VectorObserver(n, bidding)
         self._texts = TextObserver()
         # id of a legal-action tuple -> (it, its actions encoded, encoding -> action).
         self._encoded: dict[int, tuple[tuple[Action, ...], list[Any], dict[Any, Action]]] = {}
@@ -348,37 +367,33 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
             return None
         return known[2].get(action)
 
-    def _parse_command(self, seat: int, action: Any) -> Action:
-        """Parse and check any action (the general path of :meth:`parse_action`)."""
+    def _parse_command(self, seat: int, action: Any, acting: Phase | None = None) -> Action:
+        """Parse and check any action (the general path of :meth:`parse_action`).
+
+        ``acting``: check it as ``seat``'s move in that phase, though ``seat`` is not the
+        game's seat to move (a simultaneous block of the Parallel form).
+        """
         n = self.setup.num_players
+        phase = self.game.phase if acting is None else acting
         if self.observation_mode == "text":
             parsed = parse_text(action, self.setup.names)
         else:
             index = parse_int_index(action, 1 + 3 * n, "action")
-            parsed = parse_index(index, seat, n, self.game.phase)
+            parsed = parse_index(index, seat, n, phase)
         if parsed.kind == TARGET:  # [Alice]: the phase's own action on Alice
-            parsed = Action(PHASE_VERB.get(self.game.phase, "accuse"), parsed.target)
-        reason = self.game.illegal_reason(seat, parsed)
+            parsed = Action(PHASE_VERB.get(phase, "accuse"), parsed.target)
+        if acting is None:
+            reason = self.game.illegal_reason(seat, parsed)
+        else:
+            reason = self.game.reason_in(acting, seat, parsed)
         if reason is not None:
             raise InvalidAction(f"illegal action: {reason}")
         return parsed
 
     def _probe_answer(self, seat: int, answer: Any) -> Action:
         """A probe turn's answer, refused only when no player's probability can be read."""
-        if not isinstance(answer, str | Mapping):
-            raise InvalidAction(
-                f"a probe answer is text or a dict of name -> probability, got "
-                f"{type(answer).__name__}; every player counts as 0.5"
-            )
-        text = answer_text(answer)
         question = self.measures.question(self.game, seat)
-        unread = parse_probe_answer(text, question).defaulted == len(question.players)
-        if unread:
-            raise InvalidAction(
-                "no probability read in the probe answer (write 'Name: 0.7, ...'); "
-                "every player counts as 0.5"
-            )
-        return Action("probe", None, text)
+        return Action("probe", None, read_probe_answer(answer, question))
 
     def encode_action(self, agent: str, action: Action) -> Any:
         """``action`` of ``agent`` in this env's action form (text, or the vector index)."""

@@ -10,6 +10,7 @@ accepted):
 - ``say: MESSAGE`` (any text; cut to the speaking budget), ``accuse NAME``,
   ``claim NAME werewolf`` / ``claim NAME village`` (a seer's kind of claim; ``claim NAME
   is a werewolf`` / ``claim NAME is not a werewolf`` too) or ``pass`` (the discussion);
+- ``bid N`` (``bid: N`` too), N from 0 to 4 (the bids of ``speaking_order="bidding"``);
 - ``pass`` / ``abstain`` / ``skip`` mean the same everywhere (at night: do nothing,
   which is refused as illegal, so it costs the penalty);
 - SecretMafia's form: a player in square brackets and nothing else, ``[Alice]``, ``[3]``
@@ -20,7 +21,8 @@ accepted):
 Vector actions are ``Discrete(1 + 3 * n)`` indices relative to the acting seat (``j``
 names seat ``(me + j) mod n``, so index 1 + 0 is oneself): 0 passes; ``1 + j`` is the
 phase's action on seat ``j`` (kill, check, save, vote, or accuse in the discussion);
-``1 + n + j`` claims seat ``j`` is a werewolf; ``1 + 2n + j`` claims it is village.
+``1 + n + j`` claims seat ``j`` is a werewolf; ``1 + 2n + j`` claims it is village. In a
+bid (``speaking_order="bidding"``) index ``k`` is ``bid k`` (only 0 to 4 are legal).
 """
 
 from __future__ import annotations
@@ -63,6 +65,7 @@ _CLAIM = re.compile(
     re.IGNORECASE,
 )
 _BRACKETED = re.compile(r"\s*\[\s*(?:player\s*(\d+)|(\w+))\s*\]\s*\.?\s*", re.IGNORECASE)
+_BID = re.compile(r"bid\s*:?\s*(\d{1,6})", re.IGNORECASE)
 _PASS = re.compile(r"pass|abstain|skip|vote\s+none", re.IGNORECASE)
 #: How the error for text that holds no command starts.
 NO_COMMAND = "no command in"
@@ -76,6 +79,8 @@ def action_text(action: Action, names: Sequence[str], killer_word: str = WEREWOL
         return "pass"
     if action.kind == "say":
         return f"say: {action.value}"
+    if action.kind == "bid":
+        return f"bid {action.value}"
     assert action.target is not None
     if action.kind == "claim":
         value = killer_word if action.value == WEREWOLF else action.value
@@ -117,6 +122,9 @@ def parse_text(text: Any, names: Sequence[str]) -> Action:
         raise InvalidAction(f"the command is empty; answer with one of {GRAMMAR}")
     if _PASS.fullmatch(command):
         return PASS
+    bid = _BID.fullmatch(command)
+    if bid is not None:
+        return Action("bid", None, str(int(bid.group(1))))
     claim = _CLAIM.fullmatch(command)
     if claim is not None:
         target = seat_of(claim.group(1), names)
@@ -146,6 +154,8 @@ def seat_of(name: str, names: Sequence[str]) -> int:
 
 def action_index(action: Action, me: int, n: int) -> int:
     """The vector index of ``action`` for seat ``me`` of ``n`` (``say`` has none: it passes)."""
+    if action.kind == "bid":
+        return int(action.value)
     if action.kind in ("pass", "say") or action.target is None:
         return 0
     offset = (action.target - me) % n
@@ -156,6 +166,8 @@ def action_index(action: Action, me: int, n: int) -> int:
 
 def parse_index(index: int, me: int, n: int, phase: Phase) -> Action:
     """The :class:`Action` of vector index ``index`` (already known to lie in range)."""
+    if phase is Phase.BID:
+        return Action("bid", None, str(index))
     if index == 0:
         return PASS
     block, offset = divmod(index - 1, n)

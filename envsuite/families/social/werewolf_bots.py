@@ -150,6 +150,8 @@ class BeliefBot(_SeatBot):
         """The role's candidate moves in this phase, equally likely (see the module)."""
         belief = self._tracker(game, seat)
         role = game.roles[seat]
+        if game.phase is Phase.BID:
+            return [Action("bid", None, str(self.bid(game, seat)))]
         if role == WEREWOLF:
             return self._wolf(game, seat)
         wolf = belief.wolf_probabilities(game.alive)
@@ -170,6 +172,24 @@ class BeliefBot(_SeatBot):
             return [PASS] * len(targets)  # the target is still drawn (the generator moves)
         # The vote.
         return [Action("vote", s) for s in found or self.best({s: wolf[s] for s in others})]
+
+    def bid(self, game: WerewolfGame, seat: int) -> int:
+        """Its urgency to speak (``speaking_order="bidding"``), 0 to 4.
+
+        4 when the last speech named it; 3 for a seer with a claim still to make today;
+        2 for a villager or doctor with a clear suspect to accuse; 1 for a werewolf (it
+        follows the talk); else 0.
+        """
+        if seat in game.mentions:
+            return 4
+        if game.roles[seat] == WEREWOLF:
+            return 1
+        if game.roles[seat] == SEER:
+            return 3 if self._spoke_day != game.day else 0
+        wolf = self._tracker(game, seat).wolf_probabilities(game.alive)
+        others = [s for s in game.living() if s != seat]
+        top = max(float(wolf[s]) for s in others)
+        return 2 if top > ACCUSE_MARGIN * float(np.mean([wolf[s] for s in others])) else 0
 
     def _seer_claim(self, game: WerewolfGame, seat: int, found: list[int]) -> list[Action]:
         """Claim a werewolf found (or a cleared player), once per day; else pass."""

@@ -31,26 +31,38 @@ nothing of it (a probe never changes the game, and the game log replays without 
   it is a werewolf; the seat's ``deception`` is the mean over those votes (higher: better
   hidden; a listener that knows nothing gives ``1 − w/(n−1)`` with ``w`` werewolves among
   ``n`` players).
+
+The bookkeeping (probe queue and scores, speech records, final-info keys) is
+:class:`~envsuite.families.social.social_measures.MeasureBook`'s, shared with Avalon and
+Among Us; this module decides when Werewolf probes and who listens.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
 
-from envsuite.families.social.belief_probes import (
-    PROBE_KEYS,
-    ProbeQuestion,
-    ProbeTally,
-    parse_probe_answer,
-    score_probe,
+from envsuite.families.social import social_measures
+from envsuite.families.social.belief_probes import ProbeQuestion
+from envsuite.families.social.social_measures import (
+    MEASURE_KEYS,
+    MeasureBook,
+    SpeechReward,
+    belief_on_truth,
 )
 from envsuite.families.social.werewolf_beliefs import WolfBelief
 from envsuite.families.social.werewolf_rules import WerewolfGame
 from envsuite.families.social.werewolf_setup import VILLAGE, WEREWOLVES, Action, Phase
+
+__all__ = [
+    "MEASURE_KEYS",
+    "PROBE_PHASES",
+    "SPEECH_KINDS",
+    "SpeechReward",
+    "WerewolfMeasures",
+    "checked_probe_phases",
+]
 
 #: Probe points: the phase names ``belief_probes`` takes, and the phase each opens.
 PROBE_PHASES: dict[str, Phase] = {
@@ -60,14 +72,6 @@ PROBE_PHASES: dict[str, Phase] = {
 }
 #: The acts whose effect on the listeners is a speech's reward.
 SPEECH_KINDS = frozenset({"say", "accuse", "claim"})
-#: Keys of the final info a seat may get (the runner records them as metrics).
-MEASURE_KEYS = (
-    *PROBE_KEYS,
-    "speeches",
-    "speaking_reward",
-    "speaking_reward_total",
-    "deception",
-)
 
 
 def checked_probe_phases(phases: Any) -> tuple[str, ...]:
@@ -76,40 +80,10 @@ def checked_probe_phases(phases: Any) -> tuple[str, ...]:
     Raises:
         ValueError: not a sequence of known phase names.
     """
-    if phases is None:
-        return ()
-    if isinstance(phases, str) or not isinstance(phases, Sequence):
-        raise ValueError(
-            f"belief_probes must be a list of phase names from {list(PROBE_PHASES)}, got {phases!r}"
-        )
-    unknown = [phase for phase in phases if phase not in PROBE_PHASES]
-    if unknown:
-        raise ValueError(
-            f"belief_probes names unknown phases {unknown!r}; choose from {list(PROBE_PHASES)}"
-        )
-    return tuple(name for name in PROBE_PHASES if name in phases)
+    return social_measures.checked_probe_phases(phases, tuple(PROBE_PHASES))
 
 
-@dataclass(frozen=True)
-class SpeechReward:
-    """One speech's effect on the listeners (see the module)."""
-
-    day: int
-    seat: int
-    kind: str
-    listeners: int
-    reward: float
-
-
-@dataclass
-class _SeatTally:
-    probes: ProbeTally = field(default_factory=ProbeTally)
-    speeches: int = 0
-    speaking: float = 0.0
-    hidden: list[float] = field(default_factory=list)
-
-
-class WerewolfMeasures:
+class WerewolfMeasures(MeasureBook):
     """Probes, speaking reward and deception of one game (see the module).
 
     Args:
@@ -118,27 +92,17 @@ class WerewolfMeasures:
     """
 
     def __init__(self, probe_phases: tuple[str, ...], speaking_reward: bool) -> None:
+        super().__init__(probe_phases, speaking_reward)
         self.probe_phases = frozenset(PROBE_PHASES[name] for name in probe_phases)
-        self.speaking_reward = speaking_reward
-        self.speeches: list[SpeechReward] = []
-        self.answers: list[dict[str, Any]] = []
-        self._queue: list[int] = []
-        self._tallies: list[_SeatTally] = []
         self._listeners: list[WolfBelief] = []
         self._probed: tuple[int, Phase] | None = None
         self._weighed: int = 0
         self._before: float | None = None
 
-    @property
-    def enabled(self) -> bool:
-        """Whether anything is measured (else the env behaves exactly as without it)."""
-        return bool(self.probe_phases) or self.speaking_reward
-
     def start(self, game: WerewolfGame) -> None:
         """Forget the last game; probe the opening phase if it is a probe point."""
         n = game.setup.num_players
-        self.speeches, self.answers, self._queue = [], [], []
-        self._tallies = [_SeatTally() for _ in range(n)]
+        self.reset(n)
         self._listeners = (
             [WolfBelief(n, game.setup.num_werewolves) for _ in range(n)]
             if self.speaking_reward
@@ -148,11 +112,6 @@ class WerewolfMeasures:
         self.after_change(game)
 
     # -- probes ----------------------------------------------------------------------
-    @property
-    def probe_seat(self) -> int | None:
-        """The seat whose probe turn it is, or None."""
-        return self._queue[0] if self._queue else None
-
     def question(self, game: WerewolfGame, seat: int) -> ProbeQuestion:
         """The probe put to ``seat``: every other player, over the two teams."""
         others = tuple(name for other, name in enumerate(game.names) if other != seat)
@@ -164,27 +123,22 @@ class WerewolfMeasures:
         """Score the probe turn's answer ``raw`` (any value; see ``parse_probe_answer``)."""
         if self.probe_seat != seat:
             raise ValueError(f"seat {seat} has no probe to answer")
-        question = self.question(game, seat)
-        parsed = parse_probe_answer(raw, question)
         truth = {
             game.names[other]: game.words.team(game.teams[other])
             for other in range(game.setup.num_players)
             if other != seat
         }
-        score = score_probe(parsed, question, truth)
-        self._tallies[seat].probes.add(score, parsed)
-        self.answers.append({"seat": seat, **question.as_info(), **asdict(score)})
-        self._queue.pop(0)
+        self.score_answer(seat, self.question(game, seat), truth, raw)
 
     def after_change(self, game: WerewolfGame) -> None:
         """Note a new phase: queue its probes, weigh the werewolves' cover at a vote."""
         if game.over:
-            self._queue = []
+            self.queue = []
             return
         key = (game.day, game.phase)
         if game.phase in self.probe_phases and self._probed != key:
             self._probed = key
-            self._queue = game.living()
+            self.queue = game.living()
         if self.speaking_reward and game.phase is Phase.VOTE and self._weighed != game.day:
             self._weighed = game.day
             self._weigh_cover(game)
@@ -204,10 +158,7 @@ class WerewolfMeasures:
         listeners = len(self._listening(game, seat))
         reward = after - self._before if listeners else 0.0
         self._before = None
-        self.speeches.append(SpeechReward(game.day, seat, action.kind, listeners, reward))
-        tally = self._tallies[seat]
-        tally.speeches += 1
-        tally.speaking += reward
+        self.add_speech(game.day, seat, action.kind, listeners, reward)
 
     def _listening(self, game: WerewolfGame, speaker: int) -> list[int]:
         return [s for s in game.living() if s != speaker and game.teams[s] == VILLAGE]
@@ -220,11 +171,10 @@ class WerewolfMeasures:
     def _belief_on_truth(self, game: WerewolfGame, speaker: int) -> float:
         """Mean over listeners of their mean probability on the other players' true teams."""
         wolves = np.array([team == WEREWOLVES for team in game.teams])
-        values = []
-        for listener in self._listening(game, speaker):
-            wolf = self._wolf_probabilities(game, listener)
-            on_truth = np.where(wolves, wolf, 1.0 - wolf)
-            values.append(float(np.delete(on_truth, listener).mean()))
+        values = [
+            belief_on_truth(self._wolf_probabilities(game, listener), wolves, listener)
+            for listener in self._listening(game, speaker)
+        ]
         return float(np.mean(values)) if values else 0.0
 
     def _weigh_cover(self, game: WerewolfGame) -> None:
@@ -234,28 +184,4 @@ class WerewolfMeasures:
         suspicion = np.mean([self._wolf_probabilities(game, s) for s in village], axis=0)
         for wolf in game.wolves:
             if game.alive[wolf]:
-                self._tallies[wolf].hidden.append(1.0 - float(suspicion[wolf]))
-
-    # -- results ---------------------------------------------------------------------
-    def final_info(self, seat: int) -> dict[str, float]:
-        """The seat's measures for its final info (only what was measured)."""
-        tally = self._tallies[seat]
-        info: dict[str, float] = {}
-        if self.probe_phases:
-            info.update(tally.probes.info())
-        if self.speaking_reward:
-            info["speeches"] = tally.speeches
-            info["speaking_reward_total"] = tally.speaking
-            if tally.speeches:
-                info["speaking_reward"] = tally.speaking / tally.speeches
-            if tally.hidden:
-                info["deception"] = float(np.mean(tally.hidden))
-        return info
-
-    def digest(self) -> dict[str, Any]:
-        """The measures' state as JSON-able data (for the env's state digest)."""
-        return {
-            "queue": list(self._queue),
-            "answers": self.answers,
-            "speeches": [asdict(speech) for speech in self.speeches],
-        }
+                self.add_cover(wolf, 1.0 - float(suspicion[wolf]))

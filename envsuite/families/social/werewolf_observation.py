@@ -30,14 +30,22 @@ _WHAT = {
     Phase.NIGHT_SEER: "choose a player to check",
     Phase.NIGHT_DOCTOR: "choose a player to protect",
     Phase.VOTE: "vote",
+    Phase.BID: "bid for the next speech",
 }
 #: Entries before the per-seat block: role one-hot, phase one-hot, my turn, the day.
 HEAD = len(ROLE_ORDER) + len(PHASE_ORDER) + 2
+#: Entries a bidding game adds at the end: a bid is due, the day's speeches left.
+BIDDING_TAIL = 2
 
 
-def vector_size(n: int) -> int:
-    """The length of the vector observation of an ``n``-player game."""
-    return HEAD + 3 * n + 4 * n * n
+def vector_size(n: int, bidding: bool = False) -> int:
+    """The length of the vector observation of an ``n``-player game.
+
+    A game with ``speaking_order="bidding"`` has :data:`BIDDING_TAIL` more entries at the
+    end: 1 while the game waits for bids (the phase one-hot then shows the discussion),
+    and the speeches left today over the day's budget (0 outside the discussion).
+    """
+    return HEAD + 3 * n + 4 * n * n + (BIDDING_TAIL if bidding else 0)
 
 
 class VectorObserver:
@@ -50,11 +58,13 @@ class VectorObserver:
 
     Args:
         n: Seats in the game.
+        bidding: Whether the game uses ``speaking_order="bidding"`` (see :func:`vector_size`).
 
     """
 
-    def __init__(self, n: int) -> None:
+    def __init__(self, n: int, bidding: bool = False) -> None:
         self.n = n
+        self.bidding = bidding
         self.seat_orders = [[(seat + j) % n for j in range(n)] for seat in range(n)]
         self.orders = [np.array(order) for order in self.seat_orders]
         self.pair_index = [(order[:, None] * n + order[None, :]).ravel() for order in self.orders]
@@ -96,13 +106,20 @@ class VectorObserver:
                 public[2, cells] = [value == "werewolf" for value in said]
                 public[3, cells] = [value == "village" for value in said]
 
-    def view(self, game: WerewolfGame, seat: int) -> np.ndarray:
-        """The vector observation of ``seat``: seats ordered from ``seat`` itself."""
+    def view(self, game: WerewolfGame, seat: int, acting: Phase | None = None) -> np.ndarray:
+        """The vector observation of ``seat``: seats ordered from ``seat`` itself.
+
+        ``acting``: the phase in which ``seat`` acts now although it is not the game's
+        seat to move (a block of simultaneous moves in the Parallel form); its turn
+        entry is then 1 and the phase one-hot shows ``acting``.
+        """
         n = self.n
-        out = np.zeros(vector_size(n), dtype=np.float32)
+        out = np.zeros(vector_size(n, self.bidding), dtype=np.float32)
+        phase = game.phase if acting is None else acting
         out[ROLE_ORDER.index(game.roles[seat])] = 1.0
-        out[len(ROLE_ORDER) + PHASE_ORDER.index(game.phase)] = 1.0
-        out[HEAD - 2] = float(game.to_move == seat)
+        shown = Phase.DISCUSSION if phase is Phase.BID else phase
+        out[len(ROLE_ORDER) + PHASE_ORDER.index(shown)] = 1.0
+        out[HEAD - 2] = float(acting is not None or game.to_move == seat)
         out[HEAD - 1] = min(1.0, game.day / game.setup.max_days)
         known, alive = game.known[seat], game.alive
         seats: list[float] = []
@@ -110,13 +127,21 @@ class VectorObserver:
             team = known[other]
             seats += (alive[other], team == WEREWOLVES, team is not None and team != WEREWOLVES)
         out[HEAD : HEAD + 3 * n] = seats
-        out[HEAD + 3 * n :] = self._pairs(game)[:, self.pair_index[seat]].ravel()
+        if not self.bidding:
+            out[HEAD + 3 * n :] = self._pairs(game)[:, self.pair_index[seat]].ravel()
+            return out
+        out[HEAD + 3 * n : -BIDDING_TAIL] = self._pairs(game)[:, self.pair_index[seat]].ravel()
+        out[-2] = float(phase is Phase.BID)
+        if game.phase in (Phase.BID, Phase.DISCUSSION):
+            budget = len(game.living()) * game.setup.discussion_rounds
+            out[-1] = min(1.0, game.speeches_left / budget) if budget else 0.0
         return out
 
 
 def vector_view(game: WerewolfGame, seat: int) -> np.ndarray:
     """The vector observation of ``seat`` (a one-off :class:`VectorObserver`)."""
-    return VectorObserver(game.setup.num_players).view(game, seat)
+    bidding = game.setup.speaking_order == "bidding"
+    return VectorObserver(game.setup.num_players, bidding).view(game, seat)
 
 
 def rules_text(game: WerewolfGame) -> str:
@@ -125,12 +150,25 @@ def rules_text(game: WerewolfGame) -> str:
     killer, checker = words.role(WEREWOLF), words.role(SEER)
     specials = [f"{words.killers} ({setup.num_werewolves})"]
     specials += [f"a {checker}"] * setup.seer + ["a doctor"] * setup.doctor
+    if setup.speaking_order == "bidding":
+        speaking = (
+            f"the living speak ({setup.discussion_rounds} speech(es) per living player a "
+            f"day, one message of at most {setup.max_speech_chars} characters each; before "
+            "each speech everyone but the last speaker bids 0 to 4 in secret: 0 listen, 1 "
+            "general thoughts, 2 something critical, 3 urgent, 4 I was addressed and must "
+            "answer; the highest bidder speaks, a tie is drawn, a player the last speech "
+            "named counting twice)"
+        )
+    else:
+        speaking = (
+            f"the living speak ({setup.discussion_rounds} round(s) of one message of at most "
+            f"{setup.max_speech_chars} characters each)"
+        )
     return (
         f"{words.title} with {setup.num_players} players: {', '.join(specials)}, the rest "
         f"villagers. Each night {words.killers} kill one player, the {checker} learns "
         f"whether one player is {words.killer} and the doctor protects one player. Each day "
-        f"the living speak ({setup.discussion_rounds} round(s) of one message of at most "
-        f"{setup.max_speech_chars} characters each), then vote to exile one player "
+        f"{speaking}, then vote to exile one player "
         f"(a tie: {'nobody is exiled' if setup.tie_rule == 'no_exile' else 'one is drawn'}). "
         f"The village wins when no {killer} lives; {words.killers} win when they are at "
         f"least as many as the others. The game ends undecided after day {setup.max_days}."
@@ -143,11 +181,16 @@ def text_view(
     error: str | None,
     legal: Sequence[str],
     limit: int,
+    acting: Phase | None = None,
 ) -> str:
-    """The text observation of ``seat``, at most ``limit`` characters (oldest events dropped)."""
+    """The text observation of ``seat``, at most ``limit`` characters (oldest events dropped).
+
+    ``acting``: the phase in which ``seat`` acts now although it is not the game's seat
+    to move (the Parallel form's simultaneous blocks); its status line then asks for it.
+    """
     events = [message.text for message in game.view(seat)]
     used = sum(len(line) + 1 for line in events)
-    return _compose(game, seat, error, legal, limit, rules_text(game), events, used)
+    return _compose(game, seat, error, legal, limit, rules_text(game), events, used, acting)
 
 
 class TextObserver:
@@ -165,7 +208,13 @@ class TextObserver:
         self._used: list[int] = []
 
     def view(
-        self, game: WerewolfGame, seat: int, error: str | None, legal: Sequence[str], limit: int
+        self,
+        game: WerewolfGame,
+        seat: int,
+        error: str | None,
+        legal: Sequence[str],
+        limit: int,
+        acting: Phase | None = None,
     ) -> str:
         """The text observation of ``seat`` (the same text as :func:`text_view`)."""
         if game is not self._game:
@@ -177,7 +226,8 @@ class TextObserver:
             new = [message.text for message in messages[len(texts) :]]
             texts.extend(new)
             self._used[seat] += sum(len(line) + 1 for line in new)
-        return _compose(game, seat, error, legal, limit, self._rules, texts, self._used[seat])
+        rules, used = self._rules, self._used[seat]
+        return _compose(game, seat, error, legal, limit, rules, texts, used, acting)
 
 
 def _compose(
@@ -189,6 +239,7 @@ def _compose(
     rules: str,
     events: list[str],
     used: int,
+    acting: Phase | None = None,
 ) -> str:
     """The observation from its parts (``used``: the length of ``events``, one newline each)."""
     names = game.names
@@ -211,7 +262,7 @@ def _compose(
     tail = []
     if error:
         tail.append(f"Your last action was refused ({error}); you lost that turn.")
-    tail.append(_status(game, seat, legal))
+    tail.append(_status(game, seat, legal, acting))
     budget = limit - sum(len(line) + 1 for line in head + tail) - 60
     if used <= budget:
         return "\n".join([*head, "Events:", *events, *tail])
@@ -227,25 +278,33 @@ def _compose(
     return "\n".join([*head, "Events:", *shown, *tail])
 
 
-def _status(game: WerewolfGame, seat: int, legal: Sequence[str]) -> str:
+def _status(game: WerewolfGame, seat: int, legal: Sequence[str], acting: Phase | None) -> str:
     if game.over:
         if game.winner is None:
             return "The game is over, undecided."
         won = ROLES[game.roles[seat]].team == game.winner
         winner = game.words.team(game.winner)
         return f"The game is over: the {winner} won; you {'won' if won else 'lost'}."
-    if game.to_move != seat:
+    if game.to_move != seat and acting is None:
         if game.phase is Phase.DISCUSSION and game.to_move is not None:
             return f"Discussion: {game.names[game.to_move]} is speaking."
         if game.phase is Phase.VOTE:
             return "Voting is under way."
+        if game.phase is Phase.BID:
+            return "Bidding for the next speech is under way."
         return "It is night."
     if not game.alive[seat]:
         return "You are dead."
     options = ", ".join(legal)
-    if game.phase is Phase.DISCUSSION:
+    phase = game.phase if acting is None else acting
+    if phase is Phase.BID:
+        return (
+            f"Your turn to bid for the next speech ({game.speeches_left} left today): "
+            f"'bid N', from 0 (listen) to 4 (you were addressed and must answer): {options}."
+        )
+    if phase is Phase.DISCUSSION:
         return (
             f"Your turn to speak: 'say: MESSAGE' (at most {game.setup.max_speech_chars} "
             f"characters) or one of: {options}."
         )
-    return f"Your turn ({_WHAT[game.phase]}): answer with one of: {options}."
+    return f"Your turn ({_WHAT[phase]}): answer with one of: {options}."

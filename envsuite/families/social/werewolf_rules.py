@@ -18,6 +18,15 @@ A game is a deal (each seat's role) plus a phase schedule:
   living seat, in seat order, votes for another living seat or abstains. Votes are
   secret until all are cast, then published together. The seat with most votes is
   exiled; a tie follows ``tie_rule`` (:mod:`~envsuite.families.social.voting`).
+- **Day, bidding order** (``speaking_order="bidding"``): instead of the first speaker and
+  the rounds, the day has ``discussion_rounds`` times the living seats speeches; before
+  each, every living seat but the last speaker bids ``0`` to ``4`` (phase ``BID``, in seat
+  order, each bid seen only by its bidder; a forfeited bid counts as ``0``), then the
+  highest bidder takes the floor for one turn (``DISCUSSION``, the same choices as
+  above); a tie is a chance event over the highest bidders, a bidder the previous speech
+  mentioned listed twice (:func:`~envsuite.families.social.turn_order.floor_draw`).
+  Everyone reads who has the floor and how many speeches are left; nobody reads another
+  seat's bid.
 - **The end**: the village wins when no werewolf lives; the werewolves win when living
   werewolves are at least as many as the other living seats (checked after every death).
   A game still open after day ``max_days``'s vote ends undecided (truncated).
@@ -34,10 +43,18 @@ from functools import lru_cache
 from envsuite.families.social.channels import Message, MessageLog
 from envsuite.families.social.game_log import GameLog, LogEntry
 from envsuite.families.social.game_words import GAME_WORDS
-from envsuite.families.social.turn_order import round_robin, within_budget
+from envsuite.families.social.turn_order import (
+    floor_draw,
+    mentioned_seats,
+    round_robin,
+    speech_budget,
+    within_budget,
+)
 from envsuite.families.social.voting import tally
 from envsuite.families.social.werewolf_setup import (
+    BID_VALUES,
     CLAIM_VALUES,
+    DEFAULT_BID,
     DOCTOR,
     PASS,
     PHASE_KINDS,
@@ -66,6 +83,11 @@ class WerewolfGame:
         winner: ``"village"`` or ``"werewolves"`` once decided, else None.
         log: Every message, and each seat's view of them.
         game_log: The setup, the deal and every entry (replays the game).
+        bids: Bidding order: the ``(seat, bid)`` of the bids in so far this round.
+        floor: Bidding order: the seat that has (or last had) the floor today, or None.
+        mentions: Bidding order: the seats the last speech named (they count twice in a
+            tied draw for the floor).
+        speeches_left: Bidding order: the speeches left today.
 
     """
 
@@ -92,6 +114,11 @@ class WerewolfGame:
         self.save: int | None = None
         self.kill_target: int | None = None
         self.votes: list[tuple[int, int | None]] = []
+        # Bidding order: the bids in, the seat with the floor, what its speech mentioned.
+        self.bids: list[tuple[int, int]] = []
+        self.floor: int | None = None
+        self.mentions: tuple[int, ...] = ()
+        self.speeches_left = 0
         self.log = MessageLog(n)
         self.game_log = GameLog(setup.to_dict(), self.roles)
         # What each seat knows of each seat's team (None: unknown), for observations.
@@ -125,7 +152,11 @@ class WerewolfGame:
         return sum(self.alive[seat] for seat in self.wolves)
 
     def chance_outcomes(self) -> tuple[int, ...]:
-        """The equally likely outcomes of the pending chance event (empty when none)."""
+        """The equally likely entries of the pending chance event (empty when none).
+
+        A seat may be listed twice (a tied bidder the last speech named, in a draw for
+        the floor): it is then twice as likely as a seat listed once.
+        """
         return self.chance_options if self.phase is Phase.CHANCE else ()
 
     def legal_actions(self, seat: int) -> list[Action]:
@@ -146,8 +177,17 @@ class WerewolfGame:
         """
         if seat != self.to_move:
             return ()
-        wolves = self.wolves if self.phase is Phase.NIGHT_WOLVES else ()
-        return _legal(self.phase, seat, tuple(self.alive), wolves, self.setup.doctor_self_save)
+        return self.legal_in(self.phase, seat)
+
+    def legal_in(self, phase: Phase, seat: int) -> tuple[Action, ...]:
+        """The legal actions ``seat`` would have in acting ``phase`` as things stand.
+
+        The same tuples as :meth:`legal_tuple`, for a seat due later in a block of
+        simultaneous moves (the Parallel form's night: who lives does not change before
+        dawn).
+        """
+        wolves = self.wolves if phase is Phase.NIGHT_WOLVES else ()
+        return _legal(phase, seat, tuple(self.alive), wolves, self.setup.doctor_self_save)
 
     def illegal_reason(self, seat: int, action: Action) -> str | None:
         """Why ``seat`` may not play ``action`` now (the first rule broken), or None."""
@@ -155,14 +195,22 @@ class WerewolfGame:
             return "the game is over"
         if seat != self.to_move:
             return "it is not your turn"
-        allowed = PHASE_KINDS[self.phase]
+        return self.reason_in(self.phase, seat, action)
+
+    def reason_in(self, phase: Phase, seat: int, action: Action) -> str | None:
+        """Why ``seat`` could not play ``action`` in acting ``phase`` as things stand, or None."""
+        allowed = PHASE_KINDS[phase]
         if action.kind not in allowed:
             doing = ", ".join(allowed)
             if action.kind == "pass":
-                return f"you may not pass or abstain now; in the {self.phase.value} phase: {doing}"
-            return f"'{action.kind}' is not allowed now; in the {self.phase.value} phase: {doing}"
+                return f"you may not pass or abstain now; in the {phase.value} phase: {doing}"
+            return f"'{action.kind}' is not allowed now; in the {phase.value} phase: {doing}"
         if action.kind in ("pass", "say"):
             return None
+        if action.kind == "bid":
+            if action.value in BID_VALUES:
+                return None
+            return f"a bid is a whole number from 0 to 4, not {action.value!r}"
         target = action.target
         if target is None or not 0 <= target < self.setup.num_players:
             return f"'{action.kind}' needs a player"
@@ -199,6 +247,8 @@ class WerewolfGame:
             action = Action("say", None, within_budget(action.value, self.setup.max_speech_chars))
         self.game_log.entries.append(("act", seat, action.kind, action.target, action.value))
         self.queue.pop(0)
+        if self.phase is Phase.DISCUSSION and self.setup.speaking_order == "bidding":
+            self.mentions = self._mentioned(action)
         getattr(self, f"_on_{action.kind}")(seat, action)
         if not self.queue:
             self._end_phase()
@@ -222,6 +272,8 @@ class WerewolfGame:
         self.chance_kind, self.chance_options = "", ()
         if kind == "first_speaker":
             self._start_discussion(outcome)
+        elif kind == "speaker":
+            self._give_floor(outcome)
         else:
             self._exile(outcome)
 
@@ -255,6 +307,13 @@ class WerewolfGame:
             self.votes.append((seat, None))
         elif self.phase is Phase.DISCUSSION:
             self._public("pass", seat, f"{self.names[seat]} says nothing.")
+        elif self.phase is Phase.BID:  # a forfeited bid
+            self._on_bid(seat, Action("bid", None, DEFAULT_BID))
+
+    def _on_bid(self, seat: int, action: Action) -> None:
+        self.bids.append((seat, int(action.value)))
+        text = f"You bid {action.value} for the next speech."
+        self._post("bid", seat, frozenset({seat}), text, None, action.value)
 
     def _on_kill(self, seat: int, action: Action) -> None:
         assert action.target is not None
@@ -315,9 +374,14 @@ class WerewolfGame:
         elif self.phase is Phase.NIGHT_DOCTOR:
             self._dawn()
         elif self.phase is Phase.DISCUSSION:
-            self._start_vote()
+            if self.setup.speaking_order == "bidding" and self.speeches_left > 0:
+                self._open_bids()
+            else:
+                self._start_vote()
         elif self.phase is Phase.VOTE:
             self._close_vote()
+        elif self.phase is Phase.BID:
+            self._close_bids()
 
     def _start_night(self) -> None:
         self.day += 1
@@ -357,16 +421,54 @@ class WerewolfGame:
             self._kill(target, "killed", text)
         if self._check_winner():
             return
-        if self.setup.discussion_rounds:
-            self._chance("first_speaker", tuple(self.living()))
-        else:
+        if not self.setup.discussion_rounds:
             self._start_vote()
+        elif self.setup.speaking_order == "bidding":
+            self._start_bidding()
+        else:
+            self._chance("first_speaker", tuple(self.living()))
 
     def _start_discussion(self, first: int) -> None:
         self.phase = Phase.DISCUSSION
         self.queue = round_robin(self.living(), first, self.setup.discussion_rounds)
         text = f"Discussion: {self.names[first]} speaks first."
         self._public("discussion", None, text, first)
+
+    def _start_bidding(self) -> None:
+        """Open a bidding day: its speech budget, then the first bids (nobody spoke yet)."""
+        self.speeches_left = speech_budget(len(self.living()), self.setup.discussion_rounds)
+        self.floor, self.mentions = None, ()
+        text = (
+            f"Discussion: {self.speeches_left} speeches today; before each, every player "
+            "but the last speaker bids 0 to 4 to speak next, and the highest bidder speaks."
+        )
+        self._public("discussion", None, text)
+        self._open_bids()
+
+    def _open_bids(self) -> None:
+        self.phase, self.bids = Phase.BID, []
+        self.queue = [seat for seat in self.living() if seat != self.floor]
+
+    def _close_bids(self) -> None:
+        options = floor_draw(self.bids, self.mentions)
+        if len(options) == 1:
+            self._give_floor(options[0])
+        else:
+            self._chance("speaker", options)
+
+    def _give_floor(self, seat: int) -> None:
+        self.phase, self.queue, self.floor = Phase.DISCUSSION, [seat], seat
+        self.speeches_left -= 1
+        self.mentions = ()
+        left = self.speeches_left
+        text = f"{self.names[seat]} has the floor ({left} speech{'es' * (left != 1)} left today)."
+        self._public("floor", None, text, seat)
+
+    def _mentioned(self, action: Action) -> tuple[int, ...]:
+        """The seats a discussion turn mentions: a speech's names, an accused or claimed seat."""
+        if action.kind == "say":
+            return mentioned_seats(action.value, self.names)
+        return () if action.target is None else (action.target,)
 
     def _start_vote(self) -> None:
         self.phase = Phase.VOTE
@@ -498,6 +600,8 @@ def _legal(
         return tuple(Action("save", s) for s in (living if self_save else others))
     if phase is Phase.VOTE:
         return (PASS, *(Action("vote", s) for s in others))
+    if phase is Phase.BID:
+        return tuple(Action("bid", None, value) for value in BID_VALUES)
     everyone_else = [s for s in range(len(alive)) if s != seat]
     return (
         PASS,

@@ -60,10 +60,20 @@ class Phase(enum.Enum):
     VOTE = "vote"
     CHANCE = "chance"
     OVER = "over"
+    #: Bidding for the next speech (``speaking_order="bidding"`` only).
+    BID = "bid"
 
 
-#: The phases in vectors (one-hot), in this order.
-PHASE_ORDER = tuple(Phase)
+#: The phases in vectors (one-hot), in this order (a bid shows as the discussion's).
+PHASE_ORDER = (
+    Phase.NIGHT_WOLVES,
+    Phase.NIGHT_SEER,
+    Phase.NIGHT_DOCTOR,
+    Phase.DISCUSSION,
+    Phase.VOTE,
+    Phase.CHANCE,
+    Phase.OVER,
+)
 #: The action kinds each acting phase allows (``pass`` is also every refused turn).
 PHASE_KINDS: dict[Phase, tuple[str, ...]] = {
     Phase.NIGHT_WOLVES: ("kill",),
@@ -71,7 +81,14 @@ PHASE_KINDS: dict[Phase, tuple[str, ...]] = {
     Phase.NIGHT_DOCTOR: ("save",),
     Phase.DISCUSSION: ("pass", "say", "accuse", "claim"),
     Phase.VOTE: ("pass", "vote"),
+    Phase.BID: ("bid",),
 }
+#: How the discussion's speakers are chosen (see :mod:`~.turn_order`).
+SPEAKING_ORDERS = ("round_robin", "bidding")
+#: The bids of ``speaking_order="bidding"``: urgency 0 (listen) to 4 (must answer).
+BID_VALUES = ("0", "1", "2", "3", "4")
+#: The bid a refused bid counts as (with the penalty): 0, "I would rather listen".
+DEFAULT_BID = "0"
 
 
 @dataclass(frozen=True)
@@ -79,10 +96,11 @@ class Action:
     """One seat's action.
 
     Attributes:
-        kind: ``kill``, ``check``, ``save``, ``vote``, ``say``, ``accuse``, ``claim`` or
-            ``pass`` (abstain; nothing said).
-        target: The seat acted on (None for ``say`` and ``pass``).
-        value: ``say``: the message; ``claim``: ``"werewolf"`` or ``"village"``; else "".
+        kind: ``kill``, ``check``, ``save``, ``vote``, ``say``, ``accuse``, ``claim``,
+            ``bid`` or ``pass`` (abstain; nothing said).
+        target: The seat acted on (None for ``say``, ``bid`` and ``pass``).
+        value: ``say``: the message; ``claim``: ``"werewolf"`` or ``"village"``; ``bid``:
+            ``"0"`` to ``"4"``; else "".
 
     """
 
@@ -112,6 +130,7 @@ class WerewolfSetup:
         names: The seats' names (``num_players`` distinct words of letters).
         game: Whose words the messages use: ``"werewolf"`` or ``"mafia"``
             (:mod:`~envsuite.families.social.game_words`); the rules are the same.
+        speaking_order: ``"round_robin"`` or ``"bidding"`` (:mod:`~.turn_order`).
 
     """
 
@@ -127,6 +146,7 @@ class WerewolfSetup:
     doctor_self_save: bool = True
     names: tuple[str, ...] = NAMES[:8]
     game: str = "werewolf"
+    speaking_order: str = "round_robin"
 
     def __post_init__(self) -> None:
         _check_int("num_players", self.num_players, MIN_PLAYERS, MAX_PLAYERS)
@@ -154,6 +174,11 @@ class WerewolfSetup:
         object.__setattr__(self, "names", names)
         if self.game not in GAME_WORDS:
             raise ValueError(f"game must be one of {sorted(GAME_WORDS)}, got {self.game!r}")
+        if self.speaking_order not in SPEAKING_ORDERS:
+            raise ValueError(
+                f"speaking_order must be one of {list(SPEAKING_ORDERS)}, "
+                f"got {self.speaking_order!r}"
+            )
 
     def base_roles(self) -> tuple[str, ...]:
         """The roles to deal, before shuffling: werewolves, seer, doctor, villagers."""
@@ -162,12 +187,19 @@ class WerewolfSetup:
         return tuple(specials + [VILLAGER] * (self.num_players - len(specials)))
 
     def to_dict(self) -> dict[str, Any]:
-        """The setup as a JSON-friendly mapping (``WerewolfSetup(**mapping)`` rebuilds it)."""
+        """The setup as a JSON-friendly mapping (``WerewolfSetup(**mapping)`` rebuilds it).
+
+        ``speaking_order`` is left out at its default, so the game logs of round-robin
+        games read exactly as before the option existed.
+        """
         return {**self._as_dict, "names": list(self.names)}
 
     @functools.cached_property
     def _as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        mapping = asdict(self)
+        if mapping["speaking_order"] == "round_robin":
+            del mapping["speaking_order"]
+        return mapping
 
 
 def _check_int(name: str, value: Any, low: int, high: int) -> None:
