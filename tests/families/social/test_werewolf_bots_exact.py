@@ -18,11 +18,15 @@ seat's view, seeded, so this test is deterministic) must have the exact value in
 99.9% Wilson interval (6000 games: about +-0.02), and the value of a deliberately wrong
 model must fall outside it: the same bots when a tied vote exiles one of the tied at
 random instead of nobody (0.323 against 0.360). Solving takes about 6 s (5,500 states),
-the games about 10 s. The solver moves on the engine, so this checks the env's side (a
-uniform deal, each bot acting for the seat to move on its own seat's view, its draws
-following ``action_probabilities``), not the rules, which ``test_werewolf_exact.py``
-models independently; and a win rate is blind to some slips (a bot that always takes
-the first of its tied options still wins about 0.38 here).
+the games about 10 s. Two more checks put the bots on one side only (a BeliefBot
+werewolf against random villagers: 0.217; random werewolf against BeliefBot villagers:
+0.356; ties drawn at random), 2500 games each.
+
+The solver moves on the engine, so this checks the env's side (a uniform deal, each bot
+acting for the seat to move on its own seat's view, its draws following
+``action_probabilities``), not the rules, which ``test_werewolf_exact.py`` models
+independently; and a win rate is blind to some slips (a bot that always takes the first
+of its tied options still wins about 0.38 here).
 """
 
 from __future__ import annotations
@@ -31,8 +35,10 @@ import functools
 import math
 from collections.abc import Hashable
 
+import pytest
+
 import envsuite
-from envsuite.families.social.werewolf_bots import BeliefBot
+from envsuite.families.social.werewolf_bots import BeliefBot, RandomLegalBot
 from envsuite.families.social.werewolf_rules import WerewolfGame
 from envsuite.families.social.werewolf_setup import NAMES, WerewolfSetup
 from tests.families.social.exact_play import Outcome, frozen, solve, wilson_interval
@@ -64,9 +70,12 @@ def key(game: WerewolfGame) -> Hashable:
 
 
 @functools.cache
-def exact(tie_rule: str, deal: tuple[str, ...] = DEAL) -> Outcome:
-    """(P(village wins), P(werewolves win), P(undecided)) with a BeliefBot in every seat."""
-    bots = [BeliefBot() for _ in range(N)]
+def exact(
+    tie_rule: str, deal: tuple[str, ...] = DEAL, wolf: type = BeliefBot, village: type = BeliefBot
+) -> Outcome:
+    """(P(village wins), P(werewolves win), P(undecided)) with ``wolf`` playing the
+    werewolf and ``village`` every other seat (bot classes)."""
+    bots = [(wolf if role == "werewolf" else village)() for role in deal]
     rules = setup(tie_rule)
     value, _ = solve(
         lambda: WerewolfGame(rules, deal),
@@ -77,8 +86,11 @@ def exact(tie_rule: str, deal: tuple[str, ...] = DEAL) -> Outcome:
     return value
 
 
-def monte_carlo(tie_rule: str) -> int:
-    """Village wins in ``GAMES`` games through the env, every seat a BeliefBot."""
+def monte_carlo(
+    tie_rule: str, games: int = GAMES, wolf: type = BeliefBot, village: type = BeliefBot
+) -> int:
+    """Village wins in ``games`` games through the env, the werewolf's seat played by a
+    ``wolf`` and every other seat by a ``village`` (fresh each game, as the deal is)."""
     env = envsuite.make(
         "envsuite/Werewolf-v0",
         num_players=N,
@@ -89,10 +101,14 @@ def monte_carlo(tie_rule: str) -> int:
         max_days=MAX_DAYS,
         observation_mode="vector",
     )
-    bots = {agent: BeliefBot(env) for agent in env.possible_agents}
     wins = 0
-    for seed in range(GAMES):
+    for seed in range(games):
         env.reset(seed=seed)
+        roles = env.unwrapped.game.roles
+        bots = {
+            agent: (wolf if roles[seat] == "werewolf" else village)(env)
+            for seat, agent in enumerate(env.possible_agents)
+        }
         for index, bot in enumerate(bots.values()):
             bot.reset(seed * 100 + index)
         for agent in env.agent_iter(1_000):
@@ -155,3 +171,21 @@ def test_monte_carlo_with_the_real_bots_agrees_with_the_exact_value():
     assert low <= exact("no_exile")[0] <= high, (exact("no_exile"), low, high)
     # A wrong model falls outside: a tied vote that exiles one of the tied at random.
     assert not low <= exact("random")[0] <= high, (exact("random"), low, high)
+
+
+MIXED_GAMES = 2500
+
+
+@pytest.mark.parametrize(
+    ("wolf", "village"), [(BeliefBot, RandomLegalBot), (RandomLegalBot, BeliefBot)]
+)
+def test_monte_carlo_with_one_side_bots_agrees_with_the_exact_value(wolf, village):
+    """A BeliefBot werewolf against random villagers and the reverse, ties drawn at random
+    (so the solver also averages chance events): the exact value is inside the interval,
+    the value with the bots on the other side outside it (an env that seated them by the
+    wrong team would be caught)."""
+    low, high = wilson_interval(monte_carlo("random", MIXED_GAMES, wolf, village), MIXED_GAMES)
+    value = exact("random", DEAL, wolf, village)[0]
+    assert low <= value <= high, (value, low, high)
+    swapped = exact("random", DEAL, village, wolf)[0]
+    assert not low <= swapped <= high, ("the sides swapped", swapped, low, high)
