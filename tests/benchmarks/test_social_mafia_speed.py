@@ -10,7 +10,7 @@ is one player's action) in ``extra_info``:
 
 - ``test_textarena_secret_mafia``: TextArena 0.7.4's ``SecretMafia-v0-raw``
   (``reset(num_players=7, seed)``, then ``step(action)`` and ``get_observation()`` per
-  step), skipped where TextArena is absent (CI);
+  step), skipped where TextArena is absent (it comes with the ``bench`` extra, in ``test``);
 - ``test_envsuite_mafia_text`` / ``test_envsuite_mafia_vector``: Mafia-v0 through
   ``envsuite.make`` (the random player reads ``info["legal_actions"]`` or the action
   mask; ``last()`` after every step); where TextArena is importable they add
