@@ -146,8 +146,9 @@ def panel_ratings_note(standings: Standings) -> str:
         return ""
     ranking = standings.board.settings.ranking
     return (
-        f"Fixed by the panel's frozen round robin ({panel.games} games, panel.jsonl beside "
-        f"the board file); intervals: {ranking.rating_reps} bootstrap replicates over its games."
+        f"Fixed by the panel's frozen round robin ({len(standings.board.panel_records)} "
+        "games, panel.jsonl beside the board file); intervals: "
+        f"{ranking.rating_reps} bootstrap replicates over its scored games."
     )
 
 
