@@ -28,6 +28,7 @@ PUBLISHED = (
     "text-puzzles",
     "text-worlds",
     "text-games-2p",
+    "social-deduction",
 )
 
 
@@ -103,4 +104,24 @@ def test_the_two_player_board_rates_its_baselines_against_a_frozen_panel(outcome
     )
     kuhn = {a: r.results["exploitability:KuhnPoker-v0"].estimate for a, r in reports.items()}
     assert kuhn["oracle"] < kuhn["random"]
+    assert all(r.panel_replayed > 0 for r in reports.values())
+
+
+def test_the_social_board_scores_its_baselines_in_duplicate_against_a_frozen_panel(outcomes):
+    name, found = outcomes
+    if name != "social-deduction":
+        pytest.skip("about the social-deduction board")
+    reports = {o.report.meta.agent: o.report for o in found if o.report is not None}
+    assert set(reports) == {"random", "oracle"}
+    board = reports["oracle"].board
+    assert board.frozen and board.panel
+    assert len({record.env_id for record in board.panel_records}) == 4
+    oracle, random = reports["oracle"].results, reports["random"].results
+    assert oracle["bradley_terry"].low > random["bradley_terry"].high
+    # Each entry plays as well as the panel bot it copies in that bot's own field (0.5 in
+    # expectation), and the belief bots beat random play in either field.
+    assert oracle["duplicate:oracle"].low < 0.5 < oracle["duplicate:oracle"].high
+    assert random["duplicate:random"].low < 0.5 < random["duplicate:random"].high
+    assert oracle["duplicate:random"].estimate > random["duplicate:random"].estimate
+    assert oracle["duplicate:oracle"].estimate > random["duplicate:oracle"].estimate
     assert all(r.panel_replayed > 0 for r in reports.values())
