@@ -129,6 +129,8 @@ class WerewolfGame:
         self.claims: list[list[str | None]] = [[None] * n for _ in range(n)]
         # Counts changes to the three tables above (observers rebuild them only then).
         self.pair_changes = 0
+        # The last legal tuple handed out: (len of the game log's entries, seat, tuple).
+        self._legal_memo: tuple[int, int, tuple[Action, ...]] = (-1, -1, ())
         self._deal_messages()
         self._start_night()
 
@@ -175,9 +177,13 @@ class WerewolfGame:
         comes back while one is kept (callers may cache what they derive from it by its
         identity).
         """
-        if seat != self.to_move:
-            return ()
-        return self.legal_in(self.phase, seat)
+        version = len(self.game_log.entries)  # every move and chance draw adds an entry
+        memo = self._legal_memo
+        if memo[0] == version and memo[1] == seat:
+            return memo[2]
+        legal = () if seat != self.to_move else self.legal_in(self.phase, seat)
+        self._legal_memo = (version, seat, legal)
+        return legal
 
     def legal_in(self, phase: Phase, seat: int) -> tuple[Action, ...]:
         """The legal actions ``seat`` would have in acting ``phase`` as things stand.
@@ -237,19 +243,29 @@ class WerewolfGame:
     def apply(self, seat: int, action: Action) -> None:
         """Play ``seat``'s legal action (check with :meth:`illegal_reason` first).
 
+        An action that is (the same object as) one of the tuple :meth:`legal_tuple` last
+        gave ``seat`` in this state is legal without checking it again.
+
         Raises:
             ValueError: the action is illegal (a caller bug; the env never sends one).
         """
-        reason = self.illegal_reason(seat, action)
-        if reason is not None:
-            raise ValueError(f"illegal action {action} for seat {seat}: {reason}")
+        memo = self._legal_memo
+        if not (
+            memo[0] == len(self.game_log.entries)
+            and memo[1] == seat
+            and seat == self.to_move
+            and any(listed is action for listed in memo[2])
+        ):
+            reason = self.illegal_reason(seat, action)
+            if reason is not None:
+                raise ValueError(f"illegal action {action} for seat {seat}: {reason}")
         if action.kind == "say":
             action = Action("say", None, within_budget(action.value, self.setup.max_speech_chars))
         self.game_log.entries.append(("act", seat, action.kind, action.target, action.value))
         self.queue.pop(0)
         if self.phase is Phase.DISCUSSION and self.setup.speaking_order == "bidding":
             self.mentions = self._mentioned(action)
-        getattr(self, f"_on_{action.kind}")(seat, action)
+        _EFFECTS[action.kind](self, seat, action)
         if not self.queue:
             self._end_phase()
 
@@ -583,6 +599,14 @@ class WerewolfGame:
     def view(self, seat: int) -> list[Message]:
         """The messages ``seat`` may read, oldest first."""
         return self.log.view(seat)
+
+
+#: The effect of each kind of action (``_on_KIND``), looked up once.
+_EFFECTS = {
+    name[len("_on_") :]: function
+    for name, function in vars(WerewolfGame).items()
+    if name.startswith("_on_")
+}
 
 
 @lru_cache(maxsize=4096)
