@@ -201,6 +201,8 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
     }
     #: Whose words the game uses (:data:`~envsuite.families.social.game_words.GAME_WORDS`).
     GAME: ClassVar[str] = "werewolf"
+    # The game whose seats' (role, team) words :meth:`_info` keeps, and those words.
+    _seat_words: tuple[WerewolfGame | None, list[tuple[str, str]]] = (None, [])
 
     def __init__(
         self,
@@ -321,14 +323,20 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
 
     def _info(self, agent: str) -> dict[str, Any]:
         seat = self._seat[agent]
-        role = self.game.roles[seat]
-        words = self.game.words
+        game = self.game
+        if self._seat_words[0] is not game:  # each seat's role and team words, per game
+            words = game.words
+            named = [(words.role(role), words.team(ROLES[role].team)) for role in game.roles]
+            self._seat_words = (game, named)
+        role_word, team_word = self._seat_words[1][seat]
         info: dict[str, Any] = {
-            "role": words.role(role),
-            "team": words.team(ROLES[role].team),
+            "role": role_word,
+            "team": team_word,
             "invalid_actions": self.invalid_actions[agent],
         }
-        if self.game.over:
+        if game.over:
+            role = game.roles[seat]
+            words = game.words
             winner = self.game.winner
             info["winner"] = None if winner is None else words.team(winner)
             if winner is None:
@@ -412,11 +420,15 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
         seat = self._seat[agent]
         if self.measures.probe_seat == seat:
             return [UNIFORM_ANSWER]
+        return list(self._encoded_legal(agent, seat))
+
+    def _encoded_legal(self, agent: str, seat: int) -> list[Any]:
+        """The legal actions of ``seat`` (not on a probe turn), encoded: the kept list itself."""
         legal = self.game.legal_tuple(seat)
-        if len(self._encoded) >= MAX_ENCODED:
-            self._encoded.clear()
         known = self._encoded.get(id(legal))
         if known is None or known[0] is not legal:
+            if len(self._encoded) >= MAX_ENCODED:
+                self._encoded.clear()
             listed = [a for a in legal if a.kind != "say"]
             encoded = [self.encode_action(agent, a) for a in listed]
             known = self._encoded[id(legal)] = (
@@ -424,7 +436,7 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
                 encoded,
                 dict(zip(encoded, listed, strict=True)),
             )
-        return list(known[1])
+        return known[1]
 
     def apply_action(self, agent: str, parsed: Action) -> Turn:
         """Play the action (or answer the probe); draw any chance event; pay out at the end."""
@@ -487,12 +499,13 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
         seat = self._seat[agent]
         if self.observation_mode == "vector":
             return self._observer.view(self.game, seat)
-        error = self.infos.get(agent, {}).get("parse_error") if self.infos else None
+        info = self.infos.get(agent) if self.infos else None
+        error = None if info is None else info.get("parse_error")
         if self.measures.probe_seat == seat:
             view = self._texts.view(self.game, seat, error, [], MAX_OBSERVATION_CHARS)
             return f"{view}\n{probe_prompt(self.measures.question(self.game, seat))}"
-        legal = self.legal_actions(agent) if self.game.to_move == seat else []
-        return self._texts.view(self.game, seat, error, legal or [], MAX_OBSERVATION_CHARS)
+        legal = self._encoded_legal(agent, seat) if self.game.to_move == seat else []
+        return self._texts.view(self.game, seat, error, legal, MAX_OBSERVATION_CHARS)
 
     def render_text(self) -> str:
         """The ``ansi`` frame: the moderator's view (every role, who lives, the phase)."""

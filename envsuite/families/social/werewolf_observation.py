@@ -233,15 +233,17 @@ class TextObserver:
             texts.extend(new)
             self._used[seat] += sum(len(line) + 1 for line in new)
         rules, used = self._rules, self._used[seat]
-        if game.over:  # the known line is dropped at the end: the general path
-            return _compose(game, seat, error, legal, limit, rules, texts, used, acting)
         alive = tuple(game.alive)
         if alive != self._alive[0]:
             self._alive = (alive, _alive_line(game))
-        known = tuple(game.known[seat])
-        if known != self._known[seat][0]:
-            self._known[seat] = (known, _known_line(game, seat))
-        opening, alive_line, known_line = self._openings[seat], self._alive[1], self._known[seat][1]
+        if game.over:  # the known line is dropped at the end
+            known_line = ""
+        else:
+            known = tuple(game.known[seat])
+            if known != self._known[seat][0]:
+                self._known[seat] = (known, _known_line(game, seat))
+            known_line = self._known[seat][1]
+        opening, alive_line = self._openings[seat], self._alive[1]
         tail = []
         if error:
             tail.append(f"Your last action was refused ({error}); you lost that turn.")
