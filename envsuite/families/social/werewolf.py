@@ -51,6 +51,7 @@ MAX_OBSERVATION_CHARS = 60_000
 MAX_ACTION_CHARS = 10_000
 #: Encoded legal-action lists kept (across games) before the cache is emptied.
 MAX_ENCODED = 4096
+_NO_PICK: tuple[WerewolfGame | None, int, Action | None] = (None, -1, None)
 
 
 class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
@@ -201,6 +202,8 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
     }
     #: Whose words the game uses (:data:`~envsuite.families.social.game_words.GAME_WORDS`).
     GAME: ClassVar[str] = "werewolf"
+    # The legal action parse_action last found listed: (game, its log length, action).
+    _listed_pick: tuple[WerewolfGame | None, int, Action | None] = (None, -1, None)
     # The game whose seats' (role, team) words :meth:`_info` keeps, and those words.
     _seat_words: tuple[WerewolfGame | None, list[tuple[str, str]]] = (None, [])
 
@@ -373,7 +376,10 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
         known = self._encoded.get(id(legal))
         if known is None or known[0] is not legal:
             return None
-        return known[2].get(action)
+        found = known[2].get(action)
+        if found is not None:  # apply_action plays it unchecked if the state is the same
+            self._listed_pick = (self.game, len(self.game.game_log.entries), found)
+        return found
 
     def _parse_command(self, seat: int, action: Any, acting: Phase | None = None) -> Action:
         """Parse and check any action (the general path of :meth:`parse_action`).
@@ -445,8 +451,12 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
             self.measures.answer(self.game, seat, parsed.value)
             self.measures.after_change(self.game)
             return self._turn(agent, {})
-        self.measures.before_action(self.game, seat, parsed)
-        self.game.apply(seat, parsed)
+        game = self.game
+        self.measures.before_action(game, seat, parsed)
+        pick = self._listed_pick
+        listed = pick[2] is parsed and pick[0] is game and pick[1] == len(game.game_log.entries)
+        self._listed_pick = _NO_PICK
+        game.apply(seat, parsed, listed=listed and game.to_move == seat)
         self._resolve_chance()
         if self.measures.enabled:
             self.measures.after_action(self.game, seat, parsed)

@@ -240,22 +240,16 @@ class WerewolfGame:
         return None
 
     # -- moves -----------------------------------------------------------------------------
-    def apply(self, seat: int, action: Action) -> None:
+    def apply(self, seat: int, action: Action, listed: bool = False) -> None:
         """Play ``seat``'s legal action (check with :meth:`illegal_reason` first).
 
-        An action that is (the same object as) one of the tuple :meth:`legal_tuple` last
-        gave ``seat`` in this state is legal without checking it again.
+        ``listed``: the caller took ``action`` from the tuple :meth:`legal_tuple` gave
+        ``seat`` in this very state, so it is legal and not checked again.
 
         Raises:
             ValueError: the action is illegal (a caller bug; the env never sends one).
         """
-        memo = self._legal_memo
-        if not (
-            memo[0] == len(self.game_log.entries)
-            and memo[1] == seat
-            and seat == self.to_move
-            and any(listed is action for listed in memo[2])
-        ):
+        if not listed:
             reason = self.illegal_reason(seat, action)
             if reason is not None:
                 raise ValueError(f"illegal action {action} for seat {seat}: {reason}")
