@@ -298,7 +298,7 @@ class EnvsuiteAECEnv(
             if named != current:
                 self._refuse_off_turn(named)
                 return
-        if self._done(current):
+        if self.terminations[current] or self.truncations[current]:  # (_done, inlined)
             if action is None:
                 self._was_dead_step(None)
                 if self.agents:
@@ -424,7 +424,8 @@ class EnvsuiteAECEnv(
         if type(self).legal_actions is EnvsuiteAECEnv.legal_actions:
             return  # the env has no finite action set
         mover = self.agent_selection
-        legal = self.legal_actions(mover) if not self._done(mover) else []
+        done = self.terminations[mover] or self.truncations[mover]
+        legal = [] if done else self.legal_actions(mover)
         if legal is None:
             return
         infos, marked = self.infos, self._marked_empty

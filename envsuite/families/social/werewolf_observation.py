@@ -231,7 +231,7 @@ class TextObserver:
             added = "\n".join(new)
             self._joined[seat] = f"{self._joined[seat]}\n{added}" if texts else added
             texts.extend(new)
-            self._used[seat] += sum(len(line) + 1 for line in new)
+            self._used[seat] += len(added) + 1  # each line and its newline
         rules, used = self._rules, self._used[seat]
         alive = tuple(game.alive)
         if alive != self._alive[0]:

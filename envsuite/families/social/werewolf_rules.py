@@ -193,7 +193,8 @@ class WerewolfGame:
         dawn).
         """
         wolves = self.wolves if phase is Phase.NIGHT_WOLVES else ()
-        return _legal(phase, seat, tuple(self.alive), wolves, self.setup.doctor_self_save)
+        # (the phase's value, a str, is hashed in C where the Enum's hash is Python code)
+        return _legal(phase.value, seat, tuple(self.alive), wolves, self.setup.doctor_self_save)
 
     def illegal_reason(self, seat: int, action: Action) -> str | None:
         """Why ``seat`` may not play ``action`` now (the first rule broken), or None."""
@@ -605,9 +606,13 @@ _EFFECTS = {
 
 @lru_cache(maxsize=4096)
 def _legal(
-    phase: Phase, seat: int, alive: tuple[bool, ...], wolves: tuple[int, ...], self_save: bool
+    value: str, seat: int, alive: tuple[bool, ...], wolves: tuple[int, ...], self_save: bool
 ) -> tuple[Action, ...]:
-    """The legal actions of ``seat``, to move (see :meth:`WerewolfGame.legal_tuple`)."""
+    """The legal actions of ``seat``, to move in the phase of value ``value``.
+
+    See :meth:`WerewolfGame.legal_tuple`.
+    """
+    phase = Phase(value)
     living = [s for s in range(len(alive)) if alive[s]]
     others = [s for s in living if s != seat]
     if phase is Phase.NIGHT_WOLVES:
