@@ -32,6 +32,8 @@ _WHAT = {
     Phase.VOTE: "vote",
     Phase.BID: "bid for the next speech",
 }
+#: :data:`_WHAT` by the phase's value (a str key hashes in C; an Enum's hash is Python code).
+_WHAT_BY_VALUE = {phase.value: what for phase, what in _WHAT.items()}
 #: Entries before the per-seat block: role one-hot, phase one-hot, my turn, the day.
 HEAD = len(ROLE_ORDER) + len(PHASE_ORDER) + 2
 #: Entries a bidding game adds at the end: a bid is due, the day's speeches left.
@@ -244,16 +246,16 @@ class TextObserver:
                 self._known[seat] = (known, _known_line(game, seat))
             known_line = self._known[seat][1]
         opening, alive_line = self._openings[seat], self._alive[1]
-        tail = []
+        status = _status(game, seat, legal, acting)
         if error:
-            tail.append(f"Your last action was refused ({error}); you lost that turn.")
-        tail.append(_status(game, seat, legal, acting))
+            status = f"Your last action was refused ({error}); you lost that turn.\n{status}"
         head_length = len(opening) + len(alive_line) + 1 + (len(known_line) + 1 if known_line else 0)
-        if used > limit - head_length - sum(len(line) + 1 for line in tail) - 60:
+        if used > limit - head_length - len(status) - 1 - 60:
             return _compose(game, seat, error, legal, limit, rules, texts, used, acting)
         middle = f"{alive_line}\n{known_line}" if known_line else alive_line
-        events = f"\n{self._joined[seat]}" if texts else ""
-        return f"{opening}{middle}\nEvents:{events}\n" + "\n".join(tail)
+        if texts:
+            return f"{opening}{middle}\nEvents:\n{self._joined[seat]}\n{status}"
+        return f"{opening}{middle}\nEvents:\n{status}"
 
     def _start(self, game: WerewolfGame) -> None:
         """Forget the last game's texts; build the lines of ``game`` that never change."""
@@ -362,4 +364,4 @@ def _status(game: WerewolfGame, seat: int, legal: Sequence[str], acting: Phase |
             f"Your turn to speak: 'say: MESSAGE' (at most {game.setup.max_speech_chars} "
             f"characters) or one of: {options}."
         )
-    return f"Your turn ({_WHAT[phase]}): answer with one of: {options}."
+    return f"Your turn ({_WHAT_BY_VALUE[phase.value]}): answer with one of: {options}."
