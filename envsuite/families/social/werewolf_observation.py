@@ -364,4 +364,4 @@ def _status(game: WerewolfGame, seat: int, legal: Sequence[str], acting: Phase |
             f"Your turn to speak: 'say: MESSAGE' (at most {game.setup.max_speech_chars} "
             f"characters) or one of: {options}."
         )
-    return f"Your turn ({_WHAT_BY_VALUE[phase.value]}): answer with one of: {options}."
+    return f"Your turn ({_WHAT_BY_VALUE[phase._value_]}): answer with one of: {options}."

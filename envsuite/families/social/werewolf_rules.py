@@ -193,8 +193,8 @@ class WerewolfGame:
         dawn).
         """
         wolves = self.wolves if phase is Phase.NIGHT_WOLVES else ()
-        # (the phase's value, a str, is hashed in C where the Enum's hash is Python code)
-        return _legal(phase.value, seat, tuple(self.alive), wolves, self.setup.doctor_self_save)
+        # (the phase's value: a str hashes in C; an Enum's hash and .value are Python code)
+        return _legal(phase._value_, seat, tuple(self.alive), wolves, self.setup.doctor_self_save)
 
     def illegal_reason(self, seat: int, action: Action) -> str | None:
         """Why ``seat`` may not play ``action`` now (the first rule broken), or None."""
