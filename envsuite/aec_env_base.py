@@ -377,9 +377,7 @@ class EnvsuiteAECEnv(
         for agent, error in errors.items():
             if agent not in turn.infos:
                 infos[agent] = {**infos[agent], "parse_error": error}
-        if (terminations[mover] or truncations[mover]) and all(
-            self._done(agent) for agent in live
-        ):
+        if (terminations[mover] or truncations[mover]) and all(self._done(agent) for agent in live):
             # Game over: every agent takes its dead step, in ``agents`` order.
             self.agent_selection = live[0]
             self._skip_agent_selection = None

@@ -249,7 +249,9 @@ class TextObserver:
         status = _status(game, seat, legal, acting)
         if error:
             status = f"Your last action was refused ({error}); you lost that turn.\n{status}"
-        head_length = len(opening) + len(alive_line) + 1 + (len(known_line) + 1 if known_line else 0)
+        head_length = (
+            len(opening) + len(alive_line) + 1 + (len(known_line) + 1 if known_line else 0)
+        )
         if used > limit - head_length - len(status) - 1 - 60:
             return _compose(game, seat, error, legal, limit, rules, texts, used, acting)
         middle = f"{alive_line}\n{known_line}" if known_line else alive_line
