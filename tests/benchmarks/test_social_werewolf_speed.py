@@ -40,6 +40,7 @@ import envsuite
 from envsuite.families.social.werewolf_bots import BeliefBot
 from envsuite.families.social.werewolf_rules import WerewolfGame
 from envsuite.families.social.werewolf_setup import NAMES, Action, Phase, WerewolfSetup
+from tests.benchmarks.test_social_mafia_speed import textarena_games
 
 ENV_ID = "envsuite/Werewolf-v0"
 KWARGS = {"num_players": 7}
@@ -47,6 +48,8 @@ SETUP = WerewolfSetup(num_players=7, num_werewolves=1, max_days=7, names=NAMES[:
 GAMES = 40
 ROUNDS = 3
 MEANS: dict[str, float] = {}
+#: TextArena's SecretMafia agent-steps/s, when its row ran in this session.
+TEXTARENA: dict[str, float] = {}
 
 
 def start(seed: int) -> tuple[WerewolfGame, np.random.Generator]:
@@ -193,11 +196,23 @@ def test_raw_engine_random(benchmark):
     timed(benchmark, "raw_random", raw_random, "random")
 
 
+def test_textarena_secret_mafia_random(benchmark):
+    """TextArena's SecretMafia-v0 (7 players, random legal players), in this run."""
+    benchmark.group = "social-werewolf-random"
+    started = time.perf_counter()
+    _, steps = benchmark.pedantic(textarena_games, rounds=ROUNDS, iterations=1, warmup_rounds=1)
+    stats = getattr(benchmark, "stats", None)
+    mean = stats.stats.mean if stats is not None else time.perf_counter() - started
+    benchmark.extra_info["env_steps_per_s"] = steps / mean
+    TEXTARENA["steps_per_s"] = steps / mean
+
+
 def test_envsuite_vector_random(benchmark):
     env = envsuite.make(ENV_ID, observation_mode="vector", **KWARGS)
     encoded = encode(env)
     mean = timed(benchmark, "vector", lambda: env_random(env, encoded), "random")
     compare(benchmark, mean, "raw_random", raw_random)
+    beside_textarena(benchmark, mean)
 
 
 def test_envsuite_text_random(benchmark):
@@ -205,3 +220,10 @@ def test_envsuite_text_random(benchmark):
     encoded = encode(env)
     mean = timed(benchmark, "text", lambda: env_random(env, encoded), "random")
     compare(benchmark, mean, "raw_random", raw_random)
+    beside_textarena(benchmark, mean)
+
+
+def beside_textarena(benchmark: Any, mean: float) -> None:
+    """Add ``ratio_vs_textarena`` (this row's agent-steps/s over SecretMafia's) when it ran."""
+    if "steps_per_s" in TEXTARENA:
+        benchmark.extra_info["ratio_vs_textarena"] = STEPS / mean / TEXTARENA["steps_per_s"]
