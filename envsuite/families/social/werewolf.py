@@ -452,13 +452,16 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
             self.measures.after_change(self.game)
             return self._turn(agent, {})
         game = self.game
-        self.measures.before_action(game, seat, parsed)
+        measured = self.measures.enabled
+        if measured:  # (else it holds nothing: the measures are off for the env's life)
+            self.measures.before_action(game, seat, parsed)
         pick = self._listed_pick
         listed = pick[2] is parsed and pick[0] is game and pick[1] == len(game.game_log.entries)
         self._listed_pick = _NO_PICK
         game.apply(seat, parsed, listed=listed and game.to_move == seat)
-        self._resolve_chance()
-        if self.measures.enabled:
+        if game.phase is Phase.CHANCE:
+            self._resolve_chance()
+        if measured:
             self.measures.after_action(self.game, seat, parsed)
             self.measures.after_change(self.game)
         return self._turn(agent, {})
