@@ -22,6 +22,7 @@ from envsuite.families.social.werewolf_setup import (
     WEREWOLF,
     WEREWOLVES,
     Phase,
+    WerewolfSetup,
 )
 
 #: What the player to move does in each phase with a target, as its status line says.
@@ -32,6 +33,8 @@ _WHAT = {
     Phase.VOTE: "vote",
     Phase.BID: "bid for the next speech",
 }
+#: Deals whose rules and opening lines a :class:`TextObserver` keeps (then it starts over).
+MAX_DEALS_KEPT = 1024
 #: :data:`_WHAT` by the phase's value (a str key hashes in C; an Enum's hash is Python code).
 _WHAT_BY_VALUE = {phase.value: what for phase, what in _WHAT.items()}
 #: Entries before the per-seat block: role one-hot, phase one-hot, my turn, the day.
@@ -214,6 +217,9 @@ class TextObserver:
         self._openings: list[str] = []
         self._alive: tuple[tuple[bool, ...], str] = ((), "")
         self._known: list[tuple[tuple[str | None, ...], str]] = []
+        # The setup of the last game, and per deal of it (roles) the rules and openings.
+        self._setup: WerewolfSetup | None = None
+        self._by_deal: dict[tuple[str, ...], tuple[str, list[str]]] = {}
 
     def view(
         self,
@@ -262,11 +268,17 @@ class TextObserver:
     def _start(self, game: WerewolfGame) -> None:
         """Forget the last game's texts; build the lines of ``game`` that never change."""
         seats = len(game.names)
-        self._game, self._rules = game, rules_text(game)
+        if game.setup is not self._setup or len(self._by_deal) >= MAX_DEALS_KEPT:
+            self._setup, self._by_deal = game.setup, {}
+        kept = self._by_deal.get(game.roles)
+        if kept is None:  # the rules and openings depend only on the setup and the deal
+            rules = rules_text(game)
+            openings = [f"{rules}\n{_you_line(game, seat)}\n" for seat in range(seats)]
+            kept = self._by_deal[game.roles] = (rules, openings)
+        self._game, (self._rules, self._openings) = game, kept
         self._texts = [[] for _ in range(seats)]
         self._used = [0] * seats
         self._joined = [""] * seats
-        self._openings = [f"{self._rules}\n{_you_line(game, seat)}\n" for seat in range(seats)]
         self._alive = ((), "")
         self._known = [((), "")] * seats
 
