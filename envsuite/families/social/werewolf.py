@@ -51,6 +51,7 @@ MAX_OBSERVATION_CHARS = 60_000
 MAX_ACTION_CHARS = 10_000
 #: Encoded legal-action lists kept (across games) before the cache is emptied.
 MAX_ENCODED = 4096
+#: No legal action found listed (see ``WerewolfEnv._listed_pick``).
 _NO_PICK: tuple[WerewolfGame | None, int, Action | None] = (None, -1, None)
 
 
@@ -326,20 +327,18 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
 
     def _info(self, agent: str) -> dict[str, Any]:
         seat = self._seat[agent]
-        game = self.game
-        if self._seat_words[0] is not game:  # each seat's role and team words, per game
-            words = game.words
-            named = [(words.role(role), words.team(ROLES[role].team)) for role in game.roles]
-            self._seat_words = (game, named)
+        role = self.game.roles[seat]
+        words = self.game.words
+        if self._seat_words[0] is not self.game:  # each seat's role and team words, per game
+            named = [(words.role(each), words.team(ROLES[each].team)) for each in self.game.roles]
+            self._seat_words = (self.game, named)
         role_word, team_word = self._seat_words[1][seat]
         info: dict[str, Any] = {
             "role": role_word,
             "team": team_word,
             "invalid_actions": self.invalid_actions[agent],
         }
-        if game.over:
-            role = game.roles[seat]
-            words = game.words
+        if self.game.over:
             winner = self.game.winner
             info["winner"] = None if winner is None else words.team(winner)
             if winner is None:
