@@ -298,7 +298,7 @@ class EnvsuiteAECEnv(
             if named != current:
                 self._refuse_off_turn(named)
                 return
-        if self._done(current):
+        if self.terminations[current] or self.truncations[current]:  # (_done, inlined)
             if action is None:
                 self._was_dead_step(None)
                 if self.agents:
@@ -355,18 +355,29 @@ class EnvsuiteAECEnv(
         the game ended).
         """
         live = self.agents
-        self.rewards = {agent: float(turn.rewards.get(agent, 0.0)) for agent in live}
+        given = turn.rewards
+        if given:
+            self.rewards = rewards = {agent: float(given.get(agent, 0.0)) for agent in live}
+            cumulative = self._cumulative_rewards
+            for agent, reward in rewards.items():
+                cumulative[agent] += reward
+        else:  # nothing to add to the cumulative rewards
+            self.rewards = dict.fromkeys(live, 0.0)
+        terminations, truncations = self.terminations, self.truncations
         for agent in turn.terminated:
-            self.terminations[agent] = True
+            terminations[agent] = True
         for agent in turn.truncated:
-            self.truncations[agent] = True
+            truncations[agent] = True
+        infos = self.infos
         for agent, info in turn.infos.items():
-            if agent in self.infos:
-                self.infos[agent] = {**info, "parse_error": self.infos[agent]["parse_error"]}
+            if agent in infos:
+                # One new dict where two copies (the turn's info, then the error) were made.
+                error = errors[agent] if agent in errors else infos[agent]["parse_error"]
+                infos[agent] = {**info, "parse_error": error}
         for agent, error in errors.items():
-            self.infos[agent] = {**self.infos[agent], "parse_error": error}
-        self._accumulate_rewards()
-        if all(self._done(agent) for agent in live):
+            if agent not in turn.infos:
+                infos[agent] = {**infos[agent], "parse_error": error}
+        if (terminations[mover] or truncations[mover]) and all(self._done(agent) for agent in live):
             # Game over: every agent takes its dead step, in ``agents`` order.
             self.agent_selection = live[0]
             self._skip_agent_selection = None
@@ -378,7 +389,8 @@ class EnvsuiteAECEnv(
                 following = turn.next_agent or self._after(mover)
                 self._check_live(following, "the turn's next_agent")
             self.agent_selection = following
-            self._deads_step_first()
+            if any(terminations.values()) or any(truncations.values()):
+                self._deads_step_first()  # (a no-op when no agent is done)
         self._mark_legal_actions()
         if self.render_mode == "human":
             self.render()
@@ -410,7 +422,8 @@ class EnvsuiteAECEnv(
         if type(self).legal_actions is EnvsuiteAECEnv.legal_actions:
             return  # the env has no finite action set
         mover = self.agent_selection
-        legal = self.legal_actions(mover) if not self._done(mover) else []
+        done = self.terminations[mover] or self.truncations[mover]
+        legal = [] if done else self.legal_actions(mover)
         if legal is None:
             return
         infos, marked = self.infos, self._marked_empty
@@ -418,8 +431,13 @@ class EnvsuiteAECEnv(
             info = infos[agent]
             if agent != mover:
                 last = marked.get(agent)
-                if last is not None and last[0] is info and _still_empty(info, last[1]):
-                    continue
+                if last is not None and last[0] is info:
+                    written = last[1]
+                    if type(written) is list:  # _still_empty, inlined for the common case
+                        if not written and info.get("legal_actions") is written:
+                            continue
+                    elif _still_empty(info, written):
+                        continue
             space = self.action_spaces[agent]
             value: np.ndarray | list[Any]
             if isinstance(space, spaces.Discrete):

@@ -51,6 +51,8 @@ MAX_OBSERVATION_CHARS = 60_000
 MAX_ACTION_CHARS = 10_000
 #: Encoded legal-action lists kept (across games) before the cache is emptied.
 MAX_ENCODED = 4096
+#: No legal action found listed (see ``WerewolfEnv._listed_pick``).
+_NO_PICK: tuple[WerewolfGame | None, int, Action | None] = (None, -1, None)
 
 
 class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
@@ -201,6 +203,10 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
     }
     #: Whose words the game uses (:data:`~envsuite.families.social.game_words.GAME_WORDS`).
     GAME: ClassVar[str] = "werewolf"
+    # The legal action parse_action last found listed: (game, its log length, action).
+    _listed_pick: tuple[WerewolfGame | None, int, Action | None] = (None, -1, None)
+    # The game whose seats' (role, team) words :meth:`_info` keeps, and those words.
+    _seat_words: tuple[WerewolfGame | None, list[tuple[str, str]]] = (None, [])
 
     def __init__(
         self,
@@ -323,9 +329,13 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
         seat = self._seat[agent]
         role = self.game.roles[seat]
         words = self.game.words
+        if self._seat_words[0] is not self.game:  # each seat's role and team words, per game
+            named = [(words.role(each), words.team(ROLES[each].team)) for each in self.game.roles]
+            self._seat_words = (self.game, named)
+        role_word, team_word = self._seat_words[1][seat]
         info: dict[str, Any] = {
-            "role": words.role(role),
-            "team": words.team(ROLES[role].team),
+            "role": role_word,
+            "team": team_word,
             "invalid_actions": self.invalid_actions[agent],
         }
         if self.game.over:
@@ -365,7 +375,10 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
         known = self._encoded.get(id(legal))
         if known is None or known[0] is not legal:
             return None
-        return known[2].get(action)
+        found = known[2].get(action)
+        if found is not None:  # apply_action plays it unchecked if the state is the same
+            self._listed_pick = (self.game, len(self.game.game_log.entries), found)
+        return found
 
     def _parse_command(self, seat: int, action: Any, acting: Phase | None = None) -> Action:
         """Parse and check any action (the general path of :meth:`parse_action`).
@@ -412,11 +425,15 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
         seat = self._seat[agent]
         if self.measures.probe_seat == seat:
             return [UNIFORM_ANSWER]
+        return list(self._encoded_legal(agent, seat))
+
+    def _encoded_legal(self, agent: str, seat: int) -> list[Any]:
+        """The legal actions of ``seat`` (not on a probe turn), encoded: the kept list itself."""
         legal = self.game.legal_tuple(seat)
-        if len(self._encoded) >= MAX_ENCODED:
-            self._encoded.clear()
         known = self._encoded.get(id(legal))
         if known is None or known[0] is not legal:
+            if len(self._encoded) >= MAX_ENCODED:
+                self._encoded.clear()
             listed = [a for a in legal if a.kind != "say"]
             encoded = [self.encode_action(agent, a) for a in listed]
             known = self._encoded[id(legal)] = (
@@ -424,7 +441,7 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
                 encoded,
                 dict(zip(encoded, listed, strict=True)),
             )
-        return list(known[1])
+        return known[1]
 
     def apply_action(self, agent: str, parsed: Action) -> Turn:
         """Play the action (or answer the probe); draw any chance event; pay out at the end."""
@@ -433,10 +450,17 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
             self.measures.answer(self.game, seat, parsed.value)
             self.measures.after_change(self.game)
             return self._turn(agent, {})
-        self.measures.before_action(self.game, seat, parsed)
-        self.game.apply(seat, parsed)
-        self._resolve_chance()
-        if self.measures.enabled:
+        game = self.game
+        measured = self.measures.enabled
+        if measured:  # (else it holds nothing: the measures are off for the env's life)
+            self.measures.before_action(game, seat, parsed)
+        pick = self._listed_pick
+        listed = pick[2] is parsed and pick[0] is game and pick[1] == len(game.game_log.entries)
+        self._listed_pick = _NO_PICK
+        game.apply(seat, parsed, listed=listed and game.to_move == seat)
+        if game.phase is Phase.CHANCE:
+            self._resolve_chance()
+        if measured:
             self.measures.after_action(self.game, seat, parsed)
             self.measures.after_change(self.game)
         return self._turn(agent, {})
@@ -487,12 +511,13 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
         seat = self._seat[agent]
         if self.observation_mode == "vector":
             return self._observer.view(self.game, seat)
-        error = self.infos.get(agent, {}).get("parse_error") if self.infos else None
+        info = self.infos.get(agent) if self.infos else None
+        error = None if info is None else info.get("parse_error")
         if self.measures.probe_seat == seat:
             view = self._texts.view(self.game, seat, error, [], MAX_OBSERVATION_CHARS)
             return f"{view}\n{probe_prompt(self.measures.question(self.game, seat))}"
-        legal = self.legal_actions(agent) if self.game.to_move == seat else []
-        return self._texts.view(self.game, seat, error, legal or [], MAX_OBSERVATION_CHARS)
+        legal = self._encoded_legal(agent, seat) if self.game.to_move == seat else []
+        return self._texts.view(self.game, seat, error, legal, MAX_OBSERVATION_CHARS)
 
     def render_text(self) -> str:
         """The ``ansi`` frame: the moderator's view (every role, who lives, the phase)."""

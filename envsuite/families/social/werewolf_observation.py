@@ -22,6 +22,7 @@ from envsuite.families.social.werewolf_setup import (
     WEREWOLF,
     WEREWOLVES,
     Phase,
+    WerewolfSetup,
 )
 
 #: What the player to move does in each phase with a target, as its status line says.
@@ -32,6 +33,10 @@ _WHAT = {
     Phase.VOTE: "vote",
     Phase.BID: "bid for the next speech",
 }
+#: Deals whose rules and opening lines a :class:`TextObserver` keeps (then it starts over).
+MAX_DEALS_KEPT = 1024
+#: :data:`_WHAT` by the phase's value (a str key hashes in C; an Enum's hash is Python code).
+_WHAT_BY_VALUE = {phase.value: what for phase, what in _WHAT.items()}
 #: Entries before the per-seat block: role one-hot, phase one-hot, my turn, the day.
 HEAD = len(ROLE_ORDER) + len(PHASE_ORDER) + 2
 #: Entries a bidding game adds at the end: a bid is due, the day's speeches left.
@@ -197,8 +202,10 @@ class TextObserver:
     """Builds text observations, as :func:`text_view` does, keeping what only grows.
 
     Per game it keeps the rules text and, per seat, the texts of the messages the seat
-    has read so far and their total length (a seat's view only grows), so an
-    observation costs the messages new since the last one, not the whole history.
+    has read so far, their total length and their lines joined (a seat's view only
+    grows), the opening lines that never change and the lines of the living and of what
+    the seat knows (rebuilt only when they change), so an observation costs the messages
+    new since the last one and one join, not the whole history.
     """
 
     def __init__(self) -> None:
@@ -206,6 +213,13 @@ class TextObserver:
         self._rules = ""
         self._texts: list[list[str]] = []
         self._used: list[int] = []
+        self._joined: list[str] = []
+        self._openings: list[str] = []
+        self._alive: tuple[tuple[bool, ...], str] = ((), "")
+        self._known: list[tuple[tuple[str | None, ...], str]] = []
+        # The setup of the last game, and per deal of it (roles) the rules and openings.
+        self._setup: WerewolfSetup | None = None
+        self._by_deal: dict[tuple[str, ...], tuple[str, list[str]]] = {}
 
     def view(
         self,
@@ -218,16 +232,85 @@ class TextObserver:
     ) -> str:
         """The text observation of ``seat`` (the same text as :func:`text_view`)."""
         if game is not self._game:
-            self._game, self._rules = game, rules_text(game)
-            self._texts = [[] for _ in game.names]
-            self._used = [0] * len(game.names)
+            self._start(game)
         messages, texts = game.view(seat), self._texts[seat]
         if len(texts) < len(messages):
             new = [message.text for message in messages[len(texts) :]]
+            added = "\n".join(new)
+            self._joined[seat] = f"{self._joined[seat]}\n{added}" if texts else added
             texts.extend(new)
-            self._used[seat] += sum(len(line) + 1 for line in new)
+            self._used[seat] += len(added) + 1  # each line and its newline
         rules, used = self._rules, self._used[seat]
-        return _compose(game, seat, error, legal, limit, rules, texts, used, acting)
+        alive = tuple(game.alive)
+        if alive != self._alive[0]:
+            self._alive = (alive, _alive_line(game))
+        if game.over:  # the known line is dropped at the end
+            known_line = ""
+        else:
+            known = tuple(game.known[seat])
+            if known != self._known[seat][0]:
+                self._known[seat] = (known, _known_line(game, seat))
+            known_line = self._known[seat][1]
+        opening, alive_line = self._openings[seat], self._alive[1]
+        status = _status(game, seat, legal, acting)
+        if error:
+            status = f"Your last action was refused ({error}); you lost that turn.\n{status}"
+        head_length = (
+            len(opening) + len(alive_line) + 1 + (len(known_line) + 1 if known_line else 0)
+        )
+        if used > limit - head_length - len(status) - 1 - 60:
+            return _compose(game, seat, error, legal, limit, rules, texts, used, acting)
+        middle = f"{alive_line}\n{known_line}" if known_line else alive_line
+        if texts:
+            return f"{opening}{middle}\nEvents:\n{self._joined[seat]}\n{status}"
+        return f"{opening}{middle}\nEvents:\n{status}"
+
+    def _start(self, game: WerewolfGame) -> None:
+        """Forget the last game's texts; build the lines of ``game`` that never change."""
+        seats = len(game.names)
+        if game.setup is not self._setup or len(self._by_deal) >= MAX_DEALS_KEPT:
+            self._setup, self._by_deal = game.setup, {}
+        kept = self._by_deal.get(game.roles)
+        if kept is None:  # the rules and openings depend only on the setup and the deal
+            rules = rules_text(game)
+            openings = [f"{rules}\n{_you_line(game, seat)}\n" for seat in range(seats)]
+            kept = self._by_deal[game.roles] = (rules, openings)
+        self._game, (self._rules, self._openings) = game, kept
+        self._texts = [[] for _ in range(seats)]
+        self._used = [0] * seats
+        self._joined = [""] * seats
+        self._alive = ((), "")
+        self._known = [((), "")] * seats
+
+
+def _you_line(game: WerewolfGame, seat: int) -> str:
+    role = game.roles[seat]
+    words = game.words
+    return (
+        f"You are {game.names[seat]} (player_{seat}), the {words.role(role)}, "
+        f"team {words.team(ROLES[role].team)}."
+    )
+
+
+def _alive_line(game: WerewolfGame) -> str:
+    names = game.names
+    alive = [names[s] for s in range(len(names)) if game.alive[s]]
+    dead = [names[s] for s in range(len(names)) if not game.alive[s]]
+    return f"Alive: {', '.join(alive)}." + (f" Dead: {', '.join(dead)}." if dead else "")
+
+
+def _known_lines(game: WerewolfGame, seat: int) -> list[str]:
+    return [
+        f"{game.names[other]} is {game.words.killer if team == WEREWOLVES else 'village'}"
+        for other, team in enumerate(game.known[seat])
+        if team is not None and other != seat
+    ]
+
+
+def _known_line(game: WerewolfGame, seat: int) -> str:
+    """The line of what ``seat`` knows of others' teams, or "" (nothing known)."""
+    known = _known_lines(game, seat)
+    return f"You know: {'; '.join(known)}." if known else ""
 
 
 def _compose(
@@ -242,23 +325,11 @@ def _compose(
     acting: Phase | None = None,
 ) -> str:
     """The observation from its parts (``used``: the length of ``events``, one newline each)."""
-    names = game.names
-    role = game.roles[seat]
-    alive = [names[s] for s in range(len(names)) if game.alive[s]]
-    dead = [names[s] for s in range(len(names)) if not game.alive[s]]
-    known = [
-        f"{names[other]} is {game.words.killer if team == WEREWOLVES else 'village'}"
-        for other, team in enumerate(game.known[seat])
-        if team is not None and other != seat
-    ]
-    head = [
-        rules,
-        f"You are {names[seat]} (player_{seat}), the {game.words.role(role)}, "
-        f"team {game.words.team(ROLES[role].team)}.",
-        f"Alive: {', '.join(alive)}." + (f" Dead: {', '.join(dead)}." if dead else ""),
-    ]
-    if known and not game.over:
-        head.append(f"You know: {'; '.join(known)}.")
+    head = [rules, _you_line(game, seat), _alive_line(game)]
+    if not game.over:
+        known = _known_line(game, seat)
+        if known:
+            head.append(known)
     tail = []
     if error:
         tail.append(f"Your last action was refused ({error}); you lost that turn.")
@@ -307,4 +378,4 @@ def _status(game: WerewolfGame, seat: int, legal: Sequence[str], acting: Phase |
             f"Your turn to speak: 'say: MESSAGE' (at most {game.setup.max_speech_chars} "
             f"characters) or one of: {options}."
         )
-    return f"Your turn ({_WHAT[phase]}): answer with one of: {options}."
+    return f"Your turn ({_WHAT_BY_VALUE[phase._value_]}): answer with one of: {options}."

@@ -129,6 +129,8 @@ class WerewolfGame:
         self.claims: list[list[str | None]] = [[None] * n for _ in range(n)]
         # Counts changes to the three tables above (observers rebuild them only then).
         self.pair_changes = 0
+        # The last legal tuple handed out: (len of the game log's entries, seat, tuple).
+        self._legal_memo: tuple[int, int, tuple[Action, ...]] = (-1, -1, ())
         self._deal_messages()
         self._start_night()
 
@@ -175,9 +177,13 @@ class WerewolfGame:
         comes back while one is kept (callers may cache what they derive from it by its
         identity).
         """
-        if seat != self.to_move:
-            return ()
-        return self.legal_in(self.phase, seat)
+        version = len(self.game_log.entries)  # every move and chance draw adds an entry
+        memo = self._legal_memo
+        if memo[0] == version and memo[1] == seat:
+            return memo[2]
+        legal = () if seat != self.to_move else self.legal_in(self.phase, seat)
+        self._legal_memo = (version, seat, legal)
+        return legal
 
     def legal_in(self, phase: Phase, seat: int) -> tuple[Action, ...]:
         """The legal actions ``seat`` would have in acting ``phase`` as things stand.
@@ -187,7 +193,8 @@ class WerewolfGame:
         dawn).
         """
         wolves = self.wolves if phase is Phase.NIGHT_WOLVES else ()
-        return _legal(phase, seat, tuple(self.alive), wolves, self.setup.doctor_self_save)
+        # (the phase's value: a str hashes in C; an Enum's hash and .value are Python code)
+        return _legal(phase._value_, seat, tuple(self.alive), wolves, self.setup.doctor_self_save)
 
     def illegal_reason(self, seat: int, action: Action) -> str | None:
         """Why ``seat`` may not play ``action`` now (the first rule broken), or None."""
@@ -234,22 +241,26 @@ class WerewolfGame:
         return None
 
     # -- moves -----------------------------------------------------------------------------
-    def apply(self, seat: int, action: Action) -> None:
+    def apply(self, seat: int, action: Action, listed: bool = False) -> None:
         """Play ``seat``'s legal action (check with :meth:`illegal_reason` first).
+
+        ``listed``: the caller took ``action`` from the tuple :meth:`legal_tuple` gave
+        ``seat`` in this very state, so it is legal and not checked again.
 
         Raises:
             ValueError: the action is illegal (a caller bug; the env never sends one).
         """
-        reason = self.illegal_reason(seat, action)
-        if reason is not None:
-            raise ValueError(f"illegal action {action} for seat {seat}: {reason}")
+        if not listed:
+            reason = self.illegal_reason(seat, action)
+            if reason is not None:
+                raise ValueError(f"illegal action {action} for seat {seat}: {reason}")
         if action.kind == "say":
             action = Action("say", None, within_budget(action.value, self.setup.max_speech_chars))
         self.game_log.entries.append(("act", seat, action.kind, action.target, action.value))
         self.queue.pop(0)
         if self.phase is Phase.DISCUSSION and self.setup.speaking_order == "bidding":
             self.mentions = self._mentioned(action)
-        getattr(self, f"_on_{action.kind}")(seat, action)
+        _EFFECTS[action.kind](self, seat, action)
         if not self.queue:
             self._end_phase()
 
@@ -585,11 +596,23 @@ class WerewolfGame:
         return self.log.view(seat)
 
 
+#: The effect of each kind of action (``_on_KIND``), looked up once.
+_EFFECTS = {
+    name[len("_on_") :]: function
+    for name, function in vars(WerewolfGame).items()
+    if name.startswith("_on_")
+}
+
+
 @lru_cache(maxsize=4096)
 def _legal(
-    phase: Phase, seat: int, alive: tuple[bool, ...], wolves: tuple[int, ...], self_save: bool
+    value: str, seat: int, alive: tuple[bool, ...], wolves: tuple[int, ...], self_save: bool
 ) -> tuple[Action, ...]:
-    """The legal actions of ``seat``, to move (see :meth:`WerewolfGame.legal_tuple`)."""
+    """The legal actions of ``seat``, to move in the phase of value ``value``.
+
+    See :meth:`WerewolfGame.legal_tuple`.
+    """
+    phase = Phase(value)
     living = [s for s in range(len(alive)) if alive[s]]
     others = [s for s in living if s != seat]
     if phase is Phase.NIGHT_WOLVES:
