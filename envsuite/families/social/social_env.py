@@ -1,0 +1,232 @@
+"""What the social-deduction AEC envs share: seats, spaces, chance, the team ending, digests.
+
+Werewolf (and Mafia on its engine), Avalon and Among Us are each a rules engine (a
+``game`` with ``roles``, ``teams``, ``phase``, ``to_move``, ``over``, ``winner`` and a
+``game_log``) and a measure book (:class:`~envsuite.families.social.social_measures.MeasureBook`)
+behind the PettingZoo AEC base (:class:`~envsuite.aec_env_base.EnvsuiteAECEnv`).
+:class:`SocialAECEnv` holds what they do alike; each env keeps its own rules, observations,
+action grammar and class docstring. The ``checked_*`` functions are the constructor checks
+every game makes, with the same messages.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from typing import Any, ClassVar, Generic, Literal, TypeVar
+
+import numpy as np
+from gymnasium import spaces
+
+from envsuite.aec_env_base import OFF_TURN, EnvsuiteAECEnv, Turn
+from envsuite.rendering import checked_render_mode
+from envsuite.spaces import UnicodeText
+
+ObservationMode = Literal["text", "vector"]
+ActionT = TypeVar("ActionT")
+
+#: Longest text observation, in characters (older events are dropped past it).
+MAX_OBSERVATION_CHARS = 60_000
+#: Longest text action read.
+MAX_ACTION_CHARS = 10_000
+
+
+def checked_player_count(num_players: Any, low: int, high: int) -> int:
+    """``num_players`` when it is an int (not a bool) in ``[low, high]``.
+
+    Raises:
+        ValueError: it is not.
+    """
+    n = num_players
+    if isinstance(n, bool) or not isinstance(n, int) or not low <= n <= high:
+        raise ValueError(f"num_players must be an int in [{low}, {high}], got {n!r}")
+    return n
+
+
+def checked_mode_and_penalty(observation_mode: Any, invalid_action_penalty: Any) -> None:
+    """Check ``observation_mode`` (``"text"`` or ``"vector"``) and the penalty (a number >= 0).
+
+    Raises:
+        ValueError: either is out of its range.
+    """
+    if observation_mode not in ("text", "vector"):
+        raise ValueError(f"observation_mode must be 'text' or 'vector', got {observation_mode!r}")
+    if not isinstance(invalid_action_penalty, int | float) or not invalid_action_penalty >= 0:
+        raise ValueError(
+            f"invalid_action_penalty must be a number >= 0, got {invalid_action_penalty!r}"
+        )
+
+
+def checked_measure_options(
+    probe_phases: tuple[str, ...],
+    observation_mode: Any,
+    speaking_reward: Any,
+    discussion_rounds: Any,
+    talk_phase: str,
+) -> None:
+    """Check the belief-probe and speaking-reward arguments against the rest.
+
+    Args:
+        probe_phases: The checked ``belief_probes`` (phase names).
+        observation_mode: Probes need ``"text"`` (an answer is text).
+        speaking_reward: Must be a bool.
+        discussion_rounds: A probe of ``talk_phase`` needs at least one round.
+        talk_phase: The game's phase of speeches (``"discussion"``, ``"meeting"``).
+
+    Raises:
+        ValueError: an argument does not fit.
+    """
+    if probe_phases and observation_mode != "text":
+        raise ValueError("belief_probes need observation_mode='text' (an answer is text)")
+    if not isinstance(speaking_reward, bool):
+        raise ValueError(f"speaking_reward must be True or False, got {speaking_reward!r}")
+    if talk_phase in probe_phases and discussion_rounds == 0:
+        raise ValueError(f"belief_probes names '{talk_phase}', but discussion_rounds is 0")
+
+
+class SocialAECEnv(EnvsuiteAECEnv[Any, Any, ActionT], Generic[ActionT]):
+    """Base of the social-deduction AEC envs: what every one of them does the same way.
+
+    Description:
+        Seats ``player_0`` ... ``player_{n-1}`` (:meth:`seat_of` gives the index); a text
+        form (:class:`~envsuite.spaces.UnicodeText` observations of at most 60,000
+        characters and actions of at most 10,000) or a vector form (``Box(0, 1)`` float32
+        observations, ``Discrete`` actions), the same space for every seat. Chance events
+        of the rules engine (a first speaker, a random tie) are drawn from ``np_random``
+        (:meth:`_resolve_chance`). The agent to move is the seat owed a belief probe, if
+        any, else the engine's seat to move. A refused action costs
+        ``invalid_action_penalty`` and the player to move loses its turn (the engine's
+        ``forfeit_turn``); a refused probe answer costs nothing (every player at 0.5).
+        At the end every player gets +1 if its team won and -1 otherwise (nothing when
+        the game ends undecided), every info is rewritten, and every agent terminates
+        (or is truncated when the engine says so). :meth:`episode_success` is that a team
+        won; :meth:`state_digest` hashes the game log, the refused-action counts, the
+        generator's state and the measures.
+
+    Subclasses set ``game``, ``setup`` and ``measures`` in ``__init__`` (calling
+    :meth:`_init_seats` and :meth:`_init_spaces`), set :attr:`CHANCE` to their engine's
+    chance phase and write their own rules hooks (``new_episode``, ``parse_action``,
+    ``legal_actions``, ``observe``, ``render_text``, ``_info``, ``_turn``).
+    """
+
+    #: The engine's chance phase (a value of its ``Phase`` enum).
+    CHANCE: ClassVar[Any]
+
+    game: Any
+    setup: Any
+    measures: Any
+    observation_mode: ObservationMode
+    invalid_action_penalty: float
+    invalid_actions: dict[str, int]
+
+    # -- construction ------------------------------------------------------------------
+    def _init_seats(
+        self,
+        num_players: int,
+        observation_mode: ObservationMode,
+        invalid_action_penalty: float,
+        render_mode: str | None,
+    ) -> None:
+        """The mode, the penalty, the render mode, the agents and their seats."""
+        self.observation_mode = observation_mode
+        self.invalid_action_penalty = float(invalid_action_penalty)
+        self.render_mode = checked_render_mode(render_mode, self.metadata["render_modes"])
+        self.possible_agents = [f"player_{seat}" for seat in range(num_players)]
+        self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+
+    def _init_spaces(self, vector_size: int, action_count: int) -> None:
+        """Every seat's spaces: text, or a ``vector_size`` Box and ``action_count`` actions."""
+        if self.observation_mode == "text":
+            observation: spaces.Space[Any] = UnicodeText(MAX_OBSERVATION_CHARS)
+            action: spaces.Space[Any] = UnicodeText(MAX_ACTION_CHARS)
+        else:
+            observation = spaces.Box(0.0, 1.0, (vector_size,), np.float32)
+            action = spaces.Discrete(action_count)
+        self.observation_spaces = dict.fromkeys(self.possible_agents, observation)
+        self.action_spaces = dict.fromkeys(self.possible_agents, action)
+
+    # -- turns -------------------------------------------------------------------------
+    def seat_of(self, agent: str) -> int:
+        """The seat index of ``agent`` (``player_3`` -> 3)."""
+        return self._seat[agent]
+
+    def _resolve_chance(self) -> None:
+        """Draw every pending chance event (first speaker, a random tie) from ``np_random``."""
+        assert self.np_random is not None
+        while self.game.phase is self.CHANCE:
+            options = self.game.chance_outcomes()
+            self.game.apply_chance(options[int(self.np_random.integers(len(options)))])
+
+    def _mover(self) -> str:
+        probed = self.measures.probe_seat
+        seat = self.game.to_move if probed is None else probed
+        return self.possible_agents[0 if seat is None else seat]
+
+    def _info(self, agent: str) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _turn(self, agent: str, rewards: dict[str, float]) -> Turn:
+        raise NotImplementedError
+
+    def _outcome_info(self, info: dict[str, Any], seat: int, team: str) -> dict[str, Any]:
+        """``info`` of ``seat`` (of ``team``) at the end: its outcome, then its measures."""
+        winner = self.game.winner
+        if winner is None:
+            info["outcome"] = "draw"
+        else:
+            info["outcome"] = "win" if winner == team else "loss"
+        if self.measures.enabled:
+            info.update(self.measures.final_info(seat))
+        return info
+
+    def _final_turn(self, rewards: dict[str, float], truncated: bool) -> Turn:
+        """The last turn: every info, and +1 / -1 by team on top of ``rewards`` if one won."""
+        final = dict(rewards)
+        infos = {name: self._info(name) for name in self.possible_agents}
+        winner = self.game.winner
+        if winner is not None:
+            for name in self.possible_agents:
+                won = self.game.teams[self._seat[name]] == winner
+                final[name] = final.get(name, 0.0) + (1.0 if won else -1.0)
+        if truncated:
+            return Turn(rewards=final, truncated=self.possible_agents, infos=infos)
+        return Turn(rewards=final, terminated=self.possible_agents, infos=infos)
+
+    def apply_invalid_action(self, agent: str, message: str) -> Turn:
+        """The penalty; the player to move also loses its turn (the engine's default move).
+
+        A refused probe answer costs nothing: it is scored as 0.5 for everyone.
+        """
+        seat = self._seat[agent]
+        if message != OFF_TURN and self.measures.probe_seat == seat:
+            self.measures.answer(self.game, seat, "")
+            self.measures.after_change(self.game)
+            return self._turn(agent, {})
+        self.invalid_actions[agent] += 1
+        rewards = {agent: -self.invalid_action_penalty}
+        if message != OFF_TURN and self.game.to_move == seat:
+            self.game.forfeit_turn(seat)
+            self._resolve_chance()
+            if self.measures.enabled:
+                self.measures.after_change(self.game)
+        return self._turn(agent, rewards)
+
+    def episode_success(self, final_infos: Mapping[str, Mapping[str, Any]]) -> bool | None:
+        """Whether a team won (the game did not end undecided)."""
+        if not self.game.over:
+            return None
+        return self.game.winner is not None
+
+    def state_digest(self) -> str:
+        """sha256 of the game log, the refused-action counts and the generator's state."""
+        assert self.np_random is not None
+        payload = {
+            "log": json.loads(self.game.game_log.to_json()),
+            "invalid_actions": self.invalid_actions,
+            "rng": self.np_random.bit_generator.state,
+        }
+        if self.measures.enabled:
+            payload["measures"] = self.measures.digest()
+        encoded = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
+        return hashlib.sha256(encoded.encode("utf-8")).hexdigest()
