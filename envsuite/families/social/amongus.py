@@ -8,7 +8,6 @@ from typing import Any, ClassVar
 import numpy as np
 
 from envsuite.action_parsing import parse_index as parse_int_index
-from envsuite.aec_env_base import Turn
 from envsuite.env_base import InvalidAction
 from envsuite.families.social.amongus_actions import (
     action_count,
@@ -325,31 +324,6 @@ class AmongUsEnv(SocialAECEnv[Action]):
                 if action.kind != "say"
             ]
         return list(self._legal)
-
-    def apply_action(self, agent: str, parsed: Action) -> Turn:
-        """Play the action (or answer the probe); draw any chance event; pay out at the end."""
-        seat = self._seat[agent]
-        if parsed.kind == "probe":
-            self.measures.answer(self.game, seat, parsed.value)
-            self.measures.after_change(self.game)
-            return self._turn(agent, {})
-        if self.measures.enabled:
-            self.measures.before_action(self.game, seat, parsed)
-        self.game.apply(seat, parsed)
-        self._resolve_chance()
-        if self.measures.enabled:
-            self.measures.after_action(self.game, seat, parsed)
-            self.measures.after_change(self.game)
-        return self._turn(agent, {})
-
-    def _turn(self, agent: str, rewards: dict[str, float]) -> Turn:
-        if not self.game.over:
-            mover = self._mover()
-            infos = {agent: self._info(agent)}
-            if self.measures.enabled:  # a probe turn's question is in the prober's info
-                infos[mover] = self._info(mover)
-            return Turn(rewards=rewards, infos=infos, next_agent=mover)
-        return self._final_turn(rewards, self.game.truncated)
 
     # -- observations ------------------------------------------------------------------
     def observe(self, agent: str) -> Any:

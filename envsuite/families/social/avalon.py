@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from envsuite.action_parsing import parse_index as parse_int_index
-from envsuite.aec_env_base import Turn
 from envsuite.env_base import InvalidAction
 from envsuite.families.social.avalon_actions import (
     action_index,
@@ -273,30 +272,6 @@ class AvalonEnv(SocialAECEnv[AvalonAction]):
                 if action.kind != "say"
             ]
         return list(self._legal)
-
-    def apply_action(self, agent: str, parsed: AvalonAction) -> Turn:
-        """Play the action (or answer the probe); pay out at the end."""
-        seat = self._seat[agent]
-        if parsed.kind == "probe":
-            self.measures.answer(self.game, seat, parsed.value)
-            self.measures.after_change(self.game)
-            return self._turn(agent, {})
-        if self.measures.enabled:
-            self.measures.before_action(self.game, seat, parsed)
-        self.game.apply(seat, parsed)
-        if self.measures.enabled:
-            self.measures.after_action(self.game, seat, parsed)
-            self.measures.after_change(self.game)
-        return self._turn(agent, {})
-
-    def _turn(self, agent: str, rewards: dict[str, float]) -> Turn:
-        if not self.game.over:
-            mover = self._mover()
-            infos = {agent: self._info(agent)}
-            if self.measures.enabled:  # a probe turn's question is in the prober's info
-                infos[mover] = self._info(mover)
-            return Turn(rewards=rewards, infos=infos, next_agent=mover)
-        return self._final_turn(rewards, truncated=False)  # every Avalon game is decided
 
     # -- observations ------------------------------------------------------------------
     def observe(self, agent: str) -> Any:

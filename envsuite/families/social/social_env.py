@@ -166,8 +166,31 @@ class SocialAECEnv(EnvsuiteAECEnv[Any, Any, ActionT], Generic[ActionT]):
     def _info(self, agent: str) -> dict[str, Any]:
         raise NotImplementedError
 
+    def apply_action(self, agent: str, parsed: Any) -> Turn:
+        """Play the action (or answer the probe); draw any chance event; pay out at the end."""
+        seat = self._seat[agent]
+        if parsed.kind == "probe":
+            self.measures.answer(self.game, seat, parsed.value)
+            self.measures.after_change(self.game)
+            return self._turn(agent, {})
+        if self.measures.enabled:
+            self.measures.before_action(self.game, seat, parsed)
+        self.game.apply(seat, parsed)
+        self._resolve_chance()
+        if self.measures.enabled:
+            self.measures.after_action(self.game, seat, parsed)
+            self.measures.after_change(self.game)
+        return self._turn(agent, {})
+
     def _turn(self, agent: str, rewards: dict[str, float]) -> Turn:
-        raise NotImplementedError
+        """The turn after ``agent``'s action: its info (and the next mover's), or the end."""
+        if not self.game.over:
+            mover = self._mover()
+            infos = {agent: self._info(agent)}
+            if self.measures.enabled:  # a probe turn's question is in the prober's info
+                infos[mover] = self._info(mover)
+            return Turn(rewards=rewards, infos=infos, next_agent=mover)
+        return self._final_turn(rewards, self.game.truncated)
 
     def _outcome_info(self, info: dict[str, Any], seat: int, team: str) -> dict[str, Any]:
         """``info`` of ``seat`` (of ``team``) at the end: its outcome, then its measures."""

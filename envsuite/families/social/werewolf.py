@@ -384,21 +384,6 @@ class WerewolfEnv(SocialAECEnv[Action]):
             )
         return list(known[1])
 
-    def apply_action(self, agent: str, parsed: Action) -> Turn:
-        """Play the action (or answer the probe); draw any chance event; pay out at the end."""
-        seat = self._seat[agent]
-        if parsed.kind == "probe":
-            self.measures.answer(self.game, seat, parsed.value)
-            self.measures.after_change(self.game)
-            return self._turn(agent, {})
-        self.measures.before_action(self.game, seat, parsed)
-        self.game.apply(seat, parsed)
-        self._resolve_chance()
-        if self.measures.enabled:
-            self.measures.after_action(self.game, seat, parsed)
-            self.measures.after_change(self.game)
-        return self._turn(agent, {})
-
     def _turn(self, agent: str, rewards: dict[str, float]) -> Turn:
         if not self.game.over:
             mover = self._mover()
