@@ -20,6 +20,7 @@ import numpy as np
 from gymnasium import spaces
 
 from envsuite.aec_env_base import OFF_TURN, EnvsuiteAECEnv, Turn
+from envsuite.families.social.setup_checks import check_int
 from envsuite.rendering import checked_render_mode
 from envsuite.spaces import UnicodeText
 
@@ -38,10 +39,8 @@ def checked_player_count(num_players: Any, low: int, high: int) -> int:
     Raises:
         ValueError: it is not.
     """
-    n = num_players
-    if isinstance(n, bool) or not isinstance(n, int) or not low <= n <= high:
-        raise ValueError(f"num_players must be an int in [{low}, {high}], got {n!r}")
-    return n
+    check_int("num_players", num_players, low, high)
+    return int(num_players)
 
 
 def checked_mode_and_penalty(observation_mode: Any, invalid_action_penalty: Any) -> None:
