@@ -238,9 +238,7 @@ class AmongUsEnv(SocialAECEnv[Action]):
     def _deal(self, rng: np.random.Generator) -> AmongUsGame:
         """Roles (a uniform permutation) and each crewmate's task rooms, from ``rng``."""
         setup = self.setup
-        base = setup.base_roles()
-        order = rng.permutation(len(base))
-        roles = tuple(base[int(i)] for i in order)
+        roles = self._dealt_roles(rng)
         candidates = [r for r in range(len(setup.rooms)) if r != setup.button]
         tasks = []
         for role in roles:
@@ -251,17 +249,10 @@ class AmongUsEnv(SocialAECEnv[Action]):
                 tasks.append(())
         return AmongUsGame(setup, roles, tasks)
 
-    def new_episode(
-        self, seed: int | None, options: dict[str, Any] | None
-    ) -> tuple[str, dict[str, dict[str, Any]]]:
-        """Deal roles and tasks from ``np_random``; the first round begins."""
-        assert self.np_random is not None  # seeded by reset
-        self.game = self._deal(self.np_random)
-        self.invalid_actions = dict.fromkeys(self.possible_agents, 0)
+    def _new_game(self, rng: np.random.Generator) -> AmongUsGame:
+        """Roles and tasks dealt from ``rng`` (:meth:`_deal`); the first round begins."""
         self._legal_key = ()
-        if self.measures.enabled:
-            self.measures.start(self.game)
-        return self._mover(), {agent: self._info(agent) for agent in self.possible_agents}
+        return self._deal(rng)
 
     def _info(self, agent: str) -> dict[str, Any]:
         seat = self._seat[agent]

@@ -103,10 +103,16 @@ class SocialAECEnv(EnvsuiteAECEnv[Any, Any, ActionT], Generic[ActionT]):
         won; :meth:`state_digest` hashes the game log, the refused-action counts, the
         generator's state and the measures.
 
+        Each episode deals a new game from ``np_random`` (:meth:`_new_game`; the roles
+        in a uniformly random order, :meth:`_dealt_roles`) and draws its opening chance
+        events.
+
     Subclasses set ``game``, ``setup`` and ``measures`` in ``__init__`` (calling
     :meth:`_init_seats` and :meth:`_init_spaces`), set :attr:`CHANCE` to their engine's
-    chance phase and write their own rules hooks (``new_episode``, ``parse_action``,
-    ``legal_actions``, ``observe``, ``render_text``, ``_info``, ``_turn``).
+    chance phase and write the game's own hooks (``_new_game``, ``parse_action``,
+    ``encode_action``, ``legal_actions``, ``observe``, ``render_text``, ``_info``; the
+    measures' ``question`` and scoring live in the game's measure book). ``apply_action``
+    and ``_turn`` are shared; a game may override them.
     """
 
     #: The engine's chance phase (a value of its ``Phase`` enum).
@@ -144,6 +150,33 @@ class SocialAECEnv(EnvsuiteAECEnv[Any, Any, ActionT], Generic[ActionT]):
             action = spaces.Discrete(action_count)
         self.observation_spaces = dict.fromkeys(self.possible_agents, observation)
         self.action_spaces = dict.fromkeys(self.possible_agents, action)
+
+    # -- episode -----------------------------------------------------------------------
+    def new_episode(
+        self, seed: int | None, options: dict[str, Any] | None
+    ) -> tuple[str, dict[str, dict[str, Any]]]:
+        """Deal a new game from ``np_random`` and play to the first turn.
+
+        The game is :meth:`_new_game`'s; its opening chance events (a first leader or
+        speaker) are drawn, the refused-action counts cleared and the measures started.
+        """
+        assert self.np_random is not None  # seeded by reset
+        self.game = self._new_game(self.np_random)
+        self.invalid_actions = dict.fromkeys(self.possible_agents, 0)
+        self._resolve_chance()
+        if self.measures.enabled:
+            self.measures.start(self.game)
+        return self._mover(), {agent: self._info(agent) for agent in self.possible_agents}
+
+    def _new_game(self, rng: np.random.Generator) -> Any:
+        """A new game of the setup, dealt from ``rng``."""
+        raise NotImplementedError
+
+    def _dealt_roles(self, rng: np.random.Generator) -> tuple[str, ...]:
+        """The setup's roles in a uniformly random order (one permutation from ``rng``)."""
+        base = self.setup.base_roles()
+        order = rng.permutation(len(base))
+        return tuple(base[int(i)] for i in order)
 
     # -- turns -------------------------------------------------------------------------
     def seat_of(self, agent: str) -> int:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+import numpy as np
+
 from envsuite.action_parsing import parse_index as parse_int_index
 from envsuite.aec_env_base import Turn
 from envsuite.env_base import InvalidAction
@@ -267,19 +269,9 @@ class WerewolfEnv(SocialAECEnv[Action]):
         self._encoded: dict[int, tuple[tuple[Action, ...], list[Any], dict[Any, Action]]] = {}
 
     # -- episode -----------------------------------------------------------------------
-    def new_episode(
-        self, seed: int | None, options: dict[str, Any] | None
-    ) -> tuple[str, dict[str, dict[str, Any]]]:
-        """Deal the roles (a uniform permutation from ``np_random``) and play to the first turn."""
-        assert self.np_random is not None  # seeded by reset
-        base = self.setup.base_roles()
-        order = self.np_random.permutation(len(base))
-        self.game = WerewolfGame(self.setup, tuple(base[int(i)] for i in order))
-        self.invalid_actions = dict.fromkeys(self.possible_agents, 0)
-        self._resolve_chance()
-        if self.measures.enabled:
-            self.measures.start(self.game)
-        return self._mover(), {agent: self._info(agent) for agent in self.possible_agents}
+    def _new_game(self, rng: np.random.Generator) -> WerewolfGame:
+        """The roles dealt (a uniform permutation from ``rng``)."""
+        return WerewolfGame(self.setup, self._dealt_roles(rng))
 
     def _info(self, agent: str) -> dict[str, Any]:
         seat = self._seat[agent]
