@@ -14,6 +14,7 @@ from envsuite.families.social.amongus_measures import AmongUsMeasures, crew_spee
 from envsuite.families.social.amongus_setup import IMPOSTORS, WAIT, Action, Phase
 from envsuite.families.social.belief_probes import format_answer
 from tests.families.social.amongus_scripts import act, game
+from tests.families.social.bot_games import play_probed
 
 IMPOSTOR = 4
 TASKS = {0: "Weapons", 1: "Storage", 2: "MedBay", 3: "Engine"}
@@ -21,26 +22,7 @@ TASKS = {0: "Weapons", 1: "Storage", 2: "MedBay", 3: "Engine"}
 
 def play(env, seats, seed, on_probe=None, answer=None):
     """Play one game; return each agent's final info and reward (see the Avalon tests)."""
-    env.reset(seed=seed)
-    for index, bot in enumerate(seats.values()):
-        bot.reset(seed * 100 + index)
-    final, rewards = {}, {}
-    for agent in env.agent_iter(50_000):
-        observation, reward, terminated, truncated, info = env.last()
-        if terminated or truncated:
-            final[agent], rewards[agent] = info, reward
-            env.step(None)
-            continue
-        probe = bool(info.get("probe"))
-        action = (
-            answer(agent, info)
-            if probe and answer is not None
-            else seats[agent].act(observation, info)
-        )
-        if probe and on_probe is not None:
-            on_probe(agent, info, action)
-        env.step(action)
-    return final, rewards
+    return play_probed(env, seats, seed, on_probe, answer, limit=50_000)
 
 
 def belief_seats(env):
