@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 from typer.testing import CliRunner
@@ -121,3 +122,30 @@ def eval_records(tmp_path: Path, env_id: str, agents: str) -> list[Any]:
     records = read_records(out / "episodes.jsonl")
     assert len(records) == 3
     return records
+
+
+def check_every_view_in_random_play(
+    env: Any, limit: int, check: Callable[[Any, int, dict[str, Any], str | None], None]
+) -> None:
+    """Play 3 games (seeds 0-2) of uniformly random legal moves, checking every seat's view.
+
+    Before each move, ``check(game, seat, info, text)`` runs for every seat: its info and,
+    in text mode while the game is on, its observation (else None). The moves come from a
+    generator seeded 0; each game stops after ``limit`` agent-steps.
+    """
+    text_mode = env.unwrapped.observation_mode == "text"
+    rng = np.random.default_rng(0)
+    for seed in range(3):
+        env.reset(seed=seed)
+        game = env.unwrapped.game
+        for _agent in env.agent_iter(limit):
+            _, _, terminated, truncated, info = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            for other in env.possible_agents:
+                seat = env.unwrapped.seat_of(other)
+                text = env.observe(other) if text_mode and not game.over else None
+                check(game, seat, env.infos[other], text)
+            legal = info["legal_actions"] if text_mode else np.flatnonzero(info["action_mask"])
+            env.step(legal[int(rng.integers(len(legal)))])
