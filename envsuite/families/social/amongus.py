@@ -32,7 +32,6 @@ from envsuite.families.social.amongus_setup import (
     AmongUsSetup,
     Phase,
 )
-from envsuite.families.social.belief_probes import UNIFORM_ANSWER, probe_prompt
 from envsuite.families.social.social_env import (
     MAX_OBSERVATION_CHARS,
     ObservationMode,
@@ -231,8 +230,6 @@ class AmongUsEnv(SocialAECEnv[Action]):
             [first_rooms[:tasks_per_player] if role == "crewmate" else () for role in base],
         )
         self.invalid_actions = dict.fromkeys(self.possible_agents, 0)
-        self._legal_key: tuple[Any, ...] = ()
-        self._legal: list[Any] = []
 
     # -- episode -----------------------------------------------------------------------
     def _deal(self, rng: np.random.Generator) -> AmongUsGame:
@@ -251,7 +248,6 @@ class AmongUsEnv(SocialAECEnv[Action]):
 
     def _new_game(self, rng: np.random.Generator) -> AmongUsGame:
         """Roles and tasks dealt from ``rng`` (:meth:`_deal`); the first round begins."""
-        self._legal_key = ()
         return self._deal(rng)
 
     def _info(self, agent: str) -> dict[str, Any]:
@@ -297,37 +293,12 @@ class AmongUsEnv(SocialAECEnv[Action]):
             return "skip"
         return action_text(action, self.setup.names, self.setup.rooms)
 
-    def legal_actions(self, agent: str) -> list[Any] | None:
-        """The legal actions of ``agent`` (the player to move), in the env's action form.
-
-        ``say`` is left out (any message is legal in a discussion). Kept until the game
-        moves on; callers get a copy. On a belief-probe turn the list is ``["uniform"]``.
-        """
-        seat = self._seat[agent]
-        if self.measures.probe_seat == seat:
-            return [UNIFORM_ANSWER]
-        key = (id(self.game), len(self.game.game_log.entries), seat)
-        if self._legal_key != key:
-            self._legal_key = key
-            self._legal = [
-                self.encode_action(agent, action)
-                for action in self.game.legal_actions(seat)
-                if action.kind != "say"
-            ]
-        return list(self._legal)
-
     # -- observations ------------------------------------------------------------------
-    def observe(self, agent: str) -> Any:
-        """What ``agent`` may know, as text or as a vector (see Observation)."""
-        seat = self._seat[agent]
-        if self.observation_mode == "vector":
-            return vector_view(self.game, seat)
-        error = self.infos.get(agent, {}).get("parse_error") if self.infos else None
-        if self.measures.probe_seat == seat:
-            view = text_view(self.game, seat, error, [], MAX_OBSERVATION_CHARS)
-            return f"{view}\n{probe_prompt(self.measures.question(self.game, seat))}"
-        legal = self.legal_actions(agent) if self.game.to_move == seat else []
-        return text_view(self.game, seat, error, legal or [], MAX_OBSERVATION_CHARS)
+    def _vector_view(self, seat: int) -> Any:
+        return vector_view(self.game, seat)
+
+    def _text_view(self, seat: int, error: str | None, legal: list[Any]) -> str:
+        return text_view(self.game, seat, error, legal, MAX_OBSERVATION_CHARS)
 
     def render_text(self) -> str:
         """The ``ansi`` frame: every role, room, task count and body; the phase."""

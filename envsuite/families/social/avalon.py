@@ -30,7 +30,6 @@ from envsuite.families.social.avalon_setup import (
     AvalonSetup,
     Phase,
 )
-from envsuite.families.social.belief_probes import UNIFORM_ANSWER, probe_prompt
 from envsuite.families.social.social_env import (
     MAX_OBSERVATION_CHARS,
     ObservationMode,
@@ -198,9 +197,6 @@ class AvalonEnv(SocialAECEnv[AvalonAction]):
         self.game = AvalonGame(self.setup, self.setup.base_roles())
         self.invalid_actions = dict.fromkeys(self.possible_agents, 0)
         self._observer = VectorObserver(n)
-        self._legal_game: AvalonGame | None = None
-        self._legal_key: tuple[int, int] = (-1, -1)
-        self._legal: list[Any] = []
 
     # -- episode -----------------------------------------------------------------------
     def _new_game(self, rng: np.random.Generator) -> AvalonGame:
@@ -245,38 +241,12 @@ class AvalonEnv(SocialAECEnv[AvalonAction]):
             return action_text(action, self.setup.names)
         return action_index(action, self._seat[agent], self.setup.num_players)
 
-    def legal_actions(self, agent: str) -> list[Any] | None:
-        """The legal actions of ``agent`` (the player to move), in the env's action form.
-
-        ``say`` is left out (any message is legal in the discussion). The list is kept
-        until the game moves on; callers get a copy. On a belief-probe turn the list is
-        ``["uniform"]`` (any answer in the format is read).
-        """
-        seat = self._seat[agent]
-        if self.measures.probe_seat == seat:
-            return [UNIFORM_ANSWER]
-        key = (len(self.game.game_log.entries), seat)
-        if self._legal_game is not self.game or self._legal_key != key:
-            self._legal_game, self._legal_key = self.game, key
-            self._legal = [
-                self.encode_action(agent, action)
-                for action in self.game.legal_actions(seat)
-                if action.kind != "say"
-            ]
-        return list(self._legal)
-
     # -- observations ------------------------------------------------------------------
-    def observe(self, agent: str) -> Any:
-        """What ``agent`` may know, as text or as a vector (see Observation)."""
-        seat = self._seat[agent]
-        if self.observation_mode == "vector":
-            return self._observer.view(self.game, seat)
-        error = self.infos.get(agent, {}).get("parse_error") if self.infos else None
-        if self.measures.probe_seat == seat:
-            view = text_view(self.game, seat, error, [], MAX_OBSERVATION_CHARS)
-            return f"{view}\n{probe_prompt(self.measures.question(self.game, seat))}"
-        legal = self.legal_actions(agent) if self.game.to_move == seat else []
-        return text_view(self.game, seat, error, legal or [], MAX_OBSERVATION_CHARS)
+    def _vector_view(self, seat: int) -> Any:
+        return self._observer.view(self.game, seat)
+
+    def _text_view(self, seat: int, error: str | None, legal: list[Any]) -> str:
+        return text_view(self.game, seat, error, legal, MAX_OBSERVATION_CHARS)
 
     def render_text(self) -> str:
         """The ``ansi`` frame: the moderator's view (every role, the board, the phase)."""

@@ -20,6 +20,7 @@ import numpy as np
 from gymnasium import spaces
 
 from envsuite.aec_env_base import OFF_TURN, EnvsuiteAECEnv, Turn
+from envsuite.families.social.belief_probes import UNIFORM_ANSWER, probe_prompt
 from envsuite.families.social.setup_checks import check_int
 from envsuite.rendering import checked_render_mode
 from envsuite.spaces import UnicodeText
@@ -139,6 +140,10 @@ class SocialAECEnv(EnvsuiteAECEnv[Any, Any, ActionT], Generic[ActionT]):
         self.render_mode = checked_render_mode(render_mode, self.metadata["render_modes"])
         self.possible_agents = [f"player_{seat}" for seat in range(num_players)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        # The mover's encoded legal actions, kept while the game and its log stand still.
+        self._legal_game: Any = None
+        self._legal_key: tuple[int, int] = (-1, -1)
+        self._legal: list[Any] = []
 
     def _init_spaces(self, vector_size: int, action_count: int) -> None:
         """Every seat's spaces: text, or a ``vector_size`` Box and ``action_count`` actions."""
@@ -267,6 +272,57 @@ class SocialAECEnv(EnvsuiteAECEnv[Any, Any, ActionT], Generic[ActionT]):
                 self.measures.after_change(self.game)
         return self._turn(agent, rewards)
 
+    # -- actions and observations ------------------------------------------------------
+    def encode_action(self, agent: str, action: Any) -> Any:
+        """``action`` of ``agent`` in this env's action form (text, or the vector index)."""
+        raise NotImplementedError
+
+    def legal_actions(self, agent: str) -> list[Any] | None:
+        """The legal actions of ``agent`` (the player to move), in the env's action form.
+
+        ``say`` is left out (any message is legal in a discussion). The list is kept until
+        the game moves on (a new game or a new log entry); callers get a copy. On a
+        belief-probe turn the list is ``["uniform"]`` (any answer in the format is read).
+        """
+        seat = self._seat[agent]
+        if self.measures.probe_seat == seat:
+            return [UNIFORM_ANSWER]
+        key = (len(self.game.game_log.entries), seat)
+        if self._legal_game is not self.game or self._legal_key != key:
+            self._legal_game, self._legal_key = self.game, key
+            self._legal = [
+                self.encode_action(agent, action)
+                for action in self.game.legal_actions(seat)
+                if action.kind != "say"
+            ]
+        return list(self._legal)
+
+    def observe(self, agent: str) -> Any:
+        """What ``agent`` may know, as text or as a vector (see the env's Observation).
+
+        The text is the game's view for the seat with the reason its last action was
+        refused and, when it is to move, its legal actions; a probe turn's text ends with
+        the probe's question.
+        """
+        seat = self._seat[agent]
+        if self.observation_mode == "vector":
+            return self._vector_view(seat)
+        error = self.infos.get(agent, {}).get("parse_error") if self.infos else None
+        if self.measures.probe_seat == seat:
+            view = self._text_view(seat, error, [])
+            return f"{view}\n{probe_prompt(self.measures.question(self.game, seat))}"
+        legal = self.legal_actions(agent) if self.game.to_move == seat else []
+        return self._text_view(seat, error, legal or [])
+
+    def _vector_view(self, seat: int) -> Any:
+        """``seat``'s vector observation."""
+        raise NotImplementedError
+
+    def _text_view(self, seat: int, error: str | None, legal: list[Any]) -> str:
+        """``seat``'s text observation, at most :data:`MAX_OBSERVATION_CHARS` characters."""
+        raise NotImplementedError
+
+    # -- the end -----------------------------------------------------------------------
     def episode_success(self, final_infos: Mapping[str, Mapping[str, Any]]) -> bool | None:
         """Whether a team won (the game did not end undecided)."""
         if not self.game.over:
