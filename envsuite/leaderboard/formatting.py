@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from envsuite.evaluation.metrics.bootstrap import Interval
+from envsuite.leaderboard.panel_metrics import duplicate_metrics, exploitability_metrics
 from envsuite.leaderboard.standings import Standing, Standings
 
 #: Column titles of the metrics (pass@k keeps its own name).
@@ -101,16 +102,35 @@ def _other_columns(standings: Standings) -> list[str]:
 def panel_note(standings: Standings) -> str:
     """How a panel board's ratings, ranks and exploitability were computed."""
     ranking = standings.board.settings.ranking
-    opponents = ", ".join(f"`{o}`" for o in standings.board.protocol.opponents)
-    return (
-        f"Every entry played each seed against each panel opponent ({opponents}) from both "
-        "seats. Bradley–Terry rating: the entry's strength against the panel's fixed "
+    protocol = standings.board.protocol
+    opponents = ", ".join(f"`{o}`" for o in protocol.opponents)
+    many_seats = bool(duplicate_metrics(protocol))
+    if many_seats:
+        played = (
+            f"Every entry played each seed in every seat, each panel opponent ({opponents}) "
+            "filling the other seats. Each game is scored in duplicate: 1 when the entry's "
+            "seat did better than the same opponent's own play of that seat in the same deal "
+            "(its self-play game in the frozen round robin), 0 when worse, 1/2 when the same; "
+            "duplicate:OPPONENT is the mean of that score against each field. "
+        )
+    else:
+        played = (
+            f"Every entry played each seed against each panel opponent ({opponents}) from "
+            "both seats. "
+        )
+    note = (
+        played + "Bradley–Terry rating: the entry's strength against the panel's fixed "
         "strengths (fitted on the panel's frozen round robin, first opponent at 1000, 400 "
         "points a factor 10 in odds; a draw is half a point), from its own games only, so a "
         f"new entry moves no other. Intervals: {ranking.confidence:.0%} bootstrap "
         f"({ranking.reps} replicates, seed {ranking.seed}) over seeds within envs, paired "
         "across entries; the rank interval is the best and worst rank across replicates and "
-        "overlapping entries share a rank (=N). Exploitability (poker): what a best "
+        "overlapping entries share a rank (=N)."
+    )
+    if many_seats and not exploitability_metrics(protocol):
+        return note + " Every number is recomputed from the records."
+    return note + (
+        " Exploitability (poker): what a best "
         "response wins per game over the game value against the strategy estimated from "
         "the entry's own actions, bias-corrected, with its basic bootstrap interval "
         f"({ranking.exploitability_reps} replicates); states the estimate reaches but the "
@@ -126,13 +146,16 @@ def panel_ratings_note(standings: Standings) -> str:
         return ""
     ranking = standings.board.settings.ranking
     return (
-        f"Fixed by the panel's frozen round robin ({panel.games} games, panel.jsonl beside "
-        f"the board file); intervals: {ranking.rating_reps} bootstrap replicates over its games."
+        f"Fixed by the panel's frozen round robin ({len(standings.board.panel_records)} "
+        "games, panel.jsonl beside the board file); intervals: "
+        f"{ranking.rating_reps} bootstrap replicates over its scored games."
     )
 
 
 def per_task_note(standings: Standings) -> str:
     """What the per-task table holds."""
+    if standings.board.panel and duplicate_metrics(standings.board.protocol):
+        return "Mean duplicate points per game against the panel (better 1, same 1/2), per env."
     if standings.board.panel:
         return "Mean points per game against the panel (win 1, draw 1/2, loss 0), per env."
     return f"Mean of {metric_title(standings.board.settings.ranking.metric)} over the task's seeds."

@@ -20,6 +20,11 @@ Numbers, all recomputed from the records:
   entry, so replicates are paired.
 - ``win_rate``, ``draw_rate``, ``loss_rate``: shares of the entry's games, and
   ``mean_return``: its seat's mean return, each with the same stratified bootstrap.
+- on a board with games of more than two seats, ``duplicate:<opponent>``: the entry's
+  mean duplicate point against each opponent's field (the mean over env entries of the
+  per-entry mean), with the same bootstrap. The rating assumes an entry's edge over the
+  panel is the same in every field; where it is not (a belief bot gains more among its
+  own kind than among random players), these show each field's score apart.
 - for envs with exploitability hooks (the poker games), ``exploitability:<env>`` and
   ``unvisited:<env>`` from :func:`~envsuite.evaluation.metrics.exploitability.
   exploitability_from_records` on the entry's own actions (the unvisited count is an
@@ -88,9 +93,23 @@ def exploitability_metrics(protocol: TaskProtocol) -> list[tuple[EnvEntry, str, 
     ]
 
 
+def duplicate_metrics(protocol: TaskProtocol) -> list[tuple[int, str]]:
+    """(opponent index, metric) of each ``duplicate:<opponent>`` score a board shows.
+
+    A board with a game of more than two seats shows, per opponent, the entry's mean
+    duplicate point against that opponent's field (0.5: as good as the opponent's own
+    play of the seats; see :mod:`~envsuite.leaderboard.duplicate_games`); a two-player
+    board shows none.
+    """
+    if all(len(entry_seats(entry)) <= PANEL_SEATS for entry in protocol.envs):
+        return []
+    return [(index, f"duplicate:{name}") for index, name in enumerate(protocol.opponents)]
+
+
 def panel_board_metrics(protocol: TaskProtocol) -> list[str]:
     """Every metric a panel board computes per entry, in column order."""
     names = list(PANEL_METRICS)
+    names += [metric for _, metric in duplicate_metrics(protocol)]
     for _, exploitability, unvisited in exploitability_metrics(protocol):
         names += [exploitability, unvisited]
     return names
@@ -299,6 +318,10 @@ def panel_results(
     results["mean_return"] = stratified_bootstrap_interval(
         games.returns, aggregate_mean, reps=reps, confidence=confidence, seed=seed
     )
+    for index, metric in duplicate_metrics(protocol):
+        results[metric] = stratified_bootstrap_interval(
+            games.points[:, :, index], aggregate_mean, reps=reps, confidence=confidence, seed=seed
+        )
     for entry, exploitability, unvisited in exploitability_metrics(protocol):
         own = [
             r

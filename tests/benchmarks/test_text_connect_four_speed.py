@@ -12,9 +12,8 @@ play gives. One step is one player's move. Rows (group ``text-connect-four``):
 - ``test_textarena_raw`` / ``test_textarena_llm``: TextArena 0.7.4's ``ConnectFour-v0-raw``
   (``reset(num_players=2, seed)``, then ``step("[col c]")`` and ``get_observation()``
   per move) and the same under its default wrappers (a fresh wrapper stack per game, as
-  in ``test_text_textarena_speed.py``), skipped where TextArena is absent (CI). Run them
-  in TextArena's venv (see ``test_text_textarena_speed.py``) with this worktree on
-  ``PYTHONPATH``.
+  in ``test_text_textarena_speed.py``), skipped where TextArena is absent (the ``bench``
+  extra brings it).
 
 Each row puts ``env_steps_per_s`` in ``extra_info``; envsuite rows add ``ratio_to_raw``
 (the raw engine's mean time over theirs, measured in the same run) and, when TextArena ran,

@@ -8,6 +8,7 @@ import pytest
 
 from envsuite.agents.lineup import parse_lineup
 from envsuite.evaluation.metrics.ratings import bradley_terry_strengths
+from envsuite.evaluation.protocol import TaskProtocol
 from envsuite.jsonable import canonical_json
 from envsuite.leaderboard.board import BoardVersion, load_board_version
 from envsuite.leaderboard.board_admin import write_settings
@@ -17,7 +18,7 @@ from envsuite.leaderboard.duplicate_games import (
     field_plays,
 )
 from envsuite.leaderboard.panel import panel_strengths, round_robin_jobs
-from envsuite.leaderboard.panel_metrics import panel_games
+from envsuite.leaderboard.panel_metrics import panel_board_metrics, panel_games
 from envsuite.leaderboard.standings import rank_reports
 from envsuite.leaderboard.verify import verify_submission
 from envsuite.records import EpisodeRecord
@@ -179,3 +180,23 @@ def test_a_round_robin_without_a_self_play_game_cannot_score_an_entry(social_boa
     report = verify_submission(entries["oracle"])
     with pytest.raises(ValueError, match="no self-play game"):
         panel_games(social_board.protocol, report.records, records)
+
+
+def test_a_many_seat_board_shows_the_duplicate_score_against_each_field(social_board, entries):
+    report = verify_submission(entries["oracle"])
+    games = panel_games(social_board.protocol, report.records, social_board.panel_records)
+    for index, name in enumerate(["random", "oracle"]):
+        shown = report.results[f"duplicate:{name}"]
+        per_env = games.points[:, :, index].mean(axis=0)
+        assert shown.estimate == pytest.approx(per_env.mean())
+        assert shown.low <= shown.estimate <= shown.high
+    assert "duplicate:random" not in panel_board_metrics(TWO_PLAYER)
+
+
+TWO_PLAYER = TaskProtocol(
+    id="duel",
+    envs=[{"id": "envsuite/KuhnPoker-v0"}],
+    seeds=[0],
+    seat_rotation="all",
+    opponents=["random"],
+)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from collections import Counter
 from pathlib import Path
 
@@ -26,10 +27,21 @@ def test_commands_run_in_the_copy_with_its_import_roots(sandbox):
     assert result.output == "1\nerr\n" and result.exit_code == 4
 
 
+def _unique_sleep() -> tuple[str, str]:
+    """A ``sleep`` command no other process runs, and a pgrep pattern that finds only it.
+
+    pgrep sees every process of the machine, including another run of this suite (CI's
+    fresh-machine container runs it at the same time), so each test sleeps its own time.
+    """
+    seconds = f"60.{uuid.uuid4().int % 10**9:09d}"
+    return f"sleep {seconds}", f"'sleep [6]{seconds[1:]}'"
+
+
 def test_timeout_kills_the_process_group(sandbox):
-    result = sandbox.run("sleep 60 & sleep 60", timeout_s=1)
+    sleep, pattern = _unique_sleep()
+    result = sandbox.run(f"{sleep} & {sleep}", timeout_s=1)
     assert result.timed_out and result.exit_code == 124
-    assert sandbox.run("pgrep -c -f 'sleep [6]0' || true").output.strip() == "0"
+    assert sandbox.run(f"pgrep -c -f {pattern} || true").output.strip() == "0"
 
 
 def test_output_limit_kills_a_flood(sandbox):
@@ -74,9 +86,10 @@ def test_wc_exits_0_in_every_one_of_200_calls(sandbox):
 
 
 def test_a_background_job_holding_the_output_ends_with_its_command(sandbox):
-    result = sandbox.run("sleep 60 & echo started", timeout_s=30)
+    sleep, pattern = _unique_sleep()
+    result = sandbox.run(f"{sleep} & echo started", timeout_s=30)
     assert result.exit_code == 0 and not result.timed_out and result.output == "started\n"
-    assert sandbox.run("pgrep -c -f 'sleep [6]0' || true").output.strip() == "0"
+    assert sandbox.run(f"pgrep -c -f {pattern} || true").output.strip() == "0"
 
 
 def test_the_sealed_copy_is_read_only_and_close_still_removes_it(sandbox):

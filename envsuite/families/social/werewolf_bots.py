@@ -15,7 +15,9 @@
     accusations and votes against them), and accuses and votes for the village player
     most suspected by the others (the most votes and accusations against it).
 
-  Ties are broken by the bot's own generator (seeded by ``reset``).
+  Ties are broken by the bot's own generator (seeded by ``reset``): each move is drawn
+  uniformly from the bot's :meth:`~_SeatBot.options`, and ``action_probabilities(game,
+  seat)`` gives that exact distribution (what an exact solver of bot games reads).
 
 Both answer belief probes (``info["probe"]``; see
 :mod:`~envsuite.families.social.werewolf_measures`): the random bot ``uniform``, the
@@ -32,13 +34,13 @@ seat)``, as the benchmarks' raw engine loop does.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
 
 from envsuite.families.social.belief_probes import format_answer
-from envsuite.families.social.seat_bot import RandomLegalSeatBot, SeatBot
+from envsuite.families.social.seat_bot import SeatBot
 from envsuite.families.social.werewolf_beliefs import WolfBelief
 from envsuite.families.social.werewolf_rules import WerewolfGame
 from envsuite.families.social.werewolf_setup import (
@@ -56,24 +58,37 @@ ACCUSE_MARGIN = 1.5
 
 
 class _SeatBot(SeatBot):
-    """What both bots share (:class:`~envsuite.families.social.seat_bot.SeatBot`), tie-breaking."""
+    """What both bots share: :class:`~envsuite.families.social.seat_bot.SeatBot`, options."""
 
     RNG_LABEL: ClassVar[str] = "werewolf-bot"
 
-    def pick(self, options: Sequence[int]) -> int:
-        """One of ``options``, uniformly, from the bot's generator."""
-        return int(options[int(self.rng.integers(len(options)))])
+    def choose(self, game: WerewolfGame, seat: int) -> Action:
+        """The rule action of ``seat`` (the seat to move): one of :meth:`options`, uniformly."""
+        options = self.options(game, seat)
+        return options[int(self.rng.integers(len(options)))]
 
-    def best(self, scores: Mapping[int, float]) -> int:
-        """The key with the highest score (ties broken at random)."""
+    def options(self, game: WerewolfGame, seat: int) -> list[Action]:
+        """What :meth:`choose` draws from, uniformly (repeats weigh more); one: no draw."""
+        raise NotImplementedError
+
+    def action_probabilities(self, game: WerewolfGame, seat: int) -> dict[Action, float]:
+        """The exact distribution of :meth:`choose`'s action for ``seat`` now (exact solvers)."""
+        options = self.options(game, seat)
+        return {action: options.count(action) / len(options) for action in dict.fromkeys(options)}
+
+    @staticmethod
+    def best(scores: Mapping[int, float]) -> list[int]:
+        """The keys with the highest score, sorted (the bot draws one: ties broken at random)."""
         top = max(scores.values())
-        return self.pick(sorted(seat for seat, score in scores.items() if score >= top - 1e-12))
+        return sorted(seat for seat, score in scores.items() if score >= top - 1e-12)
 
 
-class RandomLegalBot(RandomLegalSeatBot):
+class RandomLegalBot(_SeatBot):
     """Plays a uniformly random legal action (``say`` aside): the weakest baseline."""
 
-    RNG_LABEL: ClassVar[str] = "werewolf-bot"
+    def options(self, game: WerewolfGame, seat: int) -> list[Action]:
+        """Every legal action but ``say``."""
+        return [action for action in game.legal_actions(seat) if action.kind != "say"]
 
 
 class BeliefBot(_SeatBot):
@@ -106,10 +121,17 @@ class BeliefBot(_SeatBot):
 
     def choose(self, game: WerewolfGame, seat: int) -> Action:
         """The role's move in this phase (see the module)."""
+        action = super().choose(game, seat)
+        if game.phase is Phase.DISCUSSION and game.roles[seat] == SEER:
+            self._spoke_day = game.day  # a seer claims once a day
+        return action
+
+    def options(self, game: WerewolfGame, seat: int) -> list[Action]:
+        """The role's candidate moves in this phase, equally likely (see the module)."""
         belief = self._tracker(game, seat)
         role = game.roles[seat]
         if game.phase is Phase.BID:
-            return Action("bid", None, str(self.bid(game, seat)))
+            return [Action("bid", None, str(self.bid(game, seat)))]
         if role == WEREWOLF:
             return self._wolf(game, seat)
         wolf = belief.wolf_probabilities(game.alive)
@@ -118,20 +140,18 @@ class BeliefBot(_SeatBot):
         phase = game.phase
         if phase is Phase.NIGHT_SEER:
             unknown = [s for s in others if game.known[seat][s] is None] or others
-            return Action("check", self.best({s: wolf[s] for s in unknown}))
+            return [Action("check", s) for s in self.best({s: wolf[s] for s in unknown})]
         if phase is Phase.NIGHT_DOCTOR:
-            return Action("save", self._trusted_seer(game, seat, wolf))
+            return [Action("save", s) for s in self._trusted_seer(game, seat, wolf)]
         if phase is Phase.DISCUSSION:
             if role == SEER:
                 return self._seer_claim(game, seat, found)
-            target = self.best({s: wolf[s] for s in others})
-            if wolf[target] > ACCUSE_MARGIN * float(np.mean([wolf[s] for s in others])):
-                return Action("accuse", target)
-            return PASS
+            targets = self.best({s: wolf[s] for s in others})  # tied: equally likely
+            if wolf[targets[0]] > ACCUSE_MARGIN * float(np.mean([wolf[s] for s in others])):
+                return [Action("accuse", s) for s in targets]
+            return [PASS] * len(targets)  # the target is still drawn (the generator moves)
         # The vote.
-        if found:
-            return Action("vote", self.pick(found))
-        return Action("vote", self.best({s: wolf[s] for s in others}))
+        return [Action("vote", s) for s in found or self.best({s: wolf[s] for s in others})]
 
     def bid(self, game: WerewolfGame, seat: int) -> int:
         """Its urgency to speak (``speaking_order="bidding"``), 0 to 4.
@@ -151,24 +171,23 @@ class BeliefBot(_SeatBot):
         top = max(float(wolf[s]) for s in others)
         return 2 if top > ACCUSE_MARGIN * float(np.mean([wolf[s] for s in others])) else 0
 
-    def _seer_claim(self, game: WerewolfGame, seat: int, found: list[int]) -> Action:
+    def _seer_claim(self, game: WerewolfGame, seat: int, found: list[int]) -> list[Action]:
         """Claim a werewolf found (or a cleared player), once per day; else pass."""
         if self._spoke_day == game.day:
-            return Action("accuse", self.pick(found)) if found else PASS
-        self._spoke_day = game.day
+            return [Action("accuse", s) for s in found] or [PASS]
         if found:
-            return Action("claim", self.pick(found), WEREWOLF)
+            return [Action("claim", s, WEREWOLF) for s in found]
         cleared = [
             s
             for s in game.living()
             if s != seat and game.known[seat][s] == VILLAGE and game.claims[seat][s] is None
         ]
-        return Action("claim", self.pick(cleared), VILLAGE) if cleared else PASS
+        return [Action("claim", s, VILLAGE) for s in cleared] or [PASS]
 
-    def _trusted_seer(self, game: WerewolfGame, seat: int, wolf: np.ndarray) -> int:
-        """The living claimant least likely to be a werewolf, else ``seat`` (see the module).
+    def _trusted_seer(self, game: WerewolfGame, seat: int, wolf: np.ndarray) -> list[int]:
+        """The living claimants least likely to be a werewolf, else ``seat`` (see the module).
 
-        Where the doctor may not protect itself, the other player least likely to be one.
+        Where the doctor may not protect itself, the other players least likely to be one.
         """
         claimants = [
             s
@@ -178,10 +197,10 @@ class BeliefBot(_SeatBot):
         if claimants:
             return self.best({s: -wolf[s] for s in claimants})
         if game.setup.doctor_self_save:
-            return seat
+            return [seat]
         return self.best({s: -wolf[s] for s in game.living() if s != seat})
 
-    def _wolf(self, game: WerewolfGame, seat: int) -> Action:
+    def _wolf(self, game: WerewolfGame, seat: int) -> list[Action]:
         n = game.setup.num_players
         known = game.known[seat]  # a werewolf knows every seat's team
         village = [s for s in game.living() if known[s] != WEREWOLVES]
@@ -193,11 +212,11 @@ class BeliefBot(_SeatBot):
                 + sum(value is not None for value in game.claims[s])
                 for s in village
             }
-            return Action("kill", self.best(threat))
+            return [Action("kill", s) for s in self.best(threat)]
         suspected = {
             s: sum(game.vote_counts[v][s] + game.accusations[v][s] for v in range(n))
             + 2 * sum(game.claims[v][s] == WEREWOLF for v in range(n))
             for s in village
         }
-        target = self.best(suspected)
-        return Action("accuse" if game.phase is Phase.DISCUSSION else "vote", target)
+        kind = "accuse" if game.phase is Phase.DISCUSSION else "vote"
+        return [Action(kind, s) for s in self.best(suspected)]

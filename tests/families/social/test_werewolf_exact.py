@@ -7,8 +7,11 @@ uniformly among its legal actions (the env's action mask): the werewolf among th
 others, the doctor among the living (itself included), each voter among abstaining and
 the living others; the seer's checks change nothing under random play. Random play is
 symmetric in the seats, so one deal stands for all. The env's estimate (seeded, so this
-test is deterministic) must lie within 3.29 standard errors (99.9%) of the exact value,
-for both tie rules.
+test is deterministic) must have the exact value inside its 99.9% Wilson interval, for
+both tie rules, and the other tie rule's exact value (a deliberately wrong rule: a tie
+that exiles one of the tied at random where it should exile nobody, or the reverse;
+0.324 against 0.265) outside it: 4000 games make the interval about +-0.023, so a rule
+that wrong is caught (1000 games, about +-0.046, could not reliably tell them apart).
 """
 
 from __future__ import annotations
@@ -22,11 +25,12 @@ import pytest
 
 import envsuite
 from envsuite.families.social.voting import tally
+from tests.families.social.exact_play import wilson_interval
 
 N = 5
 WOLF, DOCTOR = 0, 2  # seat 1 is the seer, seats 3 and 4 villagers
 MAX_DAYS = 5
-GAMES = 1000
+GAMES = 4000
 
 
 def exact_outcome(tie_rule: str) -> tuple[float, float, float]:
@@ -81,7 +85,7 @@ def exact_outcome(tie_rule: str) -> tuple[float, float, float]:
     return night(frozenset(range(N)), 1)
 
 
-def monte_carlo(tie_rule: str) -> float:
+def monte_carlo(tie_rule: str) -> int:
     env = envsuite.make(
         "envsuite/Werewolf-v0",
         num_players=N,
@@ -102,7 +106,7 @@ def monte_carlo(tie_rule: str) -> float:
                 legal = np.flatnonzero(info["action_mask"])
                 env.step(int(legal[rng.integers(len(legal))]))
         wins += env.unwrapped.game.winner == "village"
-    return wins / GAMES
+    return wins
 
 
 def test_the_exact_values_are_a_distribution_and_not_trivial():
@@ -113,7 +117,8 @@ def test_the_exact_values_are_a_distribution_and_not_trivial():
 
 @pytest.mark.parametrize("tie_rule", ["no_exile", "random"])
 def test_monte_carlo_agrees_with_the_exact_value(tie_rule):
+    low, high = wilson_interval(monte_carlo(tie_rule), GAMES)
     exact = exact_outcome(tie_rule)[0]
-    estimate = monte_carlo(tie_rule)
-    error = math.sqrt(exact * (1 - exact) / GAMES)
-    assert abs(estimate - exact) <= 3.29 * error, (tie_rule, exact, estimate, error)
+    assert low <= exact <= high, (tie_rule, exact, low, high)
+    wrong = exact_outcome("random" if tie_rule == "no_exile" else "no_exile")[0]
+    assert not low <= wrong <= high, ("the other tie rule", wrong, low, high)
