@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -30,13 +30,12 @@ def env_random(env: Any, encoded: list[list[Any]]) -> int:
     return ended
 
 
-def env_bots(env: Any, bot: type, games: int, scored: Callable[[Any], bool]) -> int:
+def bot_games(env: Any, bot: type, games: int) -> Iterator[Any]:
     """Play ``games`` games (seeds 0, 1, ...) with a ``bot`` in every seat through ``env``.
 
-    Bot ``i`` is reseeded with ``seed * 100 + i`` each game. Returns the games for which
-    ``scored(game)`` holds at the end.
+    Bot ``i`` is reseeded with ``seed * 100 + i`` each game. Yields each finished game's
+    rules engine (read it before asking for the next).
     """
-    count = 0
     bots = {agent: bot(env) for agent in env.possible_agents}
     for seed in range(games):
         env.reset(seed=seed)
@@ -45,5 +44,4 @@ def env_bots(env: Any, bot: type, games: int, scored: Callable[[Any], bool]) -> 
         for agent in env.agent_iter(100_000):
             observation, _, terminated, truncated, info = env.last()
             env.step(None if terminated or truncated else bots[agent].act(observation, info))
-        count += scored(env.unwrapped.game)
-    return count
+        yield env.unwrapped.game

@@ -115,7 +115,7 @@ def raw_bots() -> int:
 
 
 def env_bots(env: Any) -> int:
-    return social_play.env_bots(env, BeliefBot, GAMES, lambda game: game.winner is not None)
+    return sum(game.winner is not None for game in social_play.bot_games(env, BeliefBot, GAMES))
 
 
 def timed(benchmark: Any, name: str, function: Callable[[], int], group: str) -> float:

@@ -22,6 +22,7 @@ import envsuite
 from envsuite.families.social.werewolf_bots import BeliefBot
 from envsuite.families.social.werewolf_parallel_oracle import werewolf_parallel_oracle
 from tests.benchmarks.paired_timing import peer_mean, timed_mean
+from tests.benchmarks.social_play import bot_games
 
 KWARGS = {"num_players": 7}
 GAMES = 20
@@ -30,17 +31,7 @@ MEANS: dict[str, float] = {}
 
 
 def aec_bots(env: Any) -> int:
-    decided = 0
-    bots = {agent: BeliefBot(env) for agent in env.possible_agents}
-    for seed in range(GAMES):
-        env.reset(seed=seed)
-        for index, bot in enumerate(bots.values()):
-            bot.reset(seed * 100 + index)
-        for agent in env.agent_iter(100_000):
-            observation, _, terminated, truncated, info = env.last()
-            env.step(None if terminated or truncated else bots[agent].act(observation, info))
-        decided += env.unwrapped.game.winner is not None
-    return decided
+    return sum(game.winner is not None for game in bot_games(env, BeliefBot, GAMES))
 
 
 def parallel_bots(env: Any) -> int:
