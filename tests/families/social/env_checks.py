@@ -20,7 +20,7 @@ from envsuite.aec_env_base import OFF_TURN
 from envsuite.agents.loading import load_agent
 from envsuite.cli import app
 from envsuite.records import read_records
-from tests.families.social.bot_games import play
+from tests.families.social.bot_games import play, play_probed
 
 
 def check_off_turn_action(env: Any, action: Any) -> None:
@@ -149,3 +149,35 @@ def check_every_view_in_random_play(
                 check(game, seat, env.infos[other], text)
             legal = info["legal_actions"] if text_mode else np.flatnonzero(info["action_mask"])
             env.step(legal[int(rng.integers(len(legal)))])
+
+
+def check_measures_deterministic(
+    make_env: Callable[[], Any], belief: type, random: type, seed: int, limit: int = 20_000
+) -> None:
+    """Two measured games at one seed (belief and random bots alternating) end the same.
+
+    Same final infos and state digest; every seat gets its speaking reward.
+    """
+
+    def run() -> tuple[Any, str]:
+        env = make_env()
+        seats = {
+            agent: (belief(env) if index % 2 else random(env))
+            for index, agent in enumerate(env.possible_agents)
+        }
+        final, _ = play_probed(env, seats, seed, limit=limit)
+        return final, env.unwrapped.state_digest()
+
+    first, second = run(), run()
+    assert first == second
+    assert all("speaking_reward_total" in info for info in first[0].values())
+
+
+def check_measures_off_by_default(env: Any, belief: type, limit: int = 20_000) -> None:
+    """A game with default kwargs measures nothing: no final info holds a measure's key."""
+    final, _ = play_probed(
+        env, {agent: belief(env) for agent in env.possible_agents}, 0, limit=limit
+    )
+    assert not env.unwrapped.measures.enabled
+    keys = {key for info in final.values() for key in info}
+    assert not keys & set(env.unwrapped.record_metrics)

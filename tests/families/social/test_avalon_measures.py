@@ -15,6 +15,10 @@ from envsuite.families.social.avalon_rules import AvalonGame
 from envsuite.families.social.avalon_setup import EVIL, PASS, AvalonAction, AvalonSetup
 from envsuite.families.social.belief_probes import format_answer
 from tests.families.social.bot_games import measured_discussion, play_probed
+from tests.families.social.env_checks import (
+    check_measures_deterministic,
+    check_measures_off_by_default,
+)
 
 ALL_PHASES = ["discussion", "proposal", "vote", "quest", "assassination"]
 NAMES = ("Alice", "Bob", "Carol", "Dave", "Eve")
@@ -222,28 +226,16 @@ def test_speech_stance(text, stance):
 
 # -- determinism, default off, options -------------------------------------------------------
 def test_measures_are_deterministic():
-    def run():
-        env = envsuite.make(
+    def make():
+        return envsuite.make(
             "envsuite/Avalon-v0", num_players=6, belief_probes=ALL_PHASES, speaking_reward=True
         )
-        seats = {
-            agent: (BeliefBot(env) if index % 2 else RandomLegalBot(env))
-            for index, agent in enumerate(env.possible_agents)
-        }
-        final, _ = play(env, seats, seed=11)
-        return final, env.unwrapped.state_digest()
 
-    first, second = run(), run()
-    assert first == second
-    assert all("speaking_reward_total" in info for info in first[0].values())
+    check_measures_deterministic(make, BeliefBot, RandomLegalBot, seed=11)
 
 
 def test_off_by_default():
-    env = envsuite.make("envsuite/Avalon-v0")
-    final, _ = play(env, belief_seats(env), seed=0)
-    assert not env.unwrapped.measures.enabled
-    keys = {key for info in final.values() for key in info}
-    assert not keys & set(env.unwrapped.record_metrics)
+    check_measures_off_by_default(envsuite.make("envsuite/Avalon-v0"), BeliefBot)
 
 
 @pytest.mark.parametrize(
