@@ -108,12 +108,18 @@ class SocialAECEnv(EnvsuiteAECEnv[Any, Any, ActionT], Generic[ActionT]):
         in a uniformly random order, :meth:`_dealt_roles`) and draws its opening chance
         events.
 
+        The mover finds its legal actions (``say`` aside; ``["uniform"]`` on a probe
+        turn) in its info; a text observation ends with the probe's question on a probe
+        turn.
+
     Subclasses set ``game``, ``setup`` and ``measures`` in ``__init__`` (calling
     :meth:`_init_seats` and :meth:`_init_spaces`), set :attr:`CHANCE` to their engine's
-    chance phase and write the game's own hooks (``_new_game``, ``parse_action``,
-    ``encode_action``, ``legal_actions``, ``observe``, ``render_text``, ``_info``; the
-    measures' ``question`` and scoring live in the game's measure book). ``apply_action``
-    and ``_turn`` are shared; a game may override them.
+    chance phase and write the game's own hooks: ``_new_game``, ``parse_action``,
+    ``encode_action``, ``_text_view``, ``_vector_view``, ``render_text`` and ``_info``
+    (the probes' questions and the speeches' scoring live in the game's measure book).
+    ``apply_action``, ``_turn``, ``legal_actions`` and ``observe`` are shared; a game may
+    override them (Werewolf keeps its own faster ``legal_actions``, ``observe`` and
+    ``_turn``).
     """
 
     #: The engine's chance phase (a value of its ``Phase`` enum).
