@@ -29,3 +29,29 @@ def process_seconds(function: Callable[[], Any]) -> float:
     started = time.process_time()
     function()
     return time.process_time() - started
+
+
+def timed_mean(
+    benchmark: Any, means: dict[str, float], name: str, function: Callable[[], Any], rounds: int
+) -> float:
+    """Benchmark ``function`` (``rounds`` rounds after a warm-up) and keep its mean time.
+
+    The mean (wall clock; one timed call when pytest-benchmark is disabled) goes into
+    ``means[name]``, so a later row of the same run can take its ratio to it (:func:`peer_mean`).
+    """
+    started = time.perf_counter()
+    benchmark.pedantic(function, rounds=rounds, iterations=1, warmup_rounds=1)
+    stats = getattr(benchmark, "stats", None)
+    mean = stats.stats.mean if stats is not None else time.perf_counter() - started
+    means[name] = mean
+    return mean
+
+
+def peer_mean(means: dict[str, float], name: str, function: Callable[[], Any]) -> float:
+    """The peer row's mean time ``means[name]`` if this run measured it, else one timed call."""
+    mean = means.get(name)
+    if mean is None:
+        started = time.perf_counter()
+        function()
+        mean = time.perf_counter() - started
+    return mean

@@ -21,7 +21,6 @@ CI each runs once as a plain test. Nothing here asserts a time.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -33,6 +32,8 @@ from envsuite.families.social.amongus import AmongUsEnv
 from envsuite.families.social.amongus_bots import BeliefBot
 from envsuite.families.social.amongus_rules import AmongUsGame
 from envsuite.families.social.amongus_setup import Action, Phase
+from tests.benchmarks import social_play
+from tests.benchmarks.paired_timing import peer_mean, timed_mean
 
 ENV_ID = "envsuite/AmongUs-v0"
 KWARGS = {"num_players": 5}
@@ -49,9 +50,7 @@ def start(seed: int) -> tuple[AmongUsGame, np.random.Generator]:
 
 
 def draw(game: AmongUsGame, rng: np.random.Generator) -> None:
-    while game.phase is Phase.CHANCE:
-        options = game.chance_outcomes()
-        game.apply_chance(options[int(rng.integers(len(options)))])
+    social_play.draw(game, rng, Phase.CHANCE)
 
 
 def scripts() -> list[list[Action]]:
@@ -86,17 +85,6 @@ def raw_random() -> int:
     return ended
 
 
-def env_random(env: Any, encoded: list[list[Any]]) -> int:
-    ended = 0
-    for seed, actions in enumerate(encoded):
-        env.reset(seed=seed)
-        for action in actions:
-            env.step(action)
-            env.last()
-        ended += env.unwrapped.game.over
-    return ended
-
-
 def encode(env: Any) -> list[list[Any]]:
     """The scripts in ``env``'s action form (the mover and phase found by replaying)."""
     result = []
@@ -127,26 +115,12 @@ def raw_bots() -> int:
 
 
 def env_bots(env: Any) -> int:
-    decided = 0
-    bots = {agent: BeliefBot(env) for agent in env.possible_agents}
-    for seed in range(GAMES):
-        env.reset(seed=seed)
-        for index, bot in enumerate(bots.values()):
-            bot.reset(seed * 100 + index)
-        for agent in env.agent_iter(100_000):
-            observation, _, terminated, truncated, info = env.last()
-            env.step(None if terminated or truncated else bots[agent].act(observation, info))
-        decided += env.unwrapped.game.winner is not None
-    return decided
+    return sum(game.winner is not None for game in social_play.bot_games(env, BeliefBot, GAMES))
 
 
 def timed(benchmark: Any, name: str, function: Callable[[], int], group: str) -> float:
     benchmark.group = f"social-amongus-{group}"
-    started = time.perf_counter()
-    benchmark.pedantic(function, rounds=ROUNDS, iterations=1, warmup_rounds=1)
-    stats = getattr(benchmark, "stats", None)
-    mean = stats.stats.mean if stats is not None else time.perf_counter() - started
-    MEANS[name] = mean
+    mean = timed_mean(benchmark, MEANS, name, function, ROUNDS)
     if group == "bots":
         benchmark.extra_info["games_per_s"] = GAMES / mean
     else:
@@ -155,12 +129,7 @@ def timed(benchmark: Any, name: str, function: Callable[[], int], group: str) ->
 
 
 def compare(benchmark: Any, mean: float, raw_name: str, raw: Callable[[], int]) -> None:
-    raw_mean = MEANS.get(raw_name)
-    if raw_mean is None:
-        started = time.perf_counter()
-        raw()
-        raw_mean = time.perf_counter() - started
-    benchmark.extra_info["ratio_to_raw"] = raw_mean / mean
+    benchmark.extra_info["ratio_to_raw"] = peer_mean(MEANS, raw_name, raw) / mean
 
 
 def test_raw_engine_bots(benchmark):
@@ -182,12 +151,12 @@ def test_raw_engine_random(benchmark):
 def test_envsuite_vector_random(benchmark):
     env = envsuite.make(ENV_ID, observation_mode="vector", **KWARGS)
     encoded = encode(env)
-    mean = timed(benchmark, "vector", lambda: env_random(env, encoded), "random")
+    mean = timed(benchmark, "vector", lambda: social_play.env_random(env, encoded), "random")
     compare(benchmark, mean, "raw_random", raw_random)
 
 
 def test_envsuite_text_random(benchmark):
     env = envsuite.make(ENV_ID, **KWARGS)
     encoded = encode(env)
-    mean = timed(benchmark, "text", lambda: env_random(env, encoded), "random")
+    mean = timed(benchmark, "text", lambda: social_play.env_random(env, encoded), "random")
     compare(benchmark, mean, "raw_random", raw_random)

@@ -13,11 +13,12 @@ in CI each runs once as a plain test. Nothing here asserts a time.
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import envsuite
 from envsuite.families.social.werewolf_bots import BeliefBot
+from tests.benchmarks.paired_timing import peer_mean, timed_mean
+from tests.benchmarks.social_play import bot_games
 
 ENV_ID = "envsuite/Werewolf-v0"
 MEASURED = {"belief_probes": ["night", "vote"], "speaking_reward": True}
@@ -28,26 +29,12 @@ MEANS: dict[str, float] = {}
 
 def play(env: Any) -> list[str | None]:
     """Play ``GAMES`` games with belief bots; return each game's winner."""
-    bots = {agent: BeliefBot(env) for agent in env.possible_agents}
-    winners = []
-    for seed in range(GAMES):
-        env.reset(seed=seed)
-        for index, bot in enumerate(bots.values()):
-            bot.reset(seed * 100 + index)
-        for agent in env.agent_iter(100_000):
-            observation, _, terminated, truncated, info = env.last()
-            env.step(None if terminated or truncated else bots[agent].act(observation, info))
-        winners.append(env.unwrapped.game.winner)
-    return winners
+    return [game.winner for game in bot_games(env, BeliefBot, GAMES)]
 
 
 def timed(benchmark: Any, name: str, env: Any) -> float:
     benchmark.group = "social-measures"
-    started = time.perf_counter()
-    benchmark.pedantic(lambda: play(env), rounds=ROUNDS, iterations=1, warmup_rounds=1)
-    stats = getattr(benchmark, "stats", None)
-    mean = stats.stats.mean if stats is not None else time.perf_counter() - started
-    MEANS[name] = mean
+    mean = timed_mean(benchmark, MEANS, name, lambda: play(env), ROUNDS)
     benchmark.extra_info["games_per_s"] = GAMES / mean
     return mean
 
@@ -61,9 +48,4 @@ def test_games_with_probes_and_speaking_reward(benchmark):
     measured = envsuite.make(ENV_ID, num_players=7, **MEASURED)
     assert play(measured) == play(plain)  # the same games
     mean = timed(benchmark, "measured", measured)
-    plain_mean = MEANS.get("plain")
-    if plain_mean is None:
-        started = time.perf_counter()
-        play(plain)
-        plain_mean = time.perf_counter() - started
-    benchmark.extra_info["ratio_to_plain"] = plain_mean / mean
+    benchmark.extra_info["ratio_to_plain"] = peer_mean(MEANS, "plain", lambda: play(plain)) / mean

@@ -16,12 +16,13 @@ observation each step, but takes a vote or a night in one step).
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import envsuite
 from envsuite.families.social.werewolf_bots import BeliefBot
 from envsuite.families.social.werewolf_parallel_oracle import werewolf_parallel_oracle
+from tests.benchmarks.paired_timing import peer_mean, timed_mean
+from tests.benchmarks.social_play import bot_games
 
 KWARGS = {"num_players": 7}
 GAMES = 20
@@ -30,17 +31,7 @@ MEANS: dict[str, float] = {}
 
 
 def aec_bots(env: Any) -> int:
-    decided = 0
-    bots = {agent: BeliefBot(env) for agent in env.possible_agents}
-    for seed in range(GAMES):
-        env.reset(seed=seed)
-        for index, bot in enumerate(bots.values()):
-            bot.reset(seed * 100 + index)
-        for agent in env.agent_iter(100_000):
-            observation, _, terminated, truncated, info = env.last()
-            env.step(None if terminated or truncated else bots[agent].act(observation, info))
-        decided += env.unwrapped.game.winner is not None
-    return decided
+    return sum(game.winner is not None for game in bot_games(env, BeliefBot, GAMES))
 
 
 def parallel_bots(env: Any) -> int:
@@ -59,11 +50,7 @@ def parallel_bots(env: Any) -> int:
 
 def timed(benchmark: Any, name: str, function: Any) -> float:
     benchmark.group = "social-werewolf-parallel"
-    started = time.perf_counter()
-    benchmark.pedantic(function, rounds=ROUNDS, iterations=1, warmup_rounds=1)
-    stats = getattr(benchmark, "stats", None)
-    mean = stats.stats.mean if stats is not None else time.perf_counter() - started
-    MEANS[name] = mean
+    mean = timed_mean(benchmark, MEANS, name, function, ROUNDS)
     benchmark.extra_info["games_per_s"] = GAMES / mean
     return mean
 
@@ -77,9 +64,5 @@ def test_parallel_form_bots(benchmark):
     env = envsuite.make("envsuite/WerewolfParallel-v0", parallel=True, **KWARGS)
     assert parallel_bots(env) >= GAMES - 2  # belief bots decide (nearly) every game
     mean = timed(benchmark, "parallel", lambda: parallel_bots(env))
-    aec = MEANS.get("aec")
-    if aec is None:
-        started = time.perf_counter()
-        aec_bots(envsuite.make("envsuite/Werewolf-v0", **KWARGS))
-        aec = time.perf_counter() - started
+    aec = peer_mean(MEANS, "aec", lambda: aec_bots(envsuite.make("envsuite/Werewolf-v0", **KWARGS)))
     benchmark.extra_info["ratio_to_aec"] = aec / mean

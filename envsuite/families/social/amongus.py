@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
-from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Literal
+from collections.abc import Sequence
+from typing import Any, ClassVar
 
 import numpy as np
-from gymnasium import spaces
 
 from envsuite.action_parsing import parse_index as parse_int_index
-from envsuite.aec_env_base import OFF_TURN, EnvsuiteAECEnv, Turn
 from envsuite.env_base import InvalidAction
 from envsuite.families.social.amongus_actions import (
     action_count,
@@ -36,21 +32,20 @@ from envsuite.families.social.amongus_setup import (
     AmongUsSetup,
     Phase,
 )
-from envsuite.families.social.belief_probes import UNIFORM_ANSWER, probe_prompt
+from envsuite.families.social.social_env import (
+    MAX_OBSERVATION_CHARS,
+    ObservationMode,
+    SocialAECEnv,
+    checked_measure_options,
+    checked_mode_and_penalty,
+    checked_player_count,
+)
 from envsuite.families.social.social_measures import read_probe_answer
 from envsuite.families.social.werewolf_setup import NAMES
-from envsuite.rendering import TEXT_RENDER_MODES, checked_render_mode
-from envsuite.spaces import UnicodeText
-
-ObservationMode = Literal["text", "vector"]
-
-#: Longest text observation, in characters (older events are dropped past it).
-MAX_OBSERVATION_CHARS = 60_000
-#: Longest text action read.
-MAX_ACTION_CHARS = 10_000
+from envsuite.rendering import TEXT_RENDER_MODES
 
 
-class AmongUsEnv(EnvsuiteAECEnv[Any, Any, Action]):
+class AmongUsEnv(SocialAECEnv[Action]):
     """Among Us: the crew does its tasks and hunts the impostors, who kill where nobody sees.
 
     Description:
@@ -168,6 +163,7 @@ class AmongUsEnv(EnvsuiteAECEnv[Any, Any, Action]):
         "name": "amongus_v0",
         "is_parallelizable": False,
     }
+    CHANCE: ClassVar[Phase] = Phase.CHANCE
 
     def __init__(
         self,
@@ -193,24 +189,12 @@ class AmongUsEnv(EnvsuiteAECEnv[Any, Any, Action]):
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        n = num_players
-        if isinstance(n, bool) or not isinstance(n, int) or not 4 <= n <= 10:
-            raise ValueError(f"num_players must be an int in [4, 10], got {n!r}")
-        if observation_mode not in ("text", "vector"):
-            raise ValueError(
-                f"observation_mode must be 'text' or 'vector', got {observation_mode!r}"
-            )
-        if not isinstance(invalid_action_penalty, int | float) or not invalid_action_penalty >= 0:
-            raise ValueError(
-                f"invalid_action_penalty must be a number >= 0, got {invalid_action_penalty!r}"
-            )
+        n = checked_player_count(num_players, 4, 10)
+        checked_mode_and_penalty(observation_mode, invalid_action_penalty)
         probe_phases = checked_probe_phases(belief_probes)
-        if probe_phases and observation_mode != "text":
-            raise ValueError("belief_probes need observation_mode='text' (an answer is text)")
-        if not isinstance(speaking_reward, bool):
-            raise ValueError(f"speaking_reward must be True or False, got {speaking_reward!r}")
-        if "meeting" in probe_phases and discussion_rounds == 0:
-            raise ValueError("belief_probes names 'meeting', but discussion_rounds is 0")
+        checked_measure_options(
+            probe_phases, observation_mode, speaking_reward, discussion_rounds, "meeting"
+        )
         self.measures = AmongUsMeasures(probe_phases, speaking_reward)
         pairs = tuple(
             _sequence("each corridor", pair) for pair in _sequence("corridors", corridors)
@@ -233,21 +217,10 @@ class AmongUsEnv(EnvsuiteAECEnv[Any, Any, Action]):
             reveal_role_on_eject=reveal_role_on_eject,
             names=names_,
         )
-        self.observation_mode: ObservationMode = observation_mode
-        self.invalid_action_penalty = float(invalid_action_penalty)
-        self.render_mode = checked_render_mode(render_mode, self.metadata["render_modes"])
-        self.possible_agents = [f"player_{seat}" for seat in range(n)]
-        self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        self._init_seats(n, observation_mode, invalid_action_penalty, render_mode)
         room_count = len(self.setup.rooms)
         self._actions = action_count(room_count, n)
-        if observation_mode == "text":
-            observation: spaces.Space[Any] = UnicodeText(MAX_OBSERVATION_CHARS)
-            action: spaces.Space[Any] = UnicodeText(MAX_ACTION_CHARS)
-        else:
-            observation = spaces.Box(0.0, 1.0, (vector_size(room_count, n),), np.float32)
-            action = spaces.Discrete(self._actions)
-        self.observation_spaces = dict.fromkeys(self.possible_agents, observation)
-        self.action_spaces = dict.fromkeys(self.possible_agents, action)
+        self._init_spaces(vector_size(room_count, n), self._actions)
         # Until the first reset: the undealt roles, each crewmate's first rooms as tasks.
         first_rooms = tuple(r for r in range(room_count) if r != self.setup.button)
         base = self.setup.base_roles()
@@ -257,16 +230,12 @@ class AmongUsEnv(EnvsuiteAECEnv[Any, Any, Action]):
             [first_rooms[:tasks_per_player] if role == "crewmate" else () for role in base],
         )
         self.invalid_actions = dict.fromkeys(self.possible_agents, 0)
-        self._legal_key: tuple[Any, ...] = ()
-        self._legal: list[Any] = []
 
     # -- episode -----------------------------------------------------------------------
     def _deal(self, rng: np.random.Generator) -> AmongUsGame:
         """Roles (a uniform permutation) and each crewmate's task rooms, from ``rng``."""
         setup = self.setup
-        base = setup.base_roles()
-        order = rng.permutation(len(base))
-        roles = tuple(base[int(i)] for i in order)
+        roles = self._dealt_roles(rng)
         candidates = [r for r in range(len(setup.rooms)) if r != setup.button]
         tasks = []
         for role in roles:
@@ -277,29 +246,9 @@ class AmongUsEnv(EnvsuiteAECEnv[Any, Any, Action]):
                 tasks.append(())
         return AmongUsGame(setup, roles, tasks)
 
-    def new_episode(
-        self, seed: int | None, options: dict[str, Any] | None
-    ) -> tuple[str, dict[str, dict[str, Any]]]:
-        """Deal roles and tasks from ``np_random``; the first round begins."""
-        assert self.np_random is not None  # seeded by reset
-        self.game = self._deal(self.np_random)
-        self.invalid_actions = dict.fromkeys(self.possible_agents, 0)
-        self._legal_key = ()
-        if self.measures.enabled:
-            self.measures.start(self.game)
-        return self._mover(), {agent: self._info(agent) for agent in self.possible_agents}
-
-    def _resolve_chance(self) -> None:
-        """Draw every pending chance event (a first speaker, a tie) from ``np_random``."""
-        assert self.np_random is not None
-        while self.game.phase is Phase.CHANCE:
-            options = self.game.chance_outcomes()
-            self.game.apply_chance(options[int(self.np_random.integers(len(options)))])
-
-    def _mover(self) -> str:
-        probed = self.measures.probe_seat
-        seat = self.game.to_move if probed is None else probed
-        return self.possible_agents[0 if seat is None else seat]
+    def _new_game(self, rng: np.random.Generator) -> AmongUsGame:
+        """Roles and tasks dealt from ``rng`` (:meth:`_deal`); the first round begins."""
+        return self._deal(rng)
 
     def _info(self, agent: str) -> dict[str, Any]:
         seat = self._seat[agent]
@@ -310,21 +259,11 @@ class AmongUsEnv(EnvsuiteAECEnv[Any, Any, Action]):
             "invalid_actions": self.invalid_actions[agent],
         }
         if self.game.over:
-            winner = self.game.winner
-            info["winner"] = winner
-            if winner is None:
-                info["outcome"] = "draw"
-            else:
-                info["outcome"] = "win" if winner == ROLES[role].team else "loss"
-            if self.measures.enabled:
-                info.update(self.measures.final_info(seat))
-        elif self.measures.probe_seat == seat:
+            info["winner"] = self.game.winner
+            return self._outcome_info(info, seat, ROLES[role].team)
+        if self.measures.probe_seat == seat:
             info["probe"] = self.measures.question(self.game, seat).as_info()
         return info
-
-    def seat_of(self, agent: str) -> int:
-        """The seat index of ``agent`` (``player_3`` -> 3)."""
-        return self._seat[agent]
 
     # -- actions -----------------------------------------------------------------------
     def parse_action(self, agent: str, action: Any) -> Action:
@@ -354,96 +293,12 @@ class AmongUsEnv(EnvsuiteAECEnv[Any, Any, Action]):
             return "skip"
         return action_text(action, self.setup.names, self.setup.rooms)
 
-    def legal_actions(self, agent: str) -> list[Any] | None:
-        """The legal actions of ``agent`` (the player to move), in the env's action form.
-
-        ``say`` is left out (any message is legal in a discussion). Kept until the game
-        moves on; callers get a copy. On a belief-probe turn the list is ``["uniform"]``.
-        """
-        seat = self._seat[agent]
-        if self.measures.probe_seat == seat:
-            return [UNIFORM_ANSWER]
-        key = (id(self.game), len(self.game.game_log.entries), seat)
-        if self._legal_key != key:
-            self._legal_key = key
-            self._legal = [
-                self.encode_action(agent, action)
-                for action in self.game.legal_actions(seat)
-                if action.kind != "say"
-            ]
-        return list(self._legal)
-
-    def apply_action(self, agent: str, parsed: Action) -> Turn:
-        """Play the action (or answer the probe); draw any chance event; pay out at the end."""
-        seat = self._seat[agent]
-        if parsed.kind == "probe":
-            self.measures.answer(self.game, seat, parsed.value)
-            self.measures.after_change(self.game)
-            return self._turn(agent, {})
-        if self.measures.enabled:
-            self.measures.before_action(self.game, seat, parsed)
-        self.game.apply(seat, parsed)
-        self._resolve_chance()
-        if self.measures.enabled:
-            self.measures.after_action(self.game, seat, parsed)
-            self.measures.after_change(self.game)
-        return self._turn(agent, {})
-
-    def apply_invalid_action(self, agent: str, message: str) -> Turn:
-        """The penalty; the player to move also loses its turn (taken as ``wait``).
-
-        A refused probe answer costs nothing: it is scored as 0.5 for everyone.
-        """
-        seat = self._seat[agent]
-        if message != OFF_TURN and self.measures.probe_seat == seat:
-            self.measures.answer(self.game, seat, "")
-            self.measures.after_change(self.game)
-            return self._turn(agent, {})
-        self.invalid_actions[agent] += 1
-        rewards = {agent: -self.invalid_action_penalty}
-        if message != OFF_TURN and self.game.to_move == seat:
-            self.game.forfeit_turn(seat)
-            self._resolve_chance()
-            if self.measures.enabled:
-                self.measures.after_change(self.game)
-        return self._turn(agent, rewards)
-
-    def _turn(self, agent: str, rewards: dict[str, float]) -> Turn:
-        if not self.game.over:
-            mover = self._mover()
-            infos = {agent: self._info(agent)}
-            if self.measures.enabled:  # a probe turn's question is in the prober's info
-                infos[mover] = self._info(mover)
-            return Turn(rewards=rewards, infos=infos, next_agent=mover)
-        final = dict(rewards)
-        infos = {name: self._info(name) for name in self.possible_agents}
-        winner = self.game.winner
-        if winner is not None:
-            for name in self.possible_agents:
-                won = self.game.teams[self._seat[name]] == winner
-                final[name] = final.get(name, 0.0) + (1.0 if won else -1.0)
-        if self.game.truncated:
-            return Turn(rewards=final, truncated=self.possible_agents, infos=infos)
-        return Turn(rewards=final, terminated=self.possible_agents, infos=infos)
-
-    def episode_success(self, final_infos: Mapping[str, Mapping[str, Any]]) -> bool | None:
-        """Whether a team won (the game did not end undecided at ``max_rounds``)."""
-        if not self.game.over:
-            return None
-        return self.game.winner is not None
-
     # -- observations ------------------------------------------------------------------
-    def observe(self, agent: str) -> Any:
-        """What ``agent`` may know, as text or as a vector (see Observation)."""
-        seat = self._seat[agent]
-        if self.observation_mode == "vector":
-            return vector_view(self.game, seat)
-        error = self.infos.get(agent, {}).get("parse_error") if self.infos else None
-        if self.measures.probe_seat == seat:
-            view = text_view(self.game, seat, error, [], MAX_OBSERVATION_CHARS)
-            return f"{view}\n{probe_prompt(self.measures.question(self.game, seat))}"
-        legal = self.legal_actions(agent) if self.game.to_move == seat else []
-        return text_view(self.game, seat, error, legal or [], MAX_OBSERVATION_CHARS)
+    def _vector_view(self, seat: int) -> Any:
+        return vector_view(self.game, seat)
+
+    def _text_view(self, seat: int, error: str | None, legal: list[Any]) -> str:
+        return text_view(self.game, seat, error, legal, MAX_OBSERVATION_CHARS)
 
     def render_text(self) -> str:
         """The ``ansi`` frame: every role, room, task count and body; the phase."""
@@ -464,19 +319,6 @@ class AmongUsEnv(EnvsuiteAECEnv[Any, Any, Action]):
                 f"  {name:<8} {game.roles[seat]:<9} {mark:<5} {room:<11}{tasks}{body}{turn}"
             )
         return "\n".join(lines)
-
-    def state_digest(self) -> str:
-        """sha256 of the game log, the refused-action counts and the generator's state."""
-        assert self.np_random is not None
-        payload = {
-            "log": json.loads(self.game.game_log.to_json()),
-            "invalid_actions": self.invalid_actions,
-            "rng": self.np_random.bit_generator.state,
-        }
-        if self.measures.enabled:
-            payload["measures"] = self.measures.digest()
-        encoded = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
-        return hashlib.sha256(encoded.encode("utf-8")).hexdigest()
 
 
 def _sequence(what: str, value: Any) -> tuple[Any, ...]:

@@ -26,7 +26,13 @@ from typing import Any
 
 from envsuite.env_base import InvalidAction
 from envsuite.families.social.amongus_setup import WAIT, Action, Phase
-from envsuite.families.social.werewolf_actions import seat_of
+from envsuite.families.social.command_text import (
+    MAX_COMMAND_CHARS,
+    SAY,
+    no_command,
+    seat_of,
+    speech,
+)
 
 #: The grammar, as the error for an unknown command lists it.
 GRAMMAR = (
@@ -37,11 +43,6 @@ GRAMMAR = (
 FIXED = ("wait", "task", "report", "button")
 #: The verb of the seat-targeted vector action in each phase.
 PHASE_VERB = {Phase.PLAY: "kill", Phase.DISCUSSION: "accuse", Phase.VOTE: "vote"}
-#: How the error for text that holds no command starts.
-NO_COMMAND = "no command in"
-#: Longest text command read.
-MAX_COMMAND_CHARS = 10_000
-_SAY = re.compile(r"\s*\[?\s*say\s*:(.*)", re.IGNORECASE | re.DOTALL)
 _GO = re.compile(r"(?:go|move|walk)\s+(?:to\s+(?:the\s+)?)?(\w+)", re.IGNORECASE)
 _TARGETED = re.compile(r"(kill|accuse|vote)\s+(?:for\s+)?(\w+)", re.IGNORECASE)
 _WORDS = {
@@ -90,12 +91,9 @@ def parse_text(text: Any, names: Sequence[str], rooms: Sequence[str]) -> Action:
         )
     if len(text) > MAX_COMMAND_CHARS:
         raise InvalidAction(f"the command is longer than {MAX_COMMAND_CHARS} characters")
-    said = _SAY.fullmatch(text)
+    said = SAY.fullmatch(text)
     if said is not None:
-        message = said.group(1).strip()
-        if message.endswith("]") and text.lstrip().startswith("["):
-            message = message[:-1].rstrip()
-        return Action("say", None, " ".join(message.split()))
+        return Action("say", None, speech(said, text))
     command = text.strip()
     if command.startswith("[") and command.endswith("]"):
         command = command[1:-1].strip()
@@ -111,8 +109,7 @@ def parse_text(text: Any, names: Sequence[str], rooms: Sequence[str]) -> Action:
     targeted = _TARGETED.fullmatch(command)
     if targeted is not None:
         return Action(targeted.group(1).lower(), seat_of(targeted.group(2), names))
-    shown = command if len(command) <= 40 else command[:40] + "..."
-    raise InvalidAction(f"{NO_COMMAND} {shown!r}; answer with one of {GRAMMAR}")
+    raise no_command(command, GRAMMAR)
 
 
 def room_of(name: str, rooms: Sequence[str]) -> int:

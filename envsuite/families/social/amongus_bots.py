@@ -36,7 +36,7 @@ seat)``, as the benchmark's raw engine loop does.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -51,8 +51,8 @@ from envsuite.families.social.amongus_setup import (
     Action,
     Phase,
 )
-from envsuite.families.social.belief_probes import UNIFORM_ANSWER, format_answer
-from envsuite.seeding import make_generator
+from envsuite.families.social.belief_probes import format_answer
+from envsuite.families.social.seat_bot import RandomLegalSeatBot, SeatBot
 
 #: Suspicion at which a crewmate accuses and votes.
 SUSPECT = 1.0
@@ -60,34 +60,10 @@ SUSPECT = 1.0
 WITNESSED = 100.0
 
 
-class _SeatBot:
-    """What both bots share: the env, a seeded generator, acting on rule actions."""
+class _SeatBot(SeatBot):
+    """What both bots share (:class:`~envsuite.families.social.seat_bot.SeatBot`), tie-breaking."""
 
-    def __init__(self, env: Any = None) -> None:
-        self.env = None if env is None else env.unwrapped
-        self.rng = make_generator(0, "amongus-bot")
-
-    def reset(self, seed: int | None = None) -> None:
-        """Reseed the bot's tie-breaking."""
-        self.rng = make_generator(0 if seed is None else seed, "amongus-bot")
-
-    def act(self, observation: Any, info: Mapping[str, Any]) -> Any:
-        """The bot's action for the agent to move, in the env's action form."""
-        if self.env is None:
-            raise ValueError("this bot was made without an env: call choose(game, seat)")
-        agent = self.env.agent_selection
-        seat = self.env.seat_of(agent)
-        if isinstance(info, Mapping) and info.get("probe"):
-            return self.answer_probe(self.env.game, seat)
-        return self.env.encode_action(agent, self.choose(self.env.game, seat))
-
-    def answer_probe(self, game: AmongUsGame, seat: int) -> str:
-        """The answer to a belief probe put to ``seat``: ``uniform`` unless a bot knows better."""
-        return UNIFORM_ANSWER
-
-    def choose(self, game: AmongUsGame, seat: int) -> Action:
-        """The rule action of ``seat`` (the seat to move)."""
-        raise NotImplementedError
+    RNG_LABEL: ClassVar[str] = "amongus-bot"
 
     def pick(self, options: Sequence[Any]) -> Any:
         """One of ``options``, uniformly, from the bot's generator."""
@@ -99,13 +75,10 @@ class _SeatBot:
         return self.pick(sorted(seat for seat, score in scores.items() if score >= top - 1e-9))
 
 
-class RandomLegalBot(_SeatBot):
+class RandomLegalBot(RandomLegalSeatBot):
     """Plays a uniformly random legal action (``say`` aside): the weakest baseline."""
 
-    def choose(self, game: AmongUsGame, seat: int) -> Action:
-        """A uniformly random legal action."""
-        legal = [action for action in game.legal_actions(seat) if action.kind != "say"]
-        return legal[int(self.rng.integers(len(legal)))]
+    RNG_LABEL: ClassVar[str] = "amongus-bot"
 
 
 class BeliefBot(_SeatBot):

@@ -47,14 +47,14 @@ Werewolf; this module decides when Among Us probes and who listens.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from envsuite.families.social import social_measures
 from envsuite.families.social.amongus_bots import BeliefBot
 from envsuite.families.social.amongus_rules import AmongUsGame
-from envsuite.families.social.amongus_setup import CREW, IMPOSTORS, Action, Phase
+from envsuite.families.social.amongus_setup import CREW, IMPOSTORS, Phase
 from envsuite.families.social.belief_probes import ProbeQuestion
 from envsuite.families.social.social_measures import MeasureBook, belief_on_truth
 from envsuite.families.social.speech_stance import speech_stance
@@ -117,13 +117,14 @@ class AmongUsMeasures(MeasureBook):
         speaking_reward: Whether to keep listeners and score speeches and deception.
     """
 
+    SPEECH_KINDS: ClassVar[frozenset[str]] = SPEECH_KINDS
+
     def __init__(self, probe_phases: tuple[str, ...], speaking_reward: bool) -> None:
         super().__init__(probe_phases, speaking_reward)
         self.probe_phases = frozenset(PROBE_PHASES[name] for name in probe_phases)
         self._listeners: dict[int, SpeechListener] = {}
         self._probed: tuple[int, Phase] | None = None
         self._weighed: int = 0
-        self._before: float | None = None
 
     def start(self, game: AmongUsGame) -> None:
         """Forget the last game; probe the opening phase if it is a probe point."""
@@ -142,17 +143,6 @@ class AmongUsMeasures(MeasureBook):
         phase = next(name for name, one in PROBE_PHASES.items() if one is game.phase)
         return ProbeQuestion(others, (IMPOSTORS, CREW), phase, game.meetings, "meeting")
 
-    def answer(self, game: AmongUsGame, seat: int, raw: Any) -> None:
-        """Score the probe turn's answer ``raw`` (any value; see ``parse_probe_answer``)."""
-        if self.probe_seat != seat:
-            raise ValueError(f"seat {seat} has no probe to answer")
-        truth = {
-            game.names[other]: game.teams[other]
-            for other in range(game.setup.num_players)
-            if other != seat
-        }
-        self.score_answer(seat, self.question(game, seat), truth, raw)
-
     def after_change(self, game: AmongUsGame) -> None:
         """Note the change: listeners look; queue a new phase's probes; weigh cover."""
         if game.over:
@@ -169,20 +159,11 @@ class AmongUsMeasures(MeasureBook):
             self._weigh_cover(game)
 
     # -- speaking reward and deception -----------------------------------------------
-    def before_action(self, game: AmongUsGame, seat: int, action: Action) -> None:
-        """Hold the listeners' belief on the truth before a speech of ``seat``."""
-        self._before = None
-        if self.speaking_reward and action.kind in SPEECH_KINDS:
-            self._before = self._belief_on_truth(game, seat)
+    def _listener_count(self, game: AmongUsGame, speaker: int) -> int:
+        return len(self._listening(game, speaker))
 
-    def after_action(self, game: AmongUsGame, seat: int, action: Action) -> None:
-        """Score the speech just made (if ``before_action`` held one)."""
-        if self._before is None:
-            return
-        after = self._belief_on_truth(game, seat)
-        listeners = len(self._listening(game, seat))
-        self.add_speech(game.meetings, seat, action.kind, listeners, after - self._before)
-        self._before = None
+    def _speech_round(self, game: AmongUsGame) -> int:
+        return game.meetings
 
     def _listening(self, game: AmongUsGame, speaker: int | None) -> list[int]:
         return [s for s in sorted(self._listeners) if s != speaker and game.alive[s]]

@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from envsuite.families.social.roles import Role
+from envsuite.families.social.setup_checks import check_int
 from envsuite.families.social.voting import TieRule
 from envsuite.families.social.werewolf_setup import NAMES, RESERVED_NAMES
 
@@ -161,9 +162,9 @@ class AmongUsSetup:
     names: tuple[str, ...] = NAMES[:5]
 
     def __post_init__(self) -> None:
-        _check_int("num_players", self.num_players, MIN_PLAYERS, MAX_PLAYERS)
+        check_int("num_players", self.num_players, MIN_PLAYERS, MAX_PLAYERS)
         n = self.num_players
-        _check_int("num_impostors", self.num_impostors, 1, (n - 1) // 2)
+        check_int("num_impostors", self.num_impostors, 1, (n - 1) // 2)
         rooms = tuple(self.rooms)
         _check_words("rooms", rooms, 2, MAX_ROOMS)
         corridors = tuple(tuple(pair) for pair in self.corridors)
@@ -176,13 +177,13 @@ class AmongUsSetup:
         object.__setattr__(self, "corridors", corridors)
         if len(self.distances[rooms.index(self.button_room)]) != len(rooms):
             raise ValueError("the map is not connected: some room cannot be reached")
-        _check_int("tasks_per_player", self.tasks_per_player, 1, len(rooms) - 1)
-        _check_int("task_steps", self.task_steps, 1, 10)
-        _check_int("kill_cooldown", self.kill_cooldown, 0, 20)
-        _check_int("emergency_meetings", self.emergency_meetings, 0, 5)
-        _check_int("discussion_rounds", self.discussion_rounds, 0, MAX_DISCUSSION_ROUNDS)
-        _check_int("max_speech_chars", self.max_speech_chars, 1, MAX_SPEECH_CHARS)
-        _check_int("max_rounds", self.max_rounds, 1, 500)
+        check_int("tasks_per_player", self.tasks_per_player, 1, len(rooms) - 1)
+        check_int("task_steps", self.task_steps, 1, 10)
+        check_int("kill_cooldown", self.kill_cooldown, 0, 20)
+        check_int("emergency_meetings", self.emergency_meetings, 0, 5)
+        check_int("discussion_rounds", self.discussion_rounds, 0, MAX_DISCUSSION_ROUNDS)
+        check_int("max_speech_chars", self.max_speech_chars, 1, MAX_SPEECH_CHARS)
+        check_int("max_rounds", self.max_rounds, 1, 500)
         if self.tie_rule not in ("no_exile", "random"):
             raise ValueError(f"tie_rule must be 'no_exile' or 'random', got {self.tie_rule!r}")
         if not isinstance(self.reveal_role_on_eject, bool):
@@ -246,11 +247,6 @@ class AmongUsSetup:
     @functools.cached_property
     def _as_dict(self) -> dict[str, Any]:
         return asdict(self)
-
-
-def _check_int(name: str, value: Any, low: int, high: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ValueError(f"{name} must be an int in [{low}, {high}], got {value!r}")
 
 
 def _check_words(name: str, words: tuple[Any, ...], low: int, high: int) -> None:

@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
-from collections.abc import Mapping
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar
 
 import numpy as np
-from gymnasium import spaces
 
 from envsuite.action_parsing import parse_index as parse_int_index
-from envsuite.aec_env_base import OFF_TURN, EnvsuiteAECEnv, Turn
 from envsuite.env_base import InvalidAction
 from envsuite.families.social.avalon_actions import (
     action_index,
@@ -33,21 +28,21 @@ from envsuite.families.social.avalon_setup import (
     ROLES,
     AvalonAction,
     AvalonSetup,
+    Phase,
 )
-from envsuite.families.social.belief_probes import UNIFORM_ANSWER, probe_prompt
+from envsuite.families.social.social_env import (
+    MAX_OBSERVATION_CHARS,
+    ObservationMode,
+    SocialAECEnv,
+    checked_measure_options,
+    checked_mode_and_penalty,
+    checked_player_count,
+)
 from envsuite.families.social.social_measures import read_probe_answer
-from envsuite.rendering import TEXT_RENDER_MODES, checked_render_mode
-from envsuite.spaces import UnicodeText
-
-ObservationMode = Literal["text", "vector"]
-
-#: Longest text observation, in characters (older events are dropped past it).
-MAX_OBSERVATION_CHARS = 60_000
-#: Longest text action read.
-MAX_ACTION_CHARS = 10_000
+from envsuite.rendering import TEXT_RENDER_MODES
 
 
-class AvalonEnv(EnvsuiteAECEnv[Any, Any, AvalonAction]):
+class AvalonEnv(SocialAECEnv[AvalonAction]):
     """The Resistance: Avalon: good sends quests out; evil, hidden among it, sabotages them.
 
     Description:
@@ -165,6 +160,7 @@ class AvalonEnv(EnvsuiteAECEnv[Any, Any, AvalonAction]):
         "name": "avalon_v0",
         "is_parallelizable": False,
     }
+    CHANCE: ClassVar[Phase] = Phase.CHANCE
 
     def __init__(
         self,
@@ -180,26 +176,14 @@ class AvalonEnv(EnvsuiteAECEnv[Any, Any, AvalonAction]):
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        if observation_mode not in ("text", "vector"):
-            raise ValueError(
-                f"observation_mode must be 'text' or 'vector', got {observation_mode!r}"
-            )
-        if not isinstance(invalid_action_penalty, int | float) or not invalid_action_penalty >= 0:
-            raise ValueError(
-                f"invalid_action_penalty must be a number >= 0, got {invalid_action_penalty!r}"
-            )
+        checked_mode_and_penalty(observation_mode, invalid_action_penalty)
         if isinstance(special_roles, str) or not isinstance(special_roles, list | tuple):
             raise ValueError(f"special_roles must be a list of role names, got {special_roles!r}")
-        n = num_players
-        if isinstance(n, bool) or not isinstance(n, int) or not 5 <= n <= len(NAMES):
-            raise ValueError(f"num_players must be an int in [5, {len(NAMES)}], got {n!r}")
+        n = checked_player_count(num_players, 5, len(NAMES))
         probe_phases = checked_probe_phases(belief_probes)
-        if probe_phases and observation_mode != "text":
-            raise ValueError("belief_probes need observation_mode='text' (an answer is text)")
-        if not isinstance(speaking_reward, bool):
-            raise ValueError(f"speaking_reward must be True or False, got {speaking_reward!r}")
-        if "discussion" in probe_phases and discussion_rounds == 0:
-            raise ValueError("belief_probes names 'discussion', but discussion_rounds is 0")
+        checked_measure_options(
+            probe_phases, observation_mode, speaking_reward, discussion_rounds, "discussion"
+        )
         self.measures = AvalonMeasures(probe_phases, speaking_reward)
         self.setup = AvalonSetup(
             num_players=n,
@@ -208,46 +192,16 @@ class AvalonEnv(EnvsuiteAECEnv[Any, Any, AvalonAction]):
             max_speech_chars=max_speech_chars,
             names=tuple(NAMES[:n] if names is None else names),
         )
-        self.observation_mode: ObservationMode = observation_mode
-        self.invalid_action_penalty = float(invalid_action_penalty)
-        self.render_mode = checked_render_mode(render_mode, self.metadata["render_modes"])
-        self.possible_agents = [f"player_{seat}" for seat in range(n)]
-        self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        if observation_mode == "text":
-            observation: spaces.Space[Any] = UnicodeText(MAX_OBSERVATION_CHARS)
-            action: spaces.Space[Any] = UnicodeText(MAX_ACTION_CHARS)
-        else:
-            observation = spaces.Box(0.0, 1.0, (vector_size(n),), np.float32)
-            action = spaces.Discrete(action_size(n))
-        self.observation_spaces = dict.fromkeys(self.possible_agents, observation)
-        self.action_spaces = dict.fromkeys(self.possible_agents, action)
+        self._init_seats(n, observation_mode, invalid_action_penalty, render_mode)
+        self._init_spaces(vector_size(n), action_size(n))
         self.game = AvalonGame(self.setup, self.setup.base_roles())
         self.invalid_actions = dict.fromkeys(self.possible_agents, 0)
         self._observer = VectorObserver(n)
-        self._legal_game: AvalonGame | None = None
-        self._legal_key: tuple[int, int] = (-1, -1)
-        self._legal: list[Any] = []
 
     # -- episode -----------------------------------------------------------------------
-    def new_episode(
-        self, seed: int | None, options: dict[str, Any] | None
-    ) -> tuple[str, dict[str, dict[str, Any]]]:
-        """Deal the roles (a uniform permutation from ``np_random``) and draw the first leader."""
-        assert self.np_random is not None  # seeded by reset
-        base = self.setup.base_roles()
-        order = self.np_random.permutation(len(base))
-        self.game = AvalonGame(self.setup, tuple(base[int(i)] for i in order))
-        self.invalid_actions = dict.fromkeys(self.possible_agents, 0)
-        options_ = self.game.chance_outcomes()
-        self.game.apply_chance(options_[int(self.np_random.integers(len(options_)))])
-        if self.measures.enabled:
-            self.measures.start(self.game)
-        return self._mover(), {agent: self._info(agent) for agent in self.possible_agents}
-
-    def _mover(self) -> str:
-        probed = self.measures.probe_seat
-        seat = self.game.to_move if probed is None else probed
-        return self.possible_agents[0 if seat is None else seat]
+    def _new_game(self, rng: np.random.Generator) -> AvalonGame:
+        """The roles dealt (a uniform permutation from ``rng``); the first leader is drawn next."""
+        return AvalonGame(self.setup, self._dealt_roles(rng))
 
     def _info(self, agent: str) -> dict[str, Any]:
         seat = self._seat[agent]
@@ -259,16 +213,10 @@ class AvalonEnv(EnvsuiteAECEnv[Any, Any, AvalonAction]):
         }
         if self.game.over:
             info["winner"] = self.game.winner
-            info["outcome"] = "win" if self.game.winner == role.team else "loss"
-            if self.measures.enabled:
-                info.update(self.measures.final_info(seat))
-        elif self.measures.probe_seat == seat:
+            return self._outcome_info(info, seat, role.team)
+        if self.measures.probe_seat == seat:
             info["probe"] = self.measures.question(self.game, seat).as_info()
         return info
-
-    def seat_of(self, agent: str) -> int:
-        """The seat index of ``agent`` (``player_3`` -> 3)."""
-        return self._seat[agent]
 
     # -- actions -----------------------------------------------------------------------
     def parse_action(self, agent: str, action: Any) -> AvalonAction:
@@ -293,91 +241,12 @@ class AvalonEnv(EnvsuiteAECEnv[Any, Any, AvalonAction]):
             return action_text(action, self.setup.names)
         return action_index(action, self._seat[agent], self.setup.num_players)
 
-    def legal_actions(self, agent: str) -> list[Any] | None:
-        """The legal actions of ``agent`` (the player to move), in the env's action form.
-
-        ``say`` is left out (any message is legal in the discussion). The list is kept
-        until the game moves on; callers get a copy. On a belief-probe turn the list is
-        ``["uniform"]`` (any answer in the format is read).
-        """
-        seat = self._seat[agent]
-        if self.measures.probe_seat == seat:
-            return [UNIFORM_ANSWER]
-        key = (len(self.game.game_log.entries), seat)
-        if self._legal_game is not self.game or self._legal_key != key:
-            self._legal_game, self._legal_key = self.game, key
-            self._legal = [
-                self.encode_action(agent, action)
-                for action in self.game.legal_actions(seat)
-                if action.kind != "say"
-            ]
-        return list(self._legal)
-
-    def apply_action(self, agent: str, parsed: AvalonAction) -> Turn:
-        """Play the action (or answer the probe); pay out at the end."""
-        seat = self._seat[agent]
-        if parsed.kind == "probe":
-            self.measures.answer(self.game, seat, parsed.value)
-            self.measures.after_change(self.game)
-            return self._turn(agent, {})
-        if self.measures.enabled:
-            self.measures.before_action(self.game, seat, parsed)
-        self.game.apply(seat, parsed)
-        if self.measures.enabled:
-            self.measures.after_action(self.game, seat, parsed)
-            self.measures.after_change(self.game)
-        return self._turn(agent, {})
-
-    def apply_invalid_action(self, agent: str, message: str) -> Turn:
-        """The penalty; the player to move also has its turn played by default.
-
-        A refused probe answer costs nothing: it is scored as 0.5 for everyone.
-        """
-        seat = self._seat[agent]
-        if message != OFF_TURN and self.measures.probe_seat == seat:
-            self.measures.answer(self.game, seat, "")
-            self.measures.after_change(self.game)
-            return self._turn(agent, {})
-        self.invalid_actions[agent] += 1
-        rewards = {agent: -self.invalid_action_penalty}
-        if message != OFF_TURN and self.game.to_move == seat:
-            self.game.forfeit_turn(seat)
-            if self.measures.enabled:
-                self.measures.after_change(self.game)
-        return self._turn(agent, rewards)
-
-    def _turn(self, agent: str, rewards: dict[str, float]) -> Turn:
-        if not self.game.over:
-            mover = self._mover()
-            infos = {agent: self._info(agent)}
-            if self.measures.enabled:  # a probe turn's question is in the prober's info
-                infos[mover] = self._info(mover)
-            return Turn(rewards=rewards, infos=infos, next_agent=mover)
-        final = dict(rewards)
-        for name in self.possible_agents:
-            won = self.game.teams[self._seat[name]] == self.game.winner
-            final[name] = final.get(name, 0.0) + (1.0 if won else -1.0)
-        infos = {name: self._info(name) for name in self.possible_agents}
-        return Turn(rewards=final, terminated=self.possible_agents, infos=infos)
-
-    def episode_success(self, final_infos: Mapping[str, Mapping[str, Any]]) -> bool | None:
-        """Whether the game was decided (every finished Avalon game is)."""
-        if not self.game.over:
-            return None
-        return self.game.winner is not None
-
     # -- observations ------------------------------------------------------------------
-    def observe(self, agent: str) -> Any:
-        """What ``agent`` may know, as text or as a vector (see Observation)."""
-        seat = self._seat[agent]
-        if self.observation_mode == "vector":
-            return self._observer.view(self.game, seat)
-        error = self.infos.get(agent, {}).get("parse_error") if self.infos else None
-        if self.measures.probe_seat == seat:
-            view = text_view(self.game, seat, error, [], MAX_OBSERVATION_CHARS)
-            return f"{view}\n{probe_prompt(self.measures.question(self.game, seat))}"
-        legal = self.legal_actions(agent) if self.game.to_move == seat else []
-        return text_view(self.game, seat, error, legal or [], MAX_OBSERVATION_CHARS)
+    def _vector_view(self, seat: int) -> Any:
+        return self._observer.view(self.game, seat)
+
+    def _text_view(self, seat: int, error: str | None, legal: list[Any]) -> str:
+        return text_view(self.game, seat, error, legal, MAX_OBSERVATION_CHARS)
 
     def render_text(self) -> str:
         """The ``ansi`` frame: the moderator's view (every role, the board, the phase)."""
@@ -394,16 +263,3 @@ class AvalonEnv(EnvsuiteAECEnv[Any, Any, AvalonAction]):
             turn = " <- to move" if game.to_move == seat else ""
             lines.append(f"  {name:<6} {game.roles[seat]:<9}{lead}{team}{turn}")
         return "\n".join(lines)
-
-    def state_digest(self) -> str:
-        """sha256 of the game log, the refused-action counts and the generator's state."""
-        assert self.np_random is not None
-        payload = {
-            "log": json.loads(self.game.game_log.to_json()),
-            "invalid_actions": self.invalid_actions,
-            "rng": self.np_random.bit_generator.state,
-        }
-        if self.measures.enabled:
-            payload["measures"] = self.measures.digest()
-        encoded = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
-        return hashlib.sha256(encoded.encode("utf-8")).hexdigest()

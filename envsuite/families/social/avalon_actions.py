@@ -23,20 +23,22 @@ from typing import Any
 
 from envsuite.env_base import InvalidAction
 from envsuite.families.social.avalon_setup import PASS, AvalonAction
+from envsuite.families.social.command_text import (
+    MAX_COMMAND_CHARS,
+    SAY,
+    no_command,
+    seat_of,
+    speech,
+)
 
 #: The grammar, as the error for an unknown command lists it.
 GRAMMAR = (
     "'propose NAME, NAME', 'approve', 'reject', 'success', 'fail', 'assassinate NAME', "
     "'say: MESSAGE' or 'pass'"
 )
-#: How the error for text that holds no command starts.
-NO_COMMAND = "no command in"
-#: Longest text command read.
-MAX_COMMAND_CHARS = 10_000
 #: The fixed vector indices.
 SIMPLE = ("pass", "approve", "reject", "success", "fail")
 
-_SAY = re.compile(r"\s*\[?\s*say\s*:(.*)", re.IGNORECASE | re.DOTALL)
 _PROPOSE = re.compile(r"propose\s*:?\s*(.+)", re.IGNORECASE | re.DOTALL)
 _ASSASSINATE = re.compile(r"(?:assassinate|kill)\s+(\w+)", re.IGNORECASE)
 _SIMPLE = re.compile(r"(?:vote\s+|play\s+)?(pass|approve|reject|success|fail)", re.IGNORECASE)
@@ -70,12 +72,9 @@ def parse_text(text: Any, names: Sequence[str]) -> AvalonAction:
         raise InvalidAction(f"expected a text command such as 'approve', got {type(text).__name__}")
     if len(text) > MAX_COMMAND_CHARS:
         raise InvalidAction(f"the command is longer than {MAX_COMMAND_CHARS} characters")
-    said = _SAY.fullmatch(text)
+    said = SAY.fullmatch(text)
     if said is not None:
-        message = said.group(1).strip()
-        if message.endswith("]") and text.lstrip().startswith("["):
-            message = message[:-1].rstrip()
-        return AvalonAction("say", value=" ".join(message.split()))
+        return AvalonAction("say", value=speech(said, text))
     command = text.strip()
     if command.startswith("[") and command.endswith("]"):
         command = command[1:-1].strip()
@@ -95,21 +94,7 @@ def parse_text(text: Any, names: Sequence[str]) -> AvalonAction:
     assassinated = _ASSASSINATE.fullmatch(command)
     if assassinated is not None:
         return AvalonAction("assassinate", target=seat_of(assassinated.group(1), names))
-    shown = command if len(command) <= 40 else command[:40] + "..."
-    raise InvalidAction(f"{NO_COMMAND} {shown!r}; answer with one of {GRAMMAR}")
-
-
-def seat_of(name: str, names: Sequence[str]) -> int:
-    """The seat a player's name (any case) or ``player_K`` names.
-
-    Raises:
-        InvalidAction: no player has that name.
-    """
-    lowered = name.lower()
-    for seat, known in enumerate(names):
-        if known.lower() == lowered or lowered == f"player_{seat}":
-            return seat
-    raise InvalidAction(f"no player is called {name!r}; the players are {', '.join(names)}")
+    raise no_command(command, GRAMMAR)
 
 
 def action_index(action: AvalonAction, me: int, n: int) -> int:

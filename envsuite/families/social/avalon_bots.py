@@ -38,7 +38,7 @@ a bot made without an env plays a bare
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from envsuite.families.social.avalon_beliefs import AvalonBelief
 from envsuite.families.social.avalon_rules import AvalonGame
@@ -51,8 +51,8 @@ from envsuite.families.social.avalon_setup import (
     AvalonAction,
     Phase,
 )
-from envsuite.families.social.belief_probes import UNIFORM_ANSWER, format_answer
-from envsuite.seeding import make_generator
+from envsuite.families.social.belief_probes import format_answer
+from envsuite.families.social.seat_bot import RandomLegalSeatBot, SeatBot
 
 #: A good voter approves a team at least this fraction as likely clean as its own.
 APPROVE_RATIO = 0.7
@@ -62,34 +62,10 @@ MERLIN_BLUFF = 0.2
 SUSPECT_LEVEL = 0.5
 
 
-class _SeatBot:
-    """What both bots share: the env, a seeded generator, acting on rule actions."""
+class _SeatBot(SeatBot):
+    """What both bots share (:class:`~envsuite.families.social.seat_bot.SeatBot`), tie-breaking."""
 
-    def __init__(self, env: Any = None) -> None:
-        self.env = None if env is None else env.unwrapped
-        self.rng = make_generator(0, "avalon-bot")
-
-    def reset(self, seed: int | None = None) -> None:
-        """Reseed the bot's generator."""
-        self.rng = make_generator(0 if seed is None else seed, "avalon-bot")
-
-    def act(self, observation: Any, info: Mapping[str, Any]) -> Any:
-        """The bot's action for the agent to move, in the env's action form."""
-        if self.env is None:
-            raise ValueError("this bot was made without an env: call choose(game, seat)")
-        agent = self.env.agent_selection
-        seat = self.env.seat_of(agent)
-        if isinstance(info, Mapping) and info.get("probe"):
-            return self.answer_probe(self.env.game, seat)
-        return self.env.encode_action(agent, self.choose(self.env.game, seat))
-
-    def answer_probe(self, game: AvalonGame, seat: int) -> str:
-        """The answer to a belief probe put to ``seat``: ``uniform`` unless a bot knows better."""
-        return UNIFORM_ANSWER
-
-    def choose(self, game: AvalonGame, seat: int) -> AvalonAction:
-        """The rule action of ``seat`` (the seat to move)."""
-        raise NotImplementedError
+    RNG_LABEL: ClassVar[str] = "avalon-bot"
 
     def best(self, scores: Mapping[int, float], count: int = 1) -> list[int]:
         """The ``count`` keys with the highest scores (ties broken at random)."""
@@ -99,13 +75,10 @@ class _SeatBot:
         return [keys[i] for i in ranked[:count]]
 
 
-class RandomLegalBot(_SeatBot):
+class RandomLegalBot(RandomLegalSeatBot):
     """Plays a uniformly random legal action (``say`` aside): the weakest baseline."""
 
-    def choose(self, game: AvalonGame, seat: int) -> AvalonAction:
-        """A uniformly random legal action."""
-        legal = [action for action in game.legal_actions(seat) if action.kind != "say"]
-        return legal[int(self.rng.integers(len(legal)))]
+    RNG_LABEL: ClassVar[str] = "avalon-bot"
 
 
 class BeliefBot(_SeatBot):

@@ -65,7 +65,7 @@ Werewolf; this module decides when Avalon probes and who listens.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -77,7 +77,6 @@ from envsuite.families.social.avalon_setup import (
     GOOD,
     MERLIN,
     MORGANA,
-    AvalonAction,
     Phase,
 )
 from envsuite.families.social.belief_probes import ProbeQuestion
@@ -114,6 +113,8 @@ class AvalonMeasures(MeasureBook):
         speaking_reward: Whether to keep listeners and score speeches and deception.
     """
 
+    SPEECH_KINDS: ClassVar[frozenset[str]] = SPEECH_KINDS
+
     def __init__(self, probe_phases: tuple[str, ...], speaking_reward: bool) -> None:
         super().__init__(probe_phases, speaking_reward)
         self.probe_phases = frozenset(PROBE_PHASES[name] for name in probe_phases)
@@ -121,7 +122,6 @@ class AvalonMeasures(MeasureBook):
         self._good: tuple[bool, ...] = ()
         self._probed: tuple[int, int, Phase] | None = None
         self._weighed: tuple[int, int] | None = None
-        self._before: float | None = None
 
     def start(self, game: AvalonGame) -> None:
         """Forget the last game; probe the opening phase if it is a probe point."""
@@ -143,17 +143,6 @@ class AvalonMeasures(MeasureBook):
         phase = next(name for name, one in PROBE_PHASES.items() if one is game.phase)
         return ProbeQuestion(others, (EVIL, GOOD), phase, game.quest + 1, "quest")
 
-    def answer(self, game: AvalonGame, seat: int, raw: Any) -> None:
-        """Score the probe turn's answer ``raw`` (any value; see ``parse_probe_answer``)."""
-        if self.probe_seat != seat:
-            raise ValueError(f"seat {seat} has no probe to answer")
-        truth = {
-            game.names[other]: game.teams[other]
-            for other in range(game.setup.num_players)
-            if other != seat
-        }
-        self.score_answer(seat, self.question(game, seat), truth, raw)
-
     def after_change(self, game: AvalonGame) -> None:
         """Note a new phase: queue its probes; weigh the evil players' cover at a vote."""
         if game.over:
@@ -169,20 +158,11 @@ class AvalonMeasures(MeasureBook):
             self._weigh_cover(game)
 
     # -- speaking reward and deception -----------------------------------------------
-    def before_action(self, game: AvalonGame, seat: int, action: AvalonAction) -> None:
-        """Hold the listeners' belief on the truth before a speech of ``seat``."""
-        self._before = None
-        if self.speaking_reward and action.kind in SPEECH_KINDS:
-            self._before = self._belief_on_truth(game, seat)
+    def _listener_count(self, game: AvalonGame, speaker: int) -> int:
+        return len(self._listening(speaker))
 
-    def after_action(self, game: AvalonGame, seat: int, action: AvalonAction) -> None:
-        """Score the speech just made (if ``before_action`` held one)."""
-        if self._before is None:
-            return
-        after = self._belief_on_truth(game, seat)
-        listeners = len(self._listening(seat))
-        self.add_speech(game.quest + 1, seat, action.kind, listeners, after - self._before)
-        self._before = None
+    def _speech_round(self, game: AvalonGame) -> int:
+        return game.quest + 1
 
     def _listening(self, speaker: int) -> list[int]:
         return [s for s in sorted(self._listeners) if s != speaker]

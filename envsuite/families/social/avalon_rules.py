@@ -119,6 +119,11 @@ class AvalonGame:
         return self.phase is Phase.OVER
 
     @property
+    def truncated(self) -> bool:
+        """Always False: every Avalon game is decided (five quests of five proposals at most)."""
+        return False
+
+    @property
     def to_move(self) -> int | None:
         """The seat to act, or None (the first leader is to be drawn, or the game is over)."""
         return self.queue[0] if self.queue else None

@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from envsuite.families.social.roles import Role
+from envsuite.families.social.setup_checks import check_int, checked_names
 
 GOOD = "good"
 EVIL = "evil"
@@ -159,8 +160,7 @@ class AvalonSetup:
 
     def __post_init__(self) -> None:
         n = self.num_players
-        if isinstance(n, bool) or not isinstance(n, int) or not MIN_PLAYERS <= n <= MAX_PLAYERS:
-            raise ValueError(f"num_players must be an int in [5, 10], got {n!r}")
+        check_int("num_players", n, MIN_PLAYERS, MAX_PLAYERS)
         specials = tuple(self.special_roles)
         unknown = [role for role in specials if role not in SPECIAL_ROLES]
         if unknown:
@@ -173,22 +173,9 @@ class AvalonSetup:
         if len(specials) - evil > n - EVIL_COUNT[n]:
             raise ValueError(f"{len(specials) - evil} good roles do not fit in {n} players")
         object.__setattr__(self, "special_roles", specials)
-        for name, value, high in (
-            ("discussion_rounds", self.discussion_rounds, MAX_DISCUSSION_ROUNDS),
-            ("max_speech_chars", self.max_speech_chars, MAX_SPEECH_CHARS),
-        ):
-            low = 0 if name == "discussion_rounds" else 1
-            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-                raise ValueError(f"{name} must be an int in [{low}, {high}], got {value!r}")
-        names = tuple(self.names)
-        if len(names) != n or len({name.lower() for name in names}) != n:
-            raise ValueError(f"names must be {n} distinct names, got {names!r}")
-        if not all(isinstance(name, str) and name.isalpha() and name.isascii() for name in names):
-            raise ValueError(f"every name must be a word of ASCII letters, got {names!r}")
-        reserved = [name for name in names if name.lower() in RESERVED_NAMES]
-        if reserved:
-            raise ValueError(f"{reserved[0]!r} is a word of the action grammar, not a name")
-        object.__setattr__(self, "names", names)
+        check_int("discussion_rounds", self.discussion_rounds, 0, MAX_DISCUSSION_ROUNDS)
+        check_int("max_speech_chars", self.max_speech_chars, 1, MAX_SPEECH_CHARS)
+        object.__setattr__(self, "names", checked_names(self.names, n, RESERVED_NAMES))
 
     @property
     def num_evil(self) -> int:

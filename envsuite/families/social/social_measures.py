@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -132,10 +132,19 @@ class SeatTally:
 class MeasureBook:
     """Probe queue, probe scores, speech rewards and cover of one game (see the module).
 
+    A game's book says what its probe asks (:meth:`question`), how it names a team
+    (:meth:`team_name`), which acts are speeches (:attr:`SPEECH_KINDS`), how many listen
+    to a speech (:meth:`_listener_count`), what they believe (:meth:`_belief_on_truth`)
+    and which round a speech counts in (:meth:`_speech_round`); the book answers probes
+    (:meth:`answer`) and scores speeches (:meth:`before_action`, :meth:`after_action`).
+
     Args:
         probe_phases: The names of the phases at which to probe (empty: no probes).
         speaking_reward: Whether speeches and cover are scored.
     """
+
+    #: The acts whose effect on the listeners is a speech's reward.
+    SPEECH_KINDS: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, probe_phases: tuple[str, ...], speaking_reward: bool) -> None:
         self.probe_names = probe_phases
@@ -144,6 +153,7 @@ class MeasureBook:
         self.answers: list[dict[str, Any]] = []
         self.queue: list[int] = []
         self.tallies: list[SeatTally] = []
+        self._before: float | None = None
 
     @property
     def enabled(self) -> bool:
@@ -175,6 +185,60 @@ class MeasureBook:
         self.tallies[seat].probes.add(score, parsed)
         self.answers.append({"seat": seat, **question.as_info(), **asdict(score)})
         self.queue.pop(0)
+
+    # -- the game's side -------------------------------------------------------------
+    def question(self, game: Any, seat: int) -> ProbeQuestion:
+        """The probe put to ``seat`` now."""
+        raise NotImplementedError
+
+    def team_name(self, game: Any, team: str) -> str:
+        """``team`` as the probe's classes name it (by default the team itself)."""
+        return team
+
+    def _listener_count(self, game: Any, speaker: int) -> int:
+        """How many listen to a speech of ``speaker``."""
+        raise NotImplementedError
+
+    def _belief_on_truth(self, game: Any, speaker: int) -> float:
+        """The listeners' mean belief on the truth (:func:`belief_on_truth`), 0 with none."""
+        raise NotImplementedError
+
+    def _speech_round(self, game: Any) -> int:
+        """The round (day, meeting, quest) a speech made now counts in."""
+        raise NotImplementedError
+
+    # -- probes and speeches -----------------------------------------------------------
+    def answer(self, game: Any, seat: int, raw: Any) -> None:
+        """Score the probe turn's answer ``raw`` (any value; see ``parse_probe_answer``).
+
+        Raises:
+            ValueError: ``seat`` has no probe to answer.
+        """
+        if self.probe_seat != seat:
+            raise ValueError(f"seat {seat} has no probe to answer")
+        truth = {
+            game.names[other]: self.team_name(game, game.teams[other])
+            for other in range(game.setup.num_players)
+            if other != seat
+        }
+        self.score_answer(seat, self.question(game, seat), truth, raw)
+
+    def before_action(self, game: Any, seat: int, action: Any) -> None:
+        """Hold the listeners' belief on the truth before a speech of ``seat``."""
+        self._before = None
+        if self.speaking_reward and action.kind in self.SPEECH_KINDS:
+            self._before = self._belief_on_truth(game, seat)
+
+    def after_action(self, game: Any, seat: int, action: Any) -> None:
+        """Score the speech just made (if :meth:`before_action` held one)."""
+        if self._before is None:
+            return
+        after = self._belief_on_truth(game, seat)
+        listeners = self._listener_count(game, seat)
+        self.add_speech(
+            self._speech_round(game), seat, action.kind, listeners, after - self._before
+        )
+        self._before = None
 
     def add_speech(self, day: int, seat: int, kind: str, listeners: int, reward: float) -> None:
         """Record one speech's reward (0 when nobody listened)."""

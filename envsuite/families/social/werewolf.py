@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
-from collections.abc import Mapping
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar
 
 import numpy as np
-from gymnasium import spaces
 
 from envsuite.action_parsing import parse_index as parse_int_index
-from envsuite.aec_env_base import OFF_TURN, EnvsuiteAECEnv, Turn
+from envsuite.aec_env_base import Turn
 from envsuite.env_base import InvalidAction
 from envsuite.families.social.belief_probes import UNIFORM_ANSWER, probe_prompt
+from envsuite.families.social.social_env import (
+    MAX_OBSERVATION_CHARS,
+    ObservationMode,
+    SocialAECEnv,
+    checked_measure_options,
+    checked_mode_and_penalty,
+    checked_player_count,
+)
 from envsuite.families.social.social_measures import read_probe_answer
 from envsuite.families.social.werewolf_actions import (
     PHASE_VERB,
@@ -35,27 +39,20 @@ from envsuite.families.social.werewolf_observation import (
 )
 from envsuite.families.social.werewolf_rules import WerewolfGame
 from envsuite.families.social.werewolf_setup import NAMES, ROLES, Action, Phase, WerewolfSetup
-from envsuite.rendering import TEXT_RENDER_MODES, checked_render_mode
-from envsuite.spaces import UnicodeText
-
-ObservationMode = Literal["text", "vector"]
+from envsuite.rendering import TEXT_RENDER_MODES
 
 #: Named setups: their values fill the arguments left as None.
 PRESETS: dict[str, dict[str, Any]] = {
     # Werewolf Arena (Bailis et al., 2024): 8 players, 2 werewolves, a seer, a doctor.
     "werewolf_arena": {"num_players": 8, "num_werewolves": 2, "seer": True, "doctor": True},
 }
-#: Longest text observation, in characters (older events are dropped past it).
-MAX_OBSERVATION_CHARS = 60_000
-#: Longest text action read.
-MAX_ACTION_CHARS = 10_000
 #: Encoded legal-action lists kept (across games) before the cache is emptied.
 MAX_ENCODED = 4096
 #: No legal action found listed (see ``WerewolfEnv._listed_pick``).
 _NO_PICK: tuple[WerewolfGame | None, int, Action | None] = (None, -1, None)
 
 
-class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
+class WerewolfEnv(SocialAECEnv[Action]):
     """Werewolf: the village hunts the werewolves hidden among it; the werewolves kill by night.
 
     Description:
@@ -203,6 +200,7 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
     }
     #: Whose words the game uses (:data:`~envsuite.families.social.game_words.GAME_WORDS`).
     GAME: ClassVar[str] = "werewolf"
+    CHANCE: ClassVar[Phase] = Phase.CHANCE
     # The legal action parse_action last found listed: (game, its log length, action).
     _listed_pick: tuple[WerewolfGame | None, int, Action | None] = (None, -1, None)
     # The game whose seats' (role, team) words :meth:`_info` keeps, and those words.
@@ -242,23 +240,12 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
             if chosen[key] is None:
                 chosen[key] = value
         n = 8 if chosen["num_players"] is None else chosen["num_players"]
-        if isinstance(n, bool) or not isinstance(n, int) or not 5 <= n <= len(NAMES):
-            raise ValueError(f"num_players must be an int in [5, {len(NAMES)}], got {n!r}")
-        if observation_mode not in ("text", "vector"):
-            raise ValueError(
-                f"observation_mode must be 'text' or 'vector', got {observation_mode!r}"
-            )
-        if not isinstance(invalid_action_penalty, int | float) or not invalid_action_penalty >= 0:
-            raise ValueError(
-                f"invalid_action_penalty must be a number >= 0, got {invalid_action_penalty!r}"
-            )
+        n = checked_player_count(n, 5, len(NAMES))
+        checked_mode_and_penalty(observation_mode, invalid_action_penalty)
         probe_phases = checked_probe_phases(belief_probes)
-        if probe_phases and observation_mode != "text":
-            raise ValueError("belief_probes need observation_mode='text' (an answer is text)")
-        if not isinstance(speaking_reward, bool):
-            raise ValueError(f"speaking_reward must be True or False, got {speaking_reward!r}")
-        if "discussion" in probe_phases and discussion_rounds == 0:
-            raise ValueError("belief_probes names 'discussion', but discussion_rounds is 0")
+        checked_measure_options(
+            probe_phases, observation_mode, speaking_reward, discussion_rounds, "discussion"
+        )
         self.measures = WerewolfMeasures(probe_phases, speaking_reward)
         self.setup = WerewolfSetup(
             num_players=n,
@@ -278,19 +265,8 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
             speaking_order=speaking_order,
         )
         bidding = self.setup.speaking_order == "bidding"
-        self.observation_mode: ObservationMode = observation_mode
-        self.invalid_action_penalty = float(invalid_action_penalty)
-        self.render_mode = checked_render_mode(render_mode, self.metadata["render_modes"])
-        self.possible_agents = [f"player_{seat}" for seat in range(n)]
-        self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        if observation_mode == "text":
-            observation: spaces.Space[Any] = UnicodeText(MAX_OBSERVATION_CHARS)
-            action: spaces.Space[Any] = UnicodeText(MAX_ACTION_CHARS)
-        else:
-            observation = spaces.Box(0.0, 1.0, (vector_size(n, bidding),), np.float32)
-            action = spaces.Discrete(1 + 3 * n)
-        self.observation_spaces = dict.fromkeys(self.possible_agents, observation)
-        self.action_spaces = dict.fromkeys(self.possible_agents, action)
+        self._init_seats(n, observation_mode, invalid_action_penalty, render_mode)
+        self._init_spaces(vector_size(n, bidding), 1 + 3 * n)
         self.game = WerewolfGame(self.setup, self.setup.base_roles())
         self.invalid_actions = dict.fromkeys(self.possible_agents, 0)
         self._observer = VectorObserver(n, bidding)
@@ -299,31 +275,9 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
         self._encoded: dict[int, tuple[tuple[Action, ...], list[Any], dict[Any, Action]]] = {}
 
     # -- episode -----------------------------------------------------------------------
-    def new_episode(
-        self, seed: int | None, options: dict[str, Any] | None
-    ) -> tuple[str, dict[str, dict[str, Any]]]:
-        """Deal the roles (a uniform permutation from ``np_random``) and play to the first turn."""
-        assert self.np_random is not None  # seeded by reset
-        base = self.setup.base_roles()
-        order = self.np_random.permutation(len(base))
-        self.game = WerewolfGame(self.setup, tuple(base[int(i)] for i in order))
-        self.invalid_actions = dict.fromkeys(self.possible_agents, 0)
-        self._resolve_chance()
-        if self.measures.enabled:
-            self.measures.start(self.game)
-        return self._mover(), {agent: self._info(agent) for agent in self.possible_agents}
-
-    def _resolve_chance(self) -> None:
-        """Draw every pending chance event (first speaker, a random tie) from ``np_random``."""
-        assert self.np_random is not None
-        while self.game.phase is Phase.CHANCE:
-            options = self.game.chance_outcomes()
-            self.game.apply_chance(options[int(self.np_random.integers(len(options)))])
-
-    def _mover(self) -> str:
-        probed = self.measures.probe_seat
-        seat = self.game.to_move if probed is None else probed
-        return self.possible_agents[0 if seat is None else seat]
+    def _new_game(self, rng: np.random.Generator) -> WerewolfGame:
+        """The roles dealt (a uniform permutation from ``rng``)."""
+        return WerewolfGame(self.setup, self._dealt_roles(rng))
 
     def _info(self, agent: str) -> dict[str, Any]:
         seat = self._seat[agent]
@@ -350,10 +304,6 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
         elif self.measures.probe_seat == seat:
             info["probe"] = self.measures.question(self.game, seat).as_info()
         return info
-
-    def seat_of(self, agent: str) -> int:
-        """The seat index of ``agent`` (``player_3`` -> 3)."""
-        return self._seat[agent]
 
     # -- actions -----------------------------------------------------------------------
     def parse_action(self, agent: str, action: Any) -> Action:
@@ -450,7 +400,7 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
             self.measures.answer(self.game, seat, parsed.value)
             self.measures.after_change(self.game)
             return self._turn(agent, {})
-        game = self.game
+        game: WerewolfGame = self.game
         measured = self.measures.enabled
         if measured:  # (else it holds nothing: the measures are off for the env's life)
             self.measures.before_action(game, seat, parsed)
@@ -465,22 +415,6 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
             self.measures.after_change(self.game)
         return self._turn(agent, {})
 
-    def apply_invalid_action(self, agent: str, message: str) -> Turn:
-        """The penalty; the player to move also loses its turn (taken as ``pass``)."""
-        seat = self._seat[agent]
-        if message != OFF_TURN and self.measures.probe_seat == seat:
-            self.measures.answer(self.game, seat, "")  # no penalty: every player at 0.5
-            self.measures.after_change(self.game)
-            return self._turn(agent, {})
-        self.invalid_actions[agent] += 1
-        rewards = {agent: -self.invalid_action_penalty}
-        if message != OFF_TURN and self.game.to_move == self._seat[agent]:
-            self.game.forfeit_turn(self._seat[agent])
-            self._resolve_chance()
-            if self.measures.enabled:
-                self.measures.after_change(self.game)
-        return self._turn(agent, rewards)
-
     def _turn(self, agent: str, rewards: dict[str, float]) -> Turn:
         if not self.game.over:
             mover = self._mover()
@@ -488,22 +422,7 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
             if self.measures.enabled:  # a probe turn's question is in the prober's info
                 infos[mover] = self._info(mover)
             return Turn(rewards=rewards, infos=infos, next_agent=mover)
-        final = dict(rewards)
-        infos = {name: self._info(name) for name in self.possible_agents}
-        winner = self.game.winner
-        if winner is not None:
-            for name in self.possible_agents:
-                won = self.game.teams[self._seat[name]] == winner
-                final[name] = final.get(name, 0.0) + (1.0 if won else -1.0)
-        if self.game.truncated:
-            return Turn(rewards=final, truncated=self.possible_agents, infos=infos)
-        return Turn(rewards=final, terminated=self.possible_agents, infos=infos)
-
-    def episode_success(self, final_infos: Mapping[str, Mapping[str, Any]]) -> bool | None:
-        """Whether a team won (the game did not end undecided at ``max_days``)."""
-        if not self.game.over:
-            return None
-        return self.game.winner is not None
+        return self._final_turn(rewards, self.game.truncated)
 
     # -- observations ------------------------------------------------------------------
     def observe(self, agent: str) -> Any:
@@ -533,16 +452,3 @@ class WerewolfEnv(EnvsuiteAECEnv[Any, Any, Action]):
             turn = " <- to move" if game.to_move == seat else ""
             lines.append(f"  {name:<8} {game.words.role(game.roles[seat]):<9} {mark}{turn}")
         return "\n".join(lines)
-
-    def state_digest(self) -> str:
-        """sha256 of the game log, the refused-action counts and the generator's state."""
-        assert self.np_random is not None
-        payload = {
-            "log": json.loads(self.game.game_log.to_json()),
-            "invalid_actions": self.invalid_actions,
-            "rng": self.np_random.bit_generator.state,
-        }
-        if self.measures.enabled:
-            payload["measures"] = self.measures.digest()
-        encoded = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
-        return hashlib.sha256(encoded.encode("utf-8")).hexdigest()

@@ -35,11 +35,12 @@ seat)``, as the benchmarks' raw engine loop does.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
-from envsuite.families.social.belief_probes import UNIFORM_ANSWER, format_answer
+from envsuite.families.social.belief_probes import format_answer
+from envsuite.families.social.seat_bot import SeatBot
 from envsuite.families.social.werewolf_beliefs import WolfBelief
 from envsuite.families.social.werewolf_rules import WerewolfGame
 from envsuite.families.social.werewolf_setup import (
@@ -51,36 +52,15 @@ from envsuite.families.social.werewolf_setup import (
     Action,
     Phase,
 )
-from envsuite.seeding import make_generator
 
 #: A villager accuses only when the likeliest werewolf is this much above the average.
 ACCUSE_MARGIN = 1.5
 
 
-class _SeatBot:
-    """What both bots share: the env, the seat, a seeded generator, acting on rule actions."""
+class _SeatBot(SeatBot):
+    """What both bots share: :class:`~envsuite.families.social.seat_bot.SeatBot`, options."""
 
-    def __init__(self, env: Any = None) -> None:
-        self.env = None if env is None else env.unwrapped
-        self.rng = make_generator(0, "werewolf-bot")
-
-    def reset(self, seed: int | None = None) -> None:
-        """Reseed the bot's tie-breaking."""
-        self.rng = make_generator(0 if seed is None else seed, "werewolf-bot")
-
-    def act(self, observation: Any, info: Mapping[str, Any]) -> Any:
-        """The bot's action for the agent to move, in the env's action form."""
-        if self.env is None:
-            raise ValueError("this bot was made without an env: call choose(game, seat)")
-        agent = self.env.agent_selection
-        seat = self.env.seat_of(agent)
-        if isinstance(info, Mapping) and info.get("probe"):
-            return self.answer_probe(self.env.game, seat)
-        return self.env.encode_action(agent, self.choose(self.env.game, seat))
-
-    def answer_probe(self, game: WerewolfGame, seat: int) -> str:
-        """The answer to a belief probe put to ``seat``: ``uniform`` unless a bot knows better."""
-        return UNIFORM_ANSWER
+    RNG_LABEL: ClassVar[str] = "werewolf-bot"
 
     def choose(self, game: WerewolfGame, seat: int) -> Action:
         """The rule action of ``seat`` (the seat to move): one of :meth:`options`, uniformly."""

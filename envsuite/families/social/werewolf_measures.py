@@ -39,7 +39,7 @@ Among Us; this module decides when Werewolf probes and who listens.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -53,7 +53,7 @@ from envsuite.families.social.social_measures import (
 )
 from envsuite.families.social.werewolf_beliefs import WolfBelief
 from envsuite.families.social.werewolf_rules import WerewolfGame
-from envsuite.families.social.werewolf_setup import VILLAGE, WEREWOLVES, Action, Phase
+from envsuite.families.social.werewolf_setup import VILLAGE, WEREWOLVES, Phase
 
 __all__ = [
     "MEASURE_KEYS",
@@ -91,13 +91,14 @@ class WerewolfMeasures(MeasureBook):
         speaking_reward: Whether to keep listeners and score speeches and deception.
     """
 
+    SPEECH_KINDS: ClassVar[frozenset[str]] = SPEECH_KINDS
+
     def __init__(self, probe_phases: tuple[str, ...], speaking_reward: bool) -> None:
         super().__init__(probe_phases, speaking_reward)
         self.probe_phases = frozenset(PROBE_PHASES[name] for name in probe_phases)
         self._listeners: list[WolfBelief] = []
         self._probed: tuple[int, Phase] | None = None
         self._weighed: int = 0
-        self._before: float | None = None
 
     def start(self, game: WerewolfGame) -> None:
         """Forget the last game; probe the opening phase if it is a probe point."""
@@ -119,16 +120,9 @@ class WerewolfMeasures(MeasureBook):
         phase = next(name for name, one in PROBE_PHASES.items() if one is game.phase)
         return ProbeQuestion(others, classes, phase, game.day)
 
-    def answer(self, game: WerewolfGame, seat: int, raw: Any) -> None:
-        """Score the probe turn's answer ``raw`` (any value; see ``parse_probe_answer``)."""
-        if self.probe_seat != seat:
-            raise ValueError(f"seat {seat} has no probe to answer")
-        truth = {
-            game.names[other]: game.words.team(game.teams[other])
-            for other in range(game.setup.num_players)
-            if other != seat
-        }
-        self.score_answer(seat, self.question(game, seat), truth, raw)
+    def team_name(self, game: WerewolfGame, team: str) -> str:
+        """``team`` in the game's words (werewolves / village, or Mafia's)."""
+        return game.words.team(team)
 
     def after_change(self, game: WerewolfGame) -> None:
         """Note a new phase: queue its probes, weigh the werewolves' cover at a vote."""
@@ -144,21 +138,11 @@ class WerewolfMeasures(MeasureBook):
             self._weigh_cover(game)
 
     # -- speaking reward and deception -----------------------------------------------
-    def before_action(self, game: WerewolfGame, seat: int, action: Action) -> None:
-        """Hold the listeners' belief on the truth before a speech of ``seat``."""
-        self._before = None
-        if self.speaking_reward and action.kind in SPEECH_KINDS:
-            self._before = self._belief_on_truth(game, seat)
+    def _listener_count(self, game: WerewolfGame, speaker: int) -> int:
+        return len(self._listening(game, speaker))
 
-    def after_action(self, game: WerewolfGame, seat: int, action: Action) -> None:
-        """Score the speech just made (if ``before_action`` held one)."""
-        if self._before is None:
-            return
-        after = self._belief_on_truth(game, seat)
-        listeners = len(self._listening(game, seat))
-        reward = after - self._before if listeners else 0.0
-        self._before = None
-        self.add_speech(game.day, seat, action.kind, listeners, reward)
+    def _speech_round(self, game: WerewolfGame) -> int:
+        return game.day
 
     def _listening(self, game: WerewolfGame, speaker: int) -> list[int]:
         return [s for s in game.living() if s != speaker and game.teams[s] == VILLAGE]

@@ -14,6 +14,7 @@ from typing import Any
 
 from envsuite.families.social.game_words import GAME_WORDS
 from envsuite.families.social.roles import Role
+from envsuite.families.social.setup_checks import check_int, checked_names
 from envsuite.families.social.voting import TieRule
 
 WEREWOLF = "werewolf"
@@ -149,29 +150,21 @@ class WerewolfSetup:
     speaking_order: str = "round_robin"
 
     def __post_init__(self) -> None:
-        _check_int("num_players", self.num_players, MIN_PLAYERS, MAX_PLAYERS)
+        check_int("num_players", self.num_players, MIN_PLAYERS, MAX_PLAYERS)
         n = self.num_players
-        _check_int("num_werewolves", self.num_werewolves, 1, (n - 1) // 2)
+        check_int("num_werewolves", self.num_werewolves, 1, (n - 1) // 2)
         specials = self.num_werewolves + int(bool(self.seer)) + int(bool(self.doctor))
         if specials > n:
             raise ValueError(f"{specials} special roles do not fit in {n} seats")
-        _check_int("discussion_rounds", self.discussion_rounds, 0, MAX_DISCUSSION_ROUNDS)
-        _check_int("max_speech_chars", self.max_speech_chars, 1, MAX_SPEECH_CHARS)
-        _check_int("max_days", self.max_days, 1, 10 * MAX_PLAYERS)
+        check_int("discussion_rounds", self.discussion_rounds, 0, MAX_DISCUSSION_ROUNDS)
+        check_int("max_speech_chars", self.max_speech_chars, 1, MAX_SPEECH_CHARS)
+        check_int("max_days", self.max_days, 1, 10 * MAX_PLAYERS)
         if self.tie_rule not in ("no_exile", "random"):
             raise ValueError(f"tie_rule must be 'no_exile' or 'random', got {self.tie_rule!r}")
         for flag in ("seer", "doctor", "reveal_roles_on_death", "doctor_self_save"):
             if not isinstance(getattr(self, flag), bool):
                 raise ValueError(f"{flag} must be True or False, got {getattr(self, flag)!r}")
-        names = tuple(self.names)
-        if len(names) != n or len({name.lower() for name in names}) != n:
-            raise ValueError(f"names must be {n} distinct names, got {names!r}")
-        if not all(isinstance(name, str) and name.isalpha() and name.isascii() for name in names):
-            raise ValueError(f"every name must be a word of ASCII letters, got {names!r}")
-        reserved = [name for name in names if name.lower() in RESERVED_NAMES]
-        if reserved:
-            raise ValueError(f"{reserved[0]!r} is a word of the action grammar, not a name")
-        object.__setattr__(self, "names", names)
+        object.__setattr__(self, "names", checked_names(self.names, n, RESERVED_NAMES))
         if self.game not in GAME_WORDS:
             raise ValueError(f"game must be one of {sorted(GAME_WORDS)}, got {self.game!r}")
         if self.speaking_order not in SPEAKING_ORDERS:
@@ -200,8 +193,3 @@ class WerewolfSetup:
         if mapping["speaking_order"] == "round_robin":
             del mapping["speaking_order"]
         return mapping
-
-
-def _check_int(name: str, value: Any, low: int, high: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ValueError(f"{name} must be an int in [{low}, {high}], got {value!r}")

@@ -4,19 +4,22 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
-from typer.testing import CliRunner
 
 import envsuite
-from envsuite.aec_env_base import OFF_TURN
-from envsuite.agents.loading import load_agent
-from envsuite.cli import app
 from envsuite.families.social.amongus_bots import BeliefBot, RandomLegalBot
 from envsuite.families.social.amongus_rules import AmongUsGame
 from envsuite.families.social.game_log import GameLog
 from envsuite.outcomes import agent_outcomes
-from envsuite.records import read_records
 from tests.families.social.bot_games import play
+from tests.families.social.env_checks import (
+    belief_side_wins,
+    check_off_turn_action,
+    check_pettingzoo_vector_form,
+    check_same_seed_same_game,
+    eval_records,
+    play_bad_actions,
+    play_loaded_bots,
+)
 
 ENV_ID = "envsuite/AmongUs-v0"
 
@@ -77,24 +80,12 @@ def test_the_vector_form_refuses_out_of_range_and_illegal_indices():
 
 
 def test_an_off_turn_action_costs_the_penalty_and_changes_nothing_else():
-    env = make()
-    env.reset(seed=0)
-    mover = env.agent_selection
-    other = next(a for a in env.agents if a != mover)
-    env.step("wait", agent=other)
-    assert env.infos[other]["parse_error"] == OFF_TURN and env.rewards[other] == -0.1
-    assert env.agent_selection == mover and env.unwrapped.game.game_log.entries == []
+    check_off_turn_action(make(), "wait")
 
 
 def test_a_game_of_bad_actions_runs_to_the_round_limit_undecided():
     env = make(max_rounds=3)
-    env.reset(seed=3)
-    final = {}
-    for agent in env.agent_iter(5000):
-        _, _, terminated, truncated, info = env.last()
-        if terminated or truncated:
-            final[agent] = info
-        env.step(None if terminated or truncated else "gibberish")
+    final = play_bad_actions(env, seed=3)
     game = env.unwrapped.game
     assert game.over and game.truncated and game.round == 4 and all(game.alive)
     assert {info["outcome"] for info in final.values()} == {"draw"}
@@ -154,77 +145,34 @@ def test_bad_arguments_are_refused(kwargs, message):
 
 
 def test_same_seed_same_actions_same_game():
-    games = []
-    for _ in range(2):
-        env = make(tie_rule="random")
-        seats = {agent: RandomLegalBot(env) for agent in env.possible_agents}
-        play(env, seats, seed=9)
-        games.append(env.unwrapped.game.game_log.to_json())
-    assert games[0] == games[1]
+    check_same_seed_same_game(lambda: make(tie_rule="random"), RandomLegalBot)
 
 
 def test_pettingzoo_api_and_seed_tests_on_the_vector_form():
-    env = make(observation_mode="vector")
-    api_test(env, num_cycles=200)
-    seed_test(lambda: make(observation_mode="vector"), num_cycles=200)
+    check_pettingzoo_vector_form(make)
 
 
 def test_belief_bots_beat_random_play_on_both_sides():
     env = make()
-    crew = impostors = 0
-    for seed in range(30):
-        env.reset(seed=seed)
-        roles = env.unwrapped.game.roles
-        bot_side = "crew" if seed % 2 else "impostors"
-        seats = {}
-        for agent in env.possible_agents:
-            team = "impostors" if roles[env.unwrapped.seat_of(agent)] == "impostor" else "crew"
-            seats[agent] = (BeliefBot if team == bot_side else RandomLegalBot)(env)
-        play(env, seats, seed)
-        winner = env.unwrapped.game.winner
-        crew += bot_side == "crew" and winner == "crew"
-        impostors += bot_side == "impostors" and winner == "impostors"
+    wins = belief_side_wins(env, BeliefBot, RandomLegalBot, ("impostors", "crew"))
+    crew, impostors = wins["crew"], wins["impostors"]
     # Measured at 40 games each (random against random: the crew wins 38%): belief
     # crewmates win 98%, a belief impostor 75%.
     assert crew >= 12 and impostors >= 9
 
 
 def test_bots_load_as_agent_strings_and_play_mixed_seats():
-    spec = envsuite.spec(ENV_ID)
-    env = make()
-    agents = load_agent(
-        "player_0=envsuite.families.social.amongus_bots:BeliefBot,player_1=oracle,"
-        "player_2=envsuite.families.social.amongus_bots:RandomLegalBot",
-        spec,
-        env,
-    )
-    assert isinstance(agents["player_0"], BeliefBot) and isinstance(agents["player_1"], BeliefBot)
-    assert isinstance(agents["player_2"], RandomLegalBot)
-    final = play(env, agents, seed=2)
+    bots = "envsuite.families.social.amongus_bots"
+    final = play_loaded_bots(ENV_ID, make(), bots, BeliefBot, RandomLegalBot)
     assert {info["outcome"] for info in final.values()} <= {"win", "loss", "draw"}
 
 
 def test_envsuite_eval_with_mixed_seats(tmp_path):
-    out = tmp_path / "run"
-    result = CliRunner().invoke(
-        app,
-        [
-            "eval",
-            ENV_ID,
-            "--agent",
-            "player_0=envsuite.families.social.amongus_bots:RandomLegalBot,player_1=oracle",
-            "--set",
-            "num_players=6",
-            "--episodes",
-            "3",
-            "--out",
-            str(out),
-            "--no-progress",
-        ],
+    records = eval_records(
+        tmp_path,
+        ENV_ID,
+        "player_0=envsuite.families.social.amongus_bots:RandomLegalBot,player_1=oracle",
     )
-    assert result.exit_code == 0, result.output
-    records = read_records(out / "episodes.jsonl")
-    assert len(records) == 3
     for record in records:
         assert {agent.team for agent in record.agents.values()} == {"crew", "impostors"}
         assert sorted(agent.role for agent in record.agents.values()).count("impostor") == 1

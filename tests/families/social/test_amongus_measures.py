@@ -14,6 +14,11 @@ from envsuite.families.social.amongus_measures import AmongUsMeasures, crew_spee
 from envsuite.families.social.amongus_setup import IMPOSTORS, WAIT, Action, Phase
 from envsuite.families.social.belief_probes import format_answer
 from tests.families.social.amongus_scripts import act, game
+from tests.families.social.bot_games import play_probed
+from tests.families.social.env_checks import (
+    check_measures_deterministic,
+    check_measures_off_by_default,
+)
 
 IMPOSTOR = 4
 TASKS = {0: "Weapons", 1: "Storage", 2: "MedBay", 3: "Engine"}
@@ -21,26 +26,7 @@ TASKS = {0: "Weapons", 1: "Storage", 2: "MedBay", 3: "Engine"}
 
 def play(env, seats, seed, on_probe=None, answer=None):
     """Play one game; return each agent's final info and reward (see the Avalon tests)."""
-    env.reset(seed=seed)
-    for index, bot in enumerate(seats.values()):
-        bot.reset(seed * 100 + index)
-    final, rewards = {}, {}
-    for agent in env.agent_iter(50_000):
-        observation, reward, terminated, truncated, info = env.last()
-        if terminated or truncated:
-            final[agent], rewards[agent] = info, reward
-            env.step(None)
-            continue
-        probe = bool(info.get("probe"))
-        action = (
-            answer(agent, info)
-            if probe and answer is not None
-            else seats[agent].act(observation, info)
-        )
-        if probe and on_probe is not None:
-            on_probe(agent, info, action)
-        env.step(action)
-    return final, rewards
+    return play_probed(env, seats, seed, on_probe, answer, limit=50_000)
 
 
 def belief_seats(env):
@@ -218,26 +204,14 @@ def test_suspicion_as_probabilities_respects_knowledge():
 
 # -- determinism, default off, options -------------------------------------------------------
 def test_measures_are_deterministic():
-    def run():
-        env = probed_env(num_players=6, speaking_reward=True)
-        seats = {
-            agent: (BeliefBot(env) if index % 2 else RandomLegalBot(env))
-            for index, agent in enumerate(env.possible_agents)
-        }
-        final, _ = play(env, seats, seed=7)
-        return final, env.unwrapped.state_digest()
+    def make():
+        return probed_env(num_players=6, speaking_reward=True)
 
-    first, second = run(), run()
-    assert first == second
-    assert all("speaking_reward_total" in info for info in first[0].values())
+    check_measures_deterministic(make, BeliefBot, RandomLegalBot, seed=7, limit=50_000)
 
 
 def test_off_by_default():
-    env = envsuite.make("envsuite/AmongUs-v0")
-    final, _ = play(env, belief_seats(env), seed=0)
-    assert not env.unwrapped.measures.enabled
-    keys = {key for info in final.values() for key in info}
-    assert not keys & set(env.unwrapped.record_metrics)
+    check_measures_off_by_default(envsuite.make("envsuite/AmongUs-v0"), BeliefBot, limit=50_000)
 
 
 @pytest.mark.parametrize(

@@ -7,13 +7,13 @@ other), give the observer byte-identical text and vector observations at every s
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 import envsuite
 from envsuite.families.social.amongus_observation import text_view, vector_view
 from envsuite.families.social.amongus_rules import AmongUsGame
 from tests.families.social.amongus_scripts import act, game
+from tests.families.social.env_checks import check_every_view_in_random_play
 
 OBSERVER = 4
 # Seat 4 (Eve) is a crewmate in both deals; the impostor is Alice in A and Bob in B.
@@ -106,33 +106,22 @@ def test_where_an_unseen_player_went_stays_hidden():
 
 @pytest.mark.parametrize("mode", ["text", "vector"])
 def test_no_info_or_observation_names_another_players_role_before_the_end(mode):
+    def check(game_, seat, info, text):
+        assert info["role"] == game_.roles[seat]
+        if text is not None:
+            names = game_.names
+            for hidden in range(len(names)):
+                if game_.known_team[seat][hidden] is None:
+                    assert f"{names[hidden]} was an" not in text
+                    assert f"{names[hidden]} was a crewmate" not in text
+            _, here, bodies = game_.sight(seat)
+            lines = [x for x in text.split("\n") if x.startswith("You are in ")]
+            line = lines[0] if lines else ""
+            for hidden in set(range(len(names))) - set(here) - set(bodies):
+                assert hidden == seat or names[hidden] not in line
+
     env = envsuite.make("envsuite/AmongUs-v0", num_players=7, observation_mode=mode)
-    rng = np.random.default_rng(0)
-    for seed in range(3):
-        env.reset(seed=seed)
-        game_ = env.unwrapped.game
-        names = game_.names
-        for _agent in env.agent_iter(5000):
-            _, _, terminated, truncated, info = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            for other in env.possible_agents:
-                seat = env.unwrapped.seat_of(other)
-                assert env.infos[other]["role"] == game_.roles[seat]
-                if mode == "text" and not game_.over:
-                    text = env.observe(other)
-                    for hidden in range(len(names)):
-                        if game_.known_team[seat][hidden] is None:
-                            assert f"{names[hidden]} was an" not in text
-                            assert f"{names[hidden]} was a crewmate" not in text
-                    _, here, bodies = game_.sight(seat)
-                    lines = [x for x in text.split("\n") if x.startswith("You are in ")]
-                    line = lines[0] if lines else ""
-                    for hidden in set(range(len(names))) - set(here) - set(bodies):
-                        assert hidden == seat or names[hidden] not in line
-            legal = info["legal_actions"] if mode == "text" else np.flatnonzero(info["action_mask"])
-            env.step(legal[int(rng.integers(len(legal)))])
+    check_every_view_in_random_play(env, 5000, check)
 
 
 def test_a_task_done_out_of_sight_shows_only_at_the_next_meeting():

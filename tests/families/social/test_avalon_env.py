@@ -4,20 +4,22 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
-from typer.testing import CliRunner
 
 import envsuite
-from envsuite.aec_env_base import OFF_TURN
-from envsuite.agents.loading import load_agent
-from envsuite.cli import app
 from envsuite.families.social.avalon_actions import action_size, parse_text
 from envsuite.families.social.avalon_bots import BeliefBot, RandomLegalBot
 from envsuite.families.social.avalon_rules import AvalonGame
 from envsuite.families.social.avalon_setup import NAMES, AvalonAction, Phase
 from envsuite.families.social.game_log import GameLog
-from envsuite.records import read_records
 from tests.families.social.bot_games import play
+from tests.families.social.env_checks import (
+    belief_side_wins,
+    check_off_turn_action,
+    check_pettingzoo_vector_form,
+    check_same_seed_same_game,
+    eval_records,
+    play_loaded_bots,
+)
 
 ENV_ID = "envsuite/Avalon-v0"
 
@@ -107,14 +109,7 @@ def test_a_good_fail_card_is_refused_and_played_as_success():
 
 
 def test_an_off_turn_action_costs_the_penalty_and_changes_nothing_else():
-    env = make()
-    env.reset(seed=0)
-    mover = env.agent_selection
-    other = next(a for a in env.agents if a != mover)
-    entries = len(env.unwrapped.game.game_log.entries)
-    env.step("pass", agent=other)
-    assert env.infos[other]["parse_error"] == OFF_TURN and env.rewards[other] == pytest.approx(-0.1)
-    assert env.agent_selection == mover and len(env.unwrapped.game.game_log.entries) == entries
+    check_off_turn_action(make(), "pass")
 
 
 def test_a_game_of_bad_actions_ends_with_five_rejections_and_evil_winning():
@@ -180,75 +175,35 @@ def test_bad_arguments_are_refused(kwargs, message):
 
 
 def test_same_seed_same_actions_same_game():
-    games = []
-    for _ in range(2):
-        env = make(num_players=8)
-        play(env, {agent: RandomLegalBot(env) for agent in env.possible_agents}, seed=9)
-        games.append(env.unwrapped.game.game_log.to_json())
-    assert games[0] == games[1]
+    check_same_seed_same_game(lambda: make(num_players=8), RandomLegalBot)
 
 
 def test_pettingzoo_api_and_seed_tests_on_the_vector_form():
-    env = make(observation_mode="vector")
-    api_test(env, num_cycles=200)
-    seed_test(lambda: make(observation_mode="vector"), num_cycles=200)
+    check_pettingzoo_vector_form(make)
 
 
 def test_belief_bots_beat_random_play_on_both_sides():
     env = make(num_players=7, discussion_rounds=0, observation_mode="vector")
-    good = evil = 0
-    for seed in range(30):
-        env.reset(seed=seed)
-        teams = env.unwrapped.game.teams
-        bot_side = "good" if seed % 2 else "evil"
-        kinds = [BeliefBot if team == bot_side else RandomLegalBot for team in teams]
-        seats = {agent: kinds[env.unwrapped.seat_of(agent)](env) for agent in env.possible_agents}
-        play(env, seats, seed)
-        winner = env.unwrapped.game.winner
-        good += bot_side == "good" and winner == "good"
-        evil += bot_side == "evil" and winner == "evil"
+    wins = belief_side_wins(env, BeliefBot, RandomLegalBot, ("evil", "good"))
+    good, evil = wins["good"], wins["evil"]
     # Measured at 100 games (random against random: good wins 32%): belief good against
     # random evil wins 82%; belief evil against random good wins 100%.
     assert good >= 10 and evil >= 13
 
 
 def test_bots_load_as_agent_strings_and_play_mixed_seats():
-    spec = envsuite.spec(ENV_ID)
-    env = make()
-    agents = load_agent(
-        "player_0=envsuite.families.social.avalon_bots:BeliefBot,player_1=oracle,"
-        "player_2=envsuite.families.social.avalon_bots:RandomLegalBot",
-        spec,
-        env,
-    )
-    assert isinstance(agents["player_0"], BeliefBot) and isinstance(agents["player_1"], BeliefBot)
-    assert isinstance(agents["player_2"], RandomLegalBot)
-    final = play(env, agents, seed=2)
+    bots = "envsuite.families.social.avalon_bots"
+    final = play_loaded_bots(ENV_ID, make(), bots, BeliefBot, RandomLegalBot)
     assert {info["outcome"] for info in final.values()} == {"win", "loss"}
 
 
 def test_envsuite_eval_with_mixed_seats(tmp_path):
-    out = tmp_path / "run"
-    result = CliRunner().invoke(
-        app,
-        [
-            "eval",
-            ENV_ID,
-            "--agent",
-            "player_0=envsuite.families.social.avalon_bots:BeliefBot,player_1=oracle,"
-            "player_2=envsuite.families.social.avalon_bots:RandomLegalBot",
-            "--set",
-            "num_players=6",
-            "--episodes",
-            "3",
-            "--out",
-            str(out),
-            "--no-progress",
-        ],
+    records = eval_records(
+        tmp_path,
+        ENV_ID,
+        "player_0=envsuite.families.social.avalon_bots:BeliefBot,player_1=oracle,"
+        "player_2=envsuite.families.social.avalon_bots:RandomLegalBot",
     )
-    assert result.exit_code == 0, result.output
-    records = read_records(out / "episodes.jsonl")
-    assert len(records) == 3
     for record in records:
         assert {agent.team for agent in record.agents.values()} == {"good", "evil"}
         assert {agent.role for agent in record.agents.values()} >= {"merlin", "assassin"}

@@ -12,8 +12,13 @@ from envsuite.families.social.avalon_beliefs import speech_stance
 from envsuite.families.social.avalon_bots import BeliefBot, RandomLegalBot
 from envsuite.families.social.avalon_measures import AvalonMeasures
 from envsuite.families.social.avalon_rules import AvalonGame
-from envsuite.families.social.avalon_setup import EVIL, PASS, AvalonAction, AvalonSetup, Phase
+from envsuite.families.social.avalon_setup import EVIL, PASS, AvalonAction, AvalonSetup
 from envsuite.families.social.belief_probes import format_answer
+from tests.families.social.bot_games import measured_discussion, play_probed
+from tests.families.social.env_checks import (
+    check_measures_deterministic,
+    check_measures_off_by_default,
+)
 
 ALL_PHASES = ["discussion", "proposal", "vote", "quest", "assassination"]
 NAMES = ("Alice", "Bob", "Carol", "Dave", "Eve")
@@ -28,26 +33,7 @@ def play(env, seats, seed, on_probe=None, answer=None):
     ``on_probe(agent, info, answer)`` sees every probe; ``answer(agent, info)`` replaces
     the seat bot's probe answer when given.
     """
-    env.reset(seed=seed)
-    for index, bot in enumerate(seats.values()):
-        bot.reset(seed * 100 + index)
-    final, rewards = {}, {}
-    for agent in env.agent_iter(20_000):
-        observation, reward, terminated, truncated, info = env.last()
-        if terminated or truncated:
-            final[agent], rewards[agent] = info, reward
-            env.step(None)
-            continue
-        probe = bool(info.get("probe"))
-        action = (
-            answer(agent, info)
-            if probe and answer is not None
-            else seats[agent].act(observation, info)
-        )
-        if probe and on_probe is not None:
-            on_probe(agent, info, action)
-        env.step(action)
-    return final, rewards
+    return play_probed(env, seats, seed, on_probe, answer)
 
 
 def belief_seats(env):
@@ -187,14 +173,7 @@ def _discussion(script):
     measures.start(game)
     game.apply_chance(SERVANT)
     measures.after_change(game)
-    while game.phase is Phase.DISCUSSION:
-        seat = game.to_move
-        action = script.get(seat, PASS)
-        measures.before_action(game, seat, action)
-        game.apply(seat, action)
-        measures.after_action(game, seat, action)
-        measures.after_change(game)
-    return measures, {speech.seat: speech for speech in measures.speeches}
+    return measures, measured_discussion(game, measures, script, PASS)
 
 
 def test_a_true_accusation_raises_the_listeners_belief_in_the_truth():
@@ -247,28 +226,16 @@ def test_speech_stance(text, stance):
 
 # -- determinism, default off, options -------------------------------------------------------
 def test_measures_are_deterministic():
-    def run():
-        env = envsuite.make(
+    def make():
+        return envsuite.make(
             "envsuite/Avalon-v0", num_players=6, belief_probes=ALL_PHASES, speaking_reward=True
         )
-        seats = {
-            agent: (BeliefBot(env) if index % 2 else RandomLegalBot(env))
-            for index, agent in enumerate(env.possible_agents)
-        }
-        final, _ = play(env, seats, seed=11)
-        return final, env.unwrapped.state_digest()
 
-    first, second = run(), run()
-    assert first == second
-    assert all("speaking_reward_total" in info for info in first[0].values())
+    check_measures_deterministic(make, BeliefBot, RandomLegalBot, seed=11)
 
 
 def test_off_by_default():
-    env = envsuite.make("envsuite/Avalon-v0")
-    final, _ = play(env, belief_seats(env), seed=0)
-    assert not env.unwrapped.measures.enabled
-    keys = {key for info in final.values() for key in info}
-    assert not keys & set(env.unwrapped.record_metrics)
+    check_measures_off_by_default(envsuite.make("envsuite/Avalon-v0"), BeliefBot)
 
 
 @pytest.mark.parametrize(

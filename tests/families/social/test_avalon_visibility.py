@@ -7,13 +7,13 @@ actions, give that player byte-identical text and vector observations at every s
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 import envsuite
 from envsuite.families.social.avalon_observation import text_view, vector_view
 from envsuite.families.social.avalon_rules import AvalonGame
 from envsuite.families.social.avalon_setup import NAMES, AvalonAction, AvalonSetup, Phase
+from tests.families.social.env_checks import check_every_view_in_random_play
 
 SPECIALS = ("merlin", "percival", "morgana", "mordred", "oberon", "assassin")
 # Seven players; seat 6 is a loyal servant in every deal.
@@ -77,27 +77,16 @@ def test_the_players_who_may_see_do_see():
 
 @pytest.mark.parametrize("mode", ["text", "vector"])
 def test_no_info_or_observation_names_another_players_role_before_the_end(mode):
+    def check(game, seat, info, text):
+        assert set(info) >= {"role", "team"}
+        assert info["role"] == game.roles[seat]
+        if text is not None:
+            assert "The roles were" not in text
+            for hidden in range(7):
+                if hidden != seat:
+                    assert f"{game.names[hidden]} the {game.roles[hidden]}" not in text
+                    assert f"{game.names[hidden]}, {game.roles[hidden]}" not in text
+            assert "You played" not in text or seat in game.team or game.results
+
     env = envsuite.make("envsuite/Avalon-v0", num_players=7, observation_mode=mode)
-    rng = np.random.default_rng(0)
-    for seed in range(3):
-        env.reset(seed=seed)
-        game = env.unwrapped.game
-        for _agent in env.agent_iter(3000):
-            _, _, terminated, truncated, info = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            for other in env.possible_agents:
-                seat = env.unwrapped.seat_of(other)
-                assert set(env.infos[other]) >= {"role", "team"}
-                assert env.infos[other]["role"] == game.roles[seat]
-                if mode == "text" and not game.over:
-                    text = env.observe(other)
-                    assert "The roles were" not in text
-                    for hidden in range(7):
-                        if hidden != seat:
-                            assert f"{game.names[hidden]} the {game.roles[hidden]}" not in text
-                            assert f"{game.names[hidden]}, {game.roles[hidden]}" not in text
-                    assert "You played" not in text or seat in game.team or game.results
-            legal = info["legal_actions"] if mode == "text" else np.flatnonzero(info["action_mask"])
-            env.step(legal[int(rng.integers(len(legal)))])
+    check_every_view_in_random_play(env, 3000, check)

@@ -12,7 +12,8 @@ from envsuite.families.social.belief_probes import ProbeQuestion, parse_probe_an
 from envsuite.families.social.werewolf_bots import BeliefBot, RandomLegalBot
 from envsuite.families.social.werewolf_measures import WerewolfMeasures
 from envsuite.families.social.werewolf_rules import WerewolfGame
-from envsuite.families.social.werewolf_setup import PASS, Action, Phase
+from envsuite.families.social.werewolf_setup import PASS, Action
+from tests.families.social.bot_games import measured_discussion, play_probed
 from tests.families.social.werewolf_scripts import night, setup
 
 DEAL = ("werewolf", "seer", "doctor", "villager", "villager", "villager")
@@ -21,21 +22,7 @@ WOLF, SEER, DOCTOR = 0, 1, 2
 
 def play(env, seats, seed, on_probe=None):
     """Play one game; return each agent's final info. ``on_probe(agent, info, answer)``."""
-    env.reset(seed=seed)
-    for index, bot in enumerate(seats.values()):
-        bot.reset(seed * 100 + index)
-    final = {}
-    for agent in env.agent_iter(20_000):
-        observation, _, terminated, truncated, info = env.last()
-        if terminated or truncated:
-            final[agent] = info
-            env.step(None)
-            continue
-        action = seats[agent].act(observation, info)
-        if info.get("probe") and on_probe is not None:
-            on_probe(agent, info, action)
-        env.step(action)
-    return final
+    return play_probed(env, seats, seed, on_probe)[0]
 
 
 def belief_seats(env):
@@ -51,14 +38,7 @@ def _discussion(first, script):
     night(game, kill=3, check=WOLF, save=DOCTOR)
     game.apply_chance(first)
     measures.after_change(game)
-    while game.phase is Phase.DISCUSSION:
-        seat = game.to_move
-        action = script.get(seat, PASS)
-        measures.before_action(game, seat, action)
-        game.apply(seat, action)
-        measures.after_action(game, seat, action)
-        measures.after_change(game)
-    return measures, {speech.seat: speech for speech in measures.speeches}
+    return measures, measured_discussion(game, measures, script, PASS)
 
 
 @pytest.mark.parametrize("first", [WOLF, SEER])

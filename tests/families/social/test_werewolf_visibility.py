@@ -7,13 +7,13 @@ text and vector observations at every step.
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 import envsuite
 from envsuite.families.social.werewolf_observation import text_view, vector_view
 from envsuite.families.social.werewolf_rules import WerewolfGame
 from envsuite.families.social.werewolf_setup import Action, Phase
+from tests.families.social.env_checks import check_every_view_in_random_play
 from tests.families.social.werewolf_scripts import setup
 
 # Seat 5 is a villager in both deals; who is the werewolf, the seer and the doctor differs.
@@ -82,25 +82,14 @@ def test_the_script_does_reach_private_information():
 
 @pytest.mark.parametrize("mode", ["text", "vector"])
 def test_no_info_or_observation_names_another_players_role_before_the_end(mode):
+    def check(game, seat, info, text):
+        assert info["role"] == game.roles[seat]
+        if text is not None:
+            names = game.names
+            for hidden in range(len(names)):
+                if game.known[seat][hidden] is None:
+                    assert f"{names[hidden]}, the" not in text
+                    assert f"{names[hidden]} the {game.roles[hidden]}" not in text
+
     env = envsuite.make("envsuite/Werewolf-v0", num_players=7, observation_mode=mode)
-    rng = np.random.default_rng(0)
-    for seed in range(3):
-        env.reset(seed=seed)
-        game = env.unwrapped.game
-        names = game.names
-        for _agent in env.agent_iter(2000):
-            _, _, terminated, truncated, info = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            for other in env.possible_agents:
-                seat = env.unwrapped.seat_of(other)
-                assert env.infos[other]["role"] == game.roles[seat]
-                if mode == "text" and not game.over:
-                    text = env.observe(other)
-                    for hidden in range(len(names)):
-                        if game.known[seat][hidden] is None:
-                            assert f"{names[hidden]}, the" not in text
-                            assert f"{names[hidden]} the {game.roles[hidden]}" not in text
-            legal = info["legal_actions"] if mode == "text" else np.flatnonzero(info["action_mask"])
-            env.step(legal[int(rng.integers(len(legal)))])
+    check_every_view_in_random_play(env, 2000, check)
