@@ -54,6 +54,7 @@ import ast
 import json
 import math
 import re
+import warnings
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -145,7 +146,10 @@ def _literal(node: ast.expr) -> Any:
 
 def _from_call(body: str) -> GuiAction:
     try:
-        tree = ast.parse(body, mode="eval")
+        with warnings.catch_warnings():
+            # Agent text such as "\d" or "1a" makes the parser warn; it is an error here.
+            warnings.simplefilter("ignore")
+            tree = ast.parse(body, mode="eval")
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         raise GuiActionError(
             f'{body[:60]!r} is not an action call; write e.g. click(40, 12), type("hi"), key(enter)'

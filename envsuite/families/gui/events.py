@@ -95,7 +95,8 @@ def dispatch(screen: Screen, action: GuiAction) -> DispatchResult:
         result = _close_popup(screen) or DispatchResult(False, navigation="back")
     else:
         result = DispatchResult(False, navigation=kind)
-    _drop_lost_focus(screen)
+    if result.changed:
+        _drop_lost_focus(screen)
     return result
 
 

@@ -8,7 +8,7 @@ one spelling: modifiers first in a fixed order, joined by ``+`` (``ctrl+shift+ta
 
 from __future__ import annotations
 
-from envsuite.action_errors import InvalidAction
+from envsuite.families.gui.actions import GuiActionError
 
 #: Canonical names of the keys that are not single characters, and their aliases.
 KEY_ALIASES: dict[str, str] = {
@@ -70,12 +70,12 @@ def canonical_key(text: str) -> str:
     (lowercased when a modifier is held).
 
     Raises:
-        InvalidAction: empty, too long, an unknown key name, or only modifiers.
+        GuiActionError: empty, too long, an unknown key name, or only modifiers.
     """
     if not isinstance(text, str) or not text.strip():
-        raise InvalidAction("key needs a key name such as 'enter', 'tab' or 'ctrl+a'")
+        raise GuiActionError("key needs a key name such as 'enter', 'tab' or 'ctrl+a'")
     if len(text) > MAX_KEY_CHARS:
-        raise InvalidAction(f"key name longer than {MAX_KEY_CHARS} characters")
+        raise GuiActionError(f"key name longer than {MAX_KEY_CHARS} characters")
     raw = text.strip()
     if len(raw) == 1:
         return KEY_ALIASES.get(raw, raw)
@@ -94,8 +94,8 @@ def canonical_key(text: str) -> str:
             keys.append(part.lower() if modifiers or len(parts) > 1 else part)
         else:
             known = ", ".join(sorted(set(KEY_ALIASES.values())))
-            raise InvalidAction(f"unknown key {part!r} (known: {known}, or one character)")
+            raise GuiActionError(f"unknown key {part!r} (known: {known}, or one character)")
     if len(keys) != 1:
-        raise InvalidAction(f"key {text!r} must name exactly one non-modifier key")
+        raise GuiActionError(f"key {text!r} must name exactly one non-modifier key")
     ordered = [name for name in MODIFIER_ORDER if name in modifiers]
     return "+".join([*ordered, keys[0]])

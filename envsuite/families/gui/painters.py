@@ -218,6 +218,8 @@ def _list_item(draw: Any, image: Any, rect: Rect, w: ListItem, theme: Theme, foc
 
 def _list_focus(draw: Any, image: Any, rect: Rect, w: ListBox, theme: Theme, focused: bool) -> None:
     _list_box(draw, image, rect, w, theme, focused)
+    if focused:
+        draw.rectangle(rect.box(), outline=theme.focus, width=2)
 
 
 def _tabs(draw: Any, image: Any, rect: Rect, w: Tabs, theme: Theme, focused: bool) -> None:

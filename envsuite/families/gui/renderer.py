@@ -13,6 +13,7 @@ lists. Scroll bars are drawn over a container's items once they are all drawn.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -34,8 +35,9 @@ def render_screen(
         screen: What to draw.
         theme: Colours, fonts and sizes.
         size: ``(width, height)`` of the picture; the screen's own size when None.
-            Another size scales the drawn screen (bilinear), so clicks stay in the
-            screen's logical pixels.
+            Another size scales the drawn screen (pixels repeated for whole-number
+            enlargements, bilinear otherwise), so clicks stay in the screen's logical
+            pixels.
 
     Returns:
         A ``(height, width, 3)`` uint8 array.
@@ -74,7 +76,10 @@ def render_image(screen: Screen, theme: Theme = LIGHT, size: tuple[int, int] | N
     while open_containers:
         _finish_container(draw, open_containers.pop(), theme)
     if size is not None and (size[0], size[1]) != image.size:
-        image = image.resize((size[0], size[1]), Image.Resampling.BILINEAR)
+        # Whole-number enlargements copy pixels (crisp and cheap); other sizes blend.
+        whole = size[0] % screen.width == 0 and size[1] % screen.height == 0
+        method = Image.Resampling.NEAREST if whole else Image.Resampling.BILINEAR
+        image = image.resize((size[0], size[1]), method)
     return image
 
 
@@ -120,10 +125,14 @@ def _finish_container(draw: Any, item: Placed, theme: Theme) -> None:
 
 def _dim(image: Any, theme: Theme) -> Any:
     """``image`` blended towards the theme's scrim colour (behind a modal dialog)."""
-    from PIL import Image
+    return image.point(_scrim_table(theme.scrim, theme.scrim_alpha))
 
-    pixels = np.asarray(image, dtype=np.uint16)
-    alpha = theme.scrim_alpha
-    scrim = np.array(theme.scrim, dtype=np.uint16)
-    blended = (pixels * (255 - alpha) + scrim * alpha + 127) // 255
-    return Image.fromarray(blended.astype(np.uint8), "RGB")
+
+@functools.cache
+def _scrim_table(scrim: tuple[int, int, int], alpha: int) -> list[int]:
+    """Per-channel look-up table of the blend, in integers (no floating point)."""
+    return [
+        (value * (255 - alpha) + channel * alpha + 127) // 255
+        for channel in scrim
+        for value in range(256)
+    ]
