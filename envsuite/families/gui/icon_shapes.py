@@ -107,7 +107,10 @@ def _settings(draw: Any, rect: Rect, colour: Colour) -> None:
         x, y = cx + r * 0.8 * math.cos(angle), cy + r * 0.8 * math.sin(angle)
         tooth = r * 0.22
         draw.rectangle((x - tooth, y - tooth, x + tooth, y + tooth), fill=colour)
-    draw.ellipse((cx - r * 0.75, cy - r * 0.75, cx + r * 0.75, cy + r * 0.75), fill=colour)
+    # A thick ring, so the gear keeps its hole at small sizes.
+    ring = max(2, round(r * 0.4))
+    hub = (cx - r * 0.75, cy - r * 0.75, cx + r * 0.75, cy + r * 0.75)
+    draw.ellipse(hub, outline=colour, width=ring)
 
 
 def _user(draw: Any, rect: Rect, colour: Colour) -> None:

@@ -70,7 +70,8 @@ def render_image(screen: Screen, theme: Theme = LIGHT, size: tuple[int, int] | N
             draw = ImageDraw.Draw(image)
             scrim_done = True
         if item.visible is not None:
-            _paint(image, draw, item, theme, screen.focus_id == item.widget.element_id)
+            focused = screen.focus_id == item.widget.element_id and not item.inert
+            _paint(image, draw, item, theme, focused)
         if isinstance(item.widget, ScrollContainer):
             open_containers.append(item)
     while open_containers:

