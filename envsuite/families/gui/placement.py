@@ -57,8 +57,18 @@ def place(screen: Screen) -> list[Placed]:
     ) -> None:
         if not widget.visible:
             return
-        rect = widget.bounds.moved(*offset)
-        visible = None if clip is None else rect.intersection(clip)
+        rect = widget.bounds if offset == (0, 0) else widget.bounds.moved(*offset)
+        if clip is None:
+            visible = None
+        elif (
+            clip.x <= rect.x
+            and clip.y <= rect.y
+            and rect.right <= clip.right
+            and rect.bottom <= clip.bottom
+        ):
+            visible = rect  # wholly inside its clip: the common case, no new rectangle
+        else:
+            visible = rect.intersection(clip)
         placed.append(Placed(widget, rect, visible, parent, depth, inert))
         if widget.popup_children():
             popups.append((widget, offset, widget.element_id, depth + 1, inert))
