@@ -37,7 +37,7 @@ from envsuite.families.gui.showcase import showcase_screen
 from envsuite.text_image import text_image
 from tests.benchmarks.paired_timing import timed_against_raw
 
-ROUNDS = 5
+ROUNDS = 3
 #: One pass over the showcase; it is repeated ``REPEATS`` times on fresh screens.
 SCRIPT = [
     "click(name)",
@@ -61,7 +61,7 @@ SCRIPT = [
     "click(keep)",
     "click(save)",
 ]
-REPEATS = 10
+REPEATS = 5
 STEPS = len(SCRIPT) * REPEATS
 
 
