@@ -147,3 +147,16 @@ def test_same_actions_same_state_and_pixels():
     run(second, *script)
     assert (render_screen(first) == render_screen(second)).all()
     assert first.event_log == second.event_log and first.focus_id == second.focus_id
+
+
+def test_non_modal_popup_leaves_the_screen_live():
+    from envsuite.families.gui.dialog import Dialog
+
+    screen = showcase_screen()
+    screen.dialogs.append(Dialog("tip", Rect(150, 200, 100, 50), name="Tip", modal=False))
+    run(screen, "click(newsletter)")  # still reachable beside the pop-up
+    assert not screen.find("newsletter").checked
+    run(screen, "click(200, 240)")  # the Save button's place: the pop-up covers it
+    assert screen.find("save").activations == 0
+    run(screen, "click('tip/close')")
+    assert not screen.find("tip").is_open and screen.event_log[-1] == ("close", "tip")
