@@ -1,0 +1,111 @@
+"""Where every shown widget is on the screen: scrolled, clipped, layered, inert or not.
+
+One walk over the screen gives the renderer's drawing order, the hit test and the
+accessibility tree, so the three can never disagree about what is where.
+
+Layers, bottom to top: the screen's widgets, open dialogs in order, then open dropdown
+lists (which, as in browsers, escape their container's clipping). While a modal dialog is
+open, every layer below it is inert.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from envsuite.families.gui.geometry import Rect
+from envsuite.families.gui.screen import Screen
+from envsuite.families.gui.widget import Widget
+
+
+@dataclass(frozen=True)
+class Placed:
+    """One shown widget and where it is.
+
+    Attributes:
+        widget: The widget.
+        rect: Its bounds after scrolling, in screen pixels.
+        visible: The part of ``rect`` not clipped away (by the screen edge or scrolling
+            containers), or None when all of it is.
+        parent_id: Element id of the widget it sits in, or None at the top.
+        depth: Nesting depth (0 at the top).
+        inert: Below an open modal dialog: drawn, never hit, not in the tree.
+    """
+
+    widget: Widget
+    rect: Rect
+    visible: Rect | None
+    parent_id: str | None
+    depth: int
+    inert: bool
+
+
+def place(screen: Screen) -> list[Placed]:
+    """Every shown widget of ``screen`` in drawing order (later ones are on top)."""
+    placed: list[Placed] = []
+    popups: list[tuple[Widget, tuple[int, int], str, int, bool]] = []
+    whole = Rect(0, 0, screen.width, screen.height)
+    dialogs = screen.open_dialogs()
+    last_modal = max((i for i, d in enumerate(dialogs) if d.modal), default=-1)
+
+    def walk(
+        widget: Widget,
+        offset: tuple[int, int],
+        clip: Rect | None,
+        parent: str | None,
+        depth: int,
+        inert: bool,
+    ) -> None:
+        if not widget.visible:
+            return
+        rect = widget.bounds if offset == (0, 0) else widget.bounds.moved(*offset)
+        if clip is None:
+            visible = None
+        elif (
+            clip.x <= rect.x
+            and clip.y <= rect.y
+            and rect.right <= clip.right
+            and rect.bottom <= clip.bottom
+        ):
+            visible = rect  # wholly inside its clip: the common case, no new rectangle
+        else:
+            visible = rect.intersection(clip)
+        placed.append(Placed(widget, rect, visible, parent, depth, inert))
+        if widget.popup_children():
+            popups.append((widget, offset, widget.element_id, depth + 1, inert))
+        shift = widget.child_offset()
+        inner_offset = (offset[0] + shift[0], offset[1] + shift[1])
+        inner_clip = visible if widget.clips_children() else clip
+        for child in widget.children():
+            walk(child, inner_offset, inner_clip, widget.element_id, depth + 1, inert)
+
+    for widget in screen.items:
+        walk(widget, (0, 0), whole, None, 0, last_modal >= 0)
+    for index, dialog in enumerate(dialogs):
+        walk(dialog, (0, 0), whole, None, 0, index < last_modal)
+    for owner, offset, parent, depth, inert in popups:
+        for option in owner.popup_children():
+            walk(option, offset, whole, parent, depth, inert)
+    return placed
+
+
+def hit(placed: list[Placed], px: int, py: int) -> Placed | None:
+    """The topmost live widget whose visible part holds pixel ``(px, py)``, or None."""
+    for item in reversed(placed):
+        if not item.inert and item.visible is not None and item.visible.contains(px, py):
+            return item
+    return None
+
+
+def focus_order(placed: list[Placed]) -> list[Placed]:
+    """The widgets ``tab`` visits, in order: focusable, enabled, live and not clipped away.
+
+    While a dropdown list is open, its options are not tab stops (arrow keys move in it).
+    """
+    return [
+        item
+        for item in placed
+        if item.widget.focusable
+        and item.widget.enabled
+        and not item.inert
+        and item.visible is not None
+    ]

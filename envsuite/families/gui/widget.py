@@ -1,0 +1,117 @@
+"""The widget base: element id, bounds, role, name and state, and the input hooks.
+
+A widget is plain state plus three input hooks (a click at a point, a named key, typed
+text); drawing lives in :mod:`~envsuite.families.gui.painters`, geometry of the whole
+screen in :mod:`~envsuite.families.gui.placement`. Hooks return whether the widget's
+state changed, so dispatch can report a no-op.
+
+Bounds are screen pixels as if no scrolling container above the widget were scrolled;
+:mod:`~envsuite.families.gui.placement` shifts and clips them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from envsuite.families.gui.geometry import Rect
+
+
+@dataclass(eq=False)
+class Widget:
+    """One element of a screen.
+
+    Args:
+        element_id: Unique on its screen; actions such as ``click(element_id)`` name it.
+        bounds: Where it is, in screen pixels (before scrolling).
+        name: Its accessible name (a button's label, a field's label).
+        enabled: A disabled widget is drawn greyed and ignores input.
+        visible: A hidden widget is neither drawn, hit nor in the accessibility tree.
+    """
+
+    element_id: str
+    bounds: Rect
+    name: str = ""
+    enabled: bool = True
+    visible: bool = True
+    #: Accessibility role (ARIA spelling).
+    role: ClassVar[str] = "generic"
+    #: Whether it takes keyboard focus (Tab stops at it, clicking focuses it).
+    focusable: ClassVar[bool] = False
+
+    def children(self) -> Sequence[Widget]:
+        """Widgets inside this one that are currently shown, in drawing order."""
+        return ()
+
+    def popup_children(self) -> Sequence[Widget]:
+        """Widgets this one shows above everything else (an open dropdown's options)."""
+        return ()
+
+    def child_offset(self) -> tuple[int, int]:
+        """How far its children are shifted when drawn (a scrolled container's offset)."""
+        return 0, 0
+
+    def clips_children(self) -> bool:
+        """Whether children are cut to this widget's bounds (a scrolling container)."""
+        return False
+
+    def state(self) -> dict[str, Any]:
+        """Accessibility states beyond ``enabled`` and ``focused`` (checked, value, ...)."""
+        return {}
+
+    def paint_key(self) -> tuple[Any, ...]:
+        """Everything its drawing depends on besides bounds, theme and focus."""
+        return (self.name, self.enabled, tuple(sorted(self.state().items())))
+
+    def on_click(self, px: int, py: int) -> bool:
+        """React to a click at screen pixel ``(px, py)`` inside it; True if state changed."""
+        return False
+
+    def on_key(self, key: str) -> bool:
+        """React to the named key while focused (names from :mod:`.keys`); True if changed."""
+        return False
+
+    def on_text(self, text: str) -> bool:
+        """Take typed ``text`` while focused; True if state changed."""
+        return False
+
+
+@dataclass(eq=False)
+class Label(Widget):
+    """Static text (role ``StaticText`` as Chromium's tree names it).
+
+    Args:
+        text: The text shown; it is also the accessible name.
+        bold: Drawn in the bold face (headings).
+        muted: Drawn in the theme's secondary text colour.
+    """
+
+    text: str = ""
+    bold: bool = False
+    muted: bool = False
+    role: ClassVar[str] = "StaticText"
+
+    def __post_init__(self) -> None:
+        if not self.name:
+            self.name = self.text
+
+    def paint_key(self) -> tuple[Any, ...]:
+        """Text and style."""
+        return (self.text, self.bold, self.muted, self.enabled)
+
+
+@dataclass(eq=False)
+class Group(Widget):
+    """A plain container of widgets (a panel, a form section); drawn as nothing itself.
+
+    Args:
+        items: The widgets inside, in drawing order.
+    """
+
+    items: list[Widget] = field(default_factory=list)
+    role: ClassVar[str] = "group"
+
+    def children(self) -> Sequence[Widget]:
+        """Its items."""
+        return self.items
