@@ -29,6 +29,7 @@ from typing import Any
 
 from envsuite.families.gui.screen import Screen
 from envsuite.families.gui.state_digest import screen_state
+from envsuite.families.gui.theme import LIGHT, Theme
 
 #: Navigation requests an action can make (see :class:`~.events.DispatchResult`).
 NAVIGATION_KINDS = ("back", "home", "done")
@@ -48,6 +49,7 @@ class App(abc.ABC):
         done: Whether the agent has said ``done``.
         data: App-level state predicates read besides the screen (a form's submitted
             values, a mailbox's contents); JSON-ready, part of :meth:`state`.
+        theme: The theme every backend draws the app in (a task may draw it per split).
     """
 
     def __init__(self, home_id: str) -> None:
@@ -56,6 +58,7 @@ class App(abc.ABC):
         self.revision = 0
         self.done = False
         self.data: dict[str, Any] = {}
+        self.theme: Theme = LIGHT
         self.screen_id = home_id
         self.screen: Screen = self.build_screen(home_id)
 
