@@ -40,6 +40,24 @@ def test_sizes_stay_in_the_asked_range(low, high):
         assert len(g.offsets) == g.size + 1 and g.offsets[-1] == len(g.targets)
 
 
+@pytest.mark.parametrize("depth", [2, 5, 9])
+def test_depth_can_be_asked_for(depth):
+    for seed in range(40):
+        split = ("train", "test")[seed % 2]
+        g = graph(seed, split, max_screens=40, depth=depth)
+        expected = min(depth, g.size // 2) if g.topology == "grid" else depth
+        assert g.depth == expected and (g.level == g.depth).any()
+        task = make("app-navigation", seed, split=split, max_screens=40, depth=depth)
+        assert task.graph.level[task.target] == task.graph.depth
+        assert len(run_oracle(task)) == task.optimal_steps and task.outcome() == "success"
+
+
+@pytest.mark.parametrize("depth", [0, 1, 10, 2.5, True])
+def test_bad_depths_are_refused(depth):
+    with pytest.raises(ValueError, match="depth must be"):
+        graph(0, depth=depth)
+
+
 @pytest.mark.parametrize("bad", [(9, 20), (20, 10), (10, 501)])
 def test_bad_screen_ranges_are_refused(bad):
     with pytest.raises(ValueError, match="min_screens"):
