@@ -110,6 +110,9 @@ class GraphApp(App):
         self.settings: dict[str, Target] = {}
         self.actions: dict[str, Target] = {}
         self._setting_defaults: dict[str, bool] = {}
+        self._index: dict[str, Widget] = {}
+        self._indexed: Screen | None = None
+        self._leads_to: dict[str, int] = {}
         super().__init__(screen_id(0))
         self.theme = graph.theme
         self.data.setdefault("settings", {})
@@ -205,6 +208,7 @@ class GraphApp(App):
                     f"{MENU_ID}/{entry}", "option", 0, "", slots[position], target
                 )
 
+        self._leads_to = {t.element_id: t.screen for t in self.edges if t.kind == "button"}
         self.settings, self.actions = {}, {}
         stored = self.data.get("settings", {})
         for k, ((name, default), slot) in enumerate(zip(settings, plan.settings, strict=True)):
@@ -262,7 +266,16 @@ class GraphApp(App):
         popup = int(graph.popup[index])
         if self.distractors and popup:
             dialogs.append(self._popup(popup - 1))
-        return Screen(width, self.height, title=graph.title(index), items=items, dialogs=dialogs)
+        screen = Screen(width, self.height, title=graph.title(index), items=items, dialogs=dialogs)
+        self._index = {widget.element_id: widget for widget in screen.all_widgets()}
+        self._indexed = screen
+        return screen
+
+    def widget(self, element_id: str) -> Widget | None:
+        """The shown screen's widget ``element_id`` (by an index made when it was built)."""
+        if self.screen is self._indexed:
+            return self._index.get(element_id)
+        return self.screen.find(element_id)  # a backend replaced the screen object
 
     def _row_rect(self, plan: ScreenPlan, slot: Slot, full: bool = False) -> Rect:
         """The box of a content slot (before scrolling); ``full`` spans both columns."""
@@ -316,9 +329,8 @@ class GraphApp(App):
         """A navigation button leads to its screen; an action button is recorded."""
         if kind != "activate":
             return None
-        for target in self.edges:
-            if target.element_id == element_id and target.kind == "button":
-                return screen_id(target.screen)
+        if element_id in self._leads_to:
+            return screen_id(self._leads_to[element_id])
         for key, target in self.actions.items():
             if target.element_id == element_id:
                 self.data["pressed"].append(key)
@@ -336,7 +348,7 @@ class GraphApp(App):
     def _remember_settings(self) -> None:
         stored: dict[str, bool] = self.data["settings"]
         for key, target in self.settings.items():
-            widget = self.screen.find(target.element_id)
+            widget = self.widget(target.element_id)
             if isinstance(widget, Checkbox):
                 before = stored.get(key, self._setting_defaults[key])
                 if widget.checked != before:
@@ -347,11 +359,11 @@ class GraphApp(App):
         for target in self.edges:
             if target.kind == "row":
                 list_id, row = target.element_id.split("/")
-                widget = self.screen.find(list_id)
+                widget = self.widget(list_id)
                 if isinstance(widget, ListBox) and widget.selected == int(row):
                     return target.screen
             elif target.kind == "option":
-                widget = self.screen.find(MENU_ID)
+                widget = self.widget(MENU_ID)
                 index = int(target.element_id.split("/")[1])
                 if isinstance(widget, Dropdown) and widget.selected == index:
                     return target.screen
