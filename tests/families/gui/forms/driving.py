@@ -45,9 +45,9 @@ def oracle(task: GuiTask) -> GuiAction:
 
 
 def instance_key(task: GuiTask) -> str:
-    """What tells two instances apart: goal, theme, logical state and every widget's place."""
+    """What tells two instances apart: goal, theme, state, every shown widget's name and place."""
     screen = task.app.screen
-    geometry = [(p.widget.element_id, p.rect.as_list()) for p in place(screen)]
+    geometry = [(p.widget.element_id, p.widget.name, p.rect.as_list()) for p in place(screen)]
     text = json.dumps(
         [
             task.goal.instruction,
