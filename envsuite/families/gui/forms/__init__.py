@@ -13,6 +13,8 @@ from envsuite.families.gui.forms.click_checkboxes import ClickCheckboxes, ClickO
 from envsuite.families.gui.forms.click_dialog import ClickDialog
 from envsuite.families.gui.forms.click_link import ClickLink
 from envsuite.families.gui.forms.click_tab import ClickCollapsible, ClickTab
+from envsuite.families.gui.forms.click_widget import ClickWidget
+from envsuite.families.gui.forms.lists import ChooseList, ClickScrollList
 from envsuite.families.gui.forms.text_entry import (
     EnterDate,
     EnterPassword,
@@ -20,6 +22,7 @@ from envsuite.families.gui.forms.text_entry import (
     FocusText,
     LoginUser,
 )
+from envsuite.families.gui.forms.use_autocomplete import UseAutocomplete
 from envsuite.families.gui.task import GuiTask
 
 #: Every form task type by its MiniWoB++ name.
@@ -39,6 +42,10 @@ FORM_TASKS: dict[str, type[GuiTask]] = {
         EnterDate,
         EnterPassword,
         LoginUser,
+        ChooseList,
+        UseAutocomplete,
+        ClickScrollList,
+        ClickWidget,
     )
 }
 

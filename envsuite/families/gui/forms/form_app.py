@@ -75,13 +75,14 @@ class FormApp(App):
         shown = self.screen
         super().after_action(events, navigation)
         self.steps += 1
-        changed = self.delegate.after_step()
-        if self.screen is shown and self._popup is not None and not self._popup.is_open:
+        changed = False
+        if self._popup is not None and not (self.screen is shown and self._popup.is_open):
             # As browsers do when a modal dialog closes: focus returns where it was.
-            if self.screen.focus_id is None and self._return_focus is not None:
+            if self.screen is shown and self.screen.focus_id is None and self._return_focus:
                 self.screen.focus_id = self._return_focus
                 changed = True
             self._popup = None
+        changed = self.delegate.after_step() or changed
         popup = self.delegate.make_popup()
         if popup is not None:
             self.open_popup(popup)

@@ -45,15 +45,17 @@ def oracle(task: GuiTask) -> GuiAction:
 
 
 def instance_key(task: GuiTask) -> str:
-    """What tells two instances apart: goal, theme, state, every shown widget's name and place."""
+    """What tells two instances apart: goal, theme, state, names, places."""
     screen = task.app.screen
-    geometry = [(p.widget.element_id, p.widget.name, p.rect.as_list()) for p in place(screen)]
+    names = [(w.element_id, w.name) for w in screen.all_widgets()]
+    geometry = [(p.widget.element_id, p.rect.as_list()) for p in place(screen)]
     text = json.dumps(
         [
             task.goal.instruction,
             sorted(task.goal.fields.items()),
             task.app.theme.name,
             task.app.state(),
+            names,
             geometry,
         ],
         sort_keys=True,

@@ -70,6 +70,30 @@ def _focus_other_field(task):
     return click(f"field-{(task.target + 1) % len(task.labels)}")
 
 
+def _other_list_option(task):
+    other = (task.target + 1) % len(task.options)
+    box = task.widget("list")
+    if box.selected == other and not box.expanded:
+        return click("submit")
+    return click(f"list/{other}") if box.expanded else click("list")
+
+
+def _other_scroll_item(task):
+    other = (task.target + 1) % len(task.items)
+    if task.widget("list").selected == other:
+        return click("submit")
+    return task.reach(f"list/{other}")
+
+
+def _wrong_item(task):
+    return task.fill("field", task.target[:-1]) or click("submit")
+
+
+def _other_widget(task):
+    other = (task.target + 1) % len(task.kinds)
+    return click(f"widget-{other}/0" if task.kinds[other] == "radio" else f"widget-{other}")
+
+
 #: A policy per task type that ends in failure (a wrong click, a wrong submission).
 WRONG = {
     "click-button": _click_other_button,
@@ -85,6 +109,10 @@ WRONG = {
     "enter-date": _wrong_text,
     "enter-password": _wrong_text,
     "login-user": _wrong_text,
+    "choose-list": _other_list_option,
+    "click-scroll-list": _other_scroll_item,
+    "use-autocomplete": _wrong_item,
+    "click-widget": _other_widget,
 }
 
 
