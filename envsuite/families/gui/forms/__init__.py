@@ -15,6 +15,7 @@ from envsuite.families.gui.forms.click_link import ClickLink
 from envsuite.families.gui.forms.click_tab import ClickCollapsible, ClickTab
 from envsuite.families.gui.forms.click_widget import ClickWidget
 from envsuite.families.gui.forms.lists import ChooseList, ClickScrollList
+from envsuite.families.gui.forms.navigate_tree import NavigateTree
 from envsuite.families.gui.forms.text_entry import (
     EnterDate,
     EnterPassword,
@@ -46,6 +47,7 @@ FORM_TASKS: dict[str, type[GuiTask]] = {
         UseAutocomplete,
         ClickScrollList,
         ClickWidget,
+        NavigateTree,
     )
 }
 

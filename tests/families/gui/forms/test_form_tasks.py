@@ -94,6 +94,25 @@ def _other_widget(task):
     return click(f"widget-{other}/0" if task.kinds[other] == "radio" else f"widget-{other}")
 
 
+def _wrong_file(task):
+    inside = task.target.path
+    files = [
+        n
+        for n in task.all_nodes()
+        if not n.folder and n is not task.target and n.path[: len(inside)] != inside
+    ]
+    top = [n for n in files if len(n.path) == 1]
+    if top:
+        return click(top[0].element_id)
+    other = files[0]
+    opened = set(task.app.data.get("open", []))
+    for depth in range(1, len(other.path)):
+        ancestor = "node-" + "-".join(map(str, other.path[:depth]))
+        if ancestor not in opened:
+            return task.reach(ancestor)
+    return task.reach(other.element_id)
+
+
 #: A policy per task type that ends in failure (a wrong click, a wrong submission).
 WRONG = {
     "click-button": _click_other_button,
@@ -113,6 +132,7 @@ WRONG = {
     "click-scroll-list": _other_scroll_item,
     "use-autocomplete": _wrong_item,
     "click-widget": _other_widget,
+    "navigate-tree": _wrong_file,
 }
 
 
