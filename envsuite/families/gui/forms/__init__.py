@@ -14,8 +14,10 @@ from envsuite.families.gui.forms.click_dialog import ClickDialog
 from envsuite.families.gui.forms.click_link import ClickLink
 from envsuite.families.gui.forms.click_tab import ClickCollapsible, ClickTab
 from envsuite.families.gui.forms.click_widget import ClickWidget
+from envsuite.families.gui.forms.email_inbox import EmailInbox
 from envsuite.families.gui.forms.lists import ChooseList, ClickScrollList
 from envsuite.families.gui.forms.navigate_tree import NavigateTree
+from envsuite.families.gui.forms.search_engine import SearchEngine
 from envsuite.families.gui.forms.text_entry import (
     EnterDate,
     EnterPassword,
@@ -48,6 +50,8 @@ FORM_TASKS: dict[str, type[GuiTask]] = {
         ClickScrollList,
         ClickWidget,
         NavigateTree,
+        SearchEngine,
+        EmailInbox,
     )
 }
 

@@ -113,6 +113,18 @@ def _wrong_file(task):
     return task.reach(other.element_id)
 
 
+def _wrong_result(task):
+    if task.app.screen_id == "search":
+        return task.fill("query", task.query) or click("search")
+    return click(f"result-{1 if task.target == 0 else 0}")
+
+
+def _delete_another_email(task):
+    if task.app.screen_id == "inbox":
+        return click(f"open-{(task.target + 1) % len(task.senders)}")
+    return click("delete")
+
+
 #: A policy per task type that ends in failure (a wrong click, a wrong submission).
 WRONG = {
     "click-button": _click_other_button,
@@ -133,6 +145,8 @@ WRONG = {
     "use-autocomplete": _wrong_item,
     "click-widget": _other_widget,
     "navigate-tree": _wrong_file,
+    "search-engine": _wrong_result,
+    "email-inbox": _delete_another_email,
 }
 
 
