@@ -8,6 +8,8 @@ optionally ``popup_rate=...`` for the seeded distractor pop-up).
 
 from __future__ import annotations
 
+from envsuite.families.gui.forms.book_flight import BookFlight
+from envsuite.families.gui.forms.choose_date import ChooseDate
 from envsuite.families.gui.forms.click_button import ClickButton, ClickButtonSequence
 from envsuite.families.gui.forms.click_checkboxes import ClickCheckboxes, ClickOption
 from envsuite.families.gui.forms.click_dialog import ClickDialog
@@ -18,6 +20,7 @@ from envsuite.families.gui.forms.email_inbox import EmailInbox
 from envsuite.families.gui.forms.lists import ChooseList, ClickScrollList
 from envsuite.families.gui.forms.navigate_tree import NavigateTree
 from envsuite.families.gui.forms.search_engine import SearchEngine
+from envsuite.families.gui.forms.social_media import SocialMedia
 from envsuite.families.gui.forms.text_entry import (
     EnterDate,
     EnterPassword,
@@ -52,6 +55,9 @@ FORM_TASKS: dict[str, type[GuiTask]] = {
         NavigateTree,
         SearchEngine,
         EmailInbox,
+        BookFlight,
+        SocialMedia,
+        ChooseDate,
     )
 }
 

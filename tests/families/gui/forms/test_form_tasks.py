@@ -125,6 +125,23 @@ def _delete_another_email(task):
     return click("delete")
 
 
+def _book_another_flight(task):
+    if task.app.screen_id == "search":
+        return task.oracle_action()
+    return task.reach(f"book-{(task.best + 1) % len(task.prices)}")
+
+
+def _other_post_action(task):
+    return task.reach(f"post-{task.target}-{'like' if task.action != 'Like' else 'share'}")
+
+
+def _wrong_date(task):
+    picked = task.app.data.get("picked")
+    if picked is not None and picked != task.date:
+        return click("submit")
+    return click(f"day-{1 if task.day != 1 else 2}")
+
+
 #: A policy per task type that ends in failure (a wrong click, a wrong submission).
 WRONG = {
     "click-button": _click_other_button,
@@ -147,6 +164,9 @@ WRONG = {
     "navigate-tree": _wrong_file,
     "search-engine": _wrong_result,
     "email-inbox": _delete_another_email,
+    "book-flight": _book_another_flight,
+    "social-media": _other_post_action,
+    "choose-date": _wrong_date,
 }
 
 
