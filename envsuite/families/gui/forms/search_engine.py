@@ -5,7 +5,8 @@ descriptions from the split's words and the filler words), 3 to a page, and the 
 rank. Screens: ``search`` (a field and a Search button) and ``results/<page>`` (the field
 again, the page's results, links to every page). Searching (the button or ``enter``)
 records the query and shows page 1; a page link shows that page (pushed on the back
-stack, so ``back`` returns). Train puts the Search button beside the field; test below it.
+stack, so ``back`` returns). On the search page train puts the Search button beside the
+field, test below it; result pages always have it beside.
 
 Success: the target result is clicked after searching for the query. Failure: any
 result is clicked otherwise (another rank, or after searching for something else).
@@ -70,9 +71,9 @@ class SearchEngine(FormTask):
         )
         self.optimal_steps = 4 + (self.target >= PER_PAGE)
 
-    def _search_bar(self, y: int, value: str) -> list[Widget]:
+    def _search_bar(self, y: int, value: str, style: str) -> list[Widget]:
         area = layout.content_area(self.width, self.height, self.theme, False)
-        if self.layout == "beside":
+        if style == "beside":
             box = Rect(area.x, y, area.width - 78, layout.ROW_HEIGHT)
             button = Rect(box.right + 6, y, 72, layout.ROW_HEIGHT)
         else:
@@ -91,11 +92,11 @@ class SearchEngine(FormTask):
                 Label(
                     "heading", Rect(area.x, area.y + 30, area.width, 20), text="Search", bold=True
                 ),
-                *self._search_bar(area.y + 54, ""),
+                *self._search_bar(area.y + 54, "", self.layout),
             ]
             return Screen(self.width, self.height, items=items)
         page = int(screen_id.split("/")[1])
-        items = self._search_bar(area.y, str(self.app_data().get("query", "")))
+        items = self._search_bar(area.y, str(self.app_data().get("query", "")), "beside")
         y = items[-1].bounds.bottom + 10
         for k in range((page - 1) * PER_PAGE, min(page * PER_PAGE, len(self.titles))):
             title = self.titles[k]
@@ -114,7 +115,7 @@ class SearchEngine(FormTask):
                     muted=True,
                 )
             )
-            y += 42
+            y += 38
         x = area.x
         for q in range(1, self.pages + 1):
             label = str(q)

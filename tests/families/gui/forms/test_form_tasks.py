@@ -199,6 +199,18 @@ def test_oracle_recovers_after_the_distractor_popup(name, split):
         assert any(shown)
 
 
+@pytest.mark.parametrize("size", [(200, 200), (256, 200), (200, 320), (480, 360)])
+@pytest.mark.parametrize("name", NAMES)
+def test_oracle_fits_every_screen_size(name, size):
+    width, height = size
+    for seed in range(6):
+        for split in SPLITS:
+            rate = float(seed % 2)
+            task = make(FORM_TASKS[name], seed, split, width=width, height=height, popup_rate=rate)
+            outcome, steps = run(task, oracle)
+            assert (outcome, steps) == ("success", task.optimal_steps), (name, seed, split)
+
+
 @pytest.mark.parametrize("split", SPLITS)
 @pytest.mark.parametrize("name", NAMES)
 def test_a_wrong_action_sequence_fails(name, split):
