@@ -111,14 +111,14 @@ class BookFlight(FormTask):
             return Screen(self.width, self.height, title="Book a flight", items=items)
         origin, destination, date = self.app_data().get("search", ["", "", ""])
         pane = self._pane()
-        rows: list[Widget] = []
+        flights: list[Widget] = []
         for i in range(len(self.prices)):
             y = pane.y + i * FLIGHT_ROW + 4
             start, length = self.departures[i], self.durations[i]
             end = (start + length) % (24 * 60)
             times = f"{start // 60:02d}:{start % 60:02d} → {end // 60:02d}:{end % 60:02d}"
-            rows.append(Label(f"times-{i}", Rect(pane.x + 6, y, 130, 18), text=times, bold=True))
-            rows.append(
+            flights.append(Label(f"times-{i}", Rect(pane.x + 6, y, 130, 18), text=times, bold=True))
+            flights.append(
                 Label(
                     f"length-{i}",
                     Rect(pane.x + 6, y + 18, 130, 16),
@@ -126,12 +126,12 @@ class BookFlight(FormTask):
                     muted=True,
                 )
             )
-            rows.append(
+            flights.append(
                 Label(
                     f"price-{i}", Rect(pane.right - 124, y + 8, 54, 18), text=f"${self.prices[i]}"
                 )
             )
-            rows.append(
+            flights.append(
                 Button(
                     f"book-{i}",
                     Rect(pane.right - 66, y + 6, 56, layout.ROW_HEIGHT),
@@ -149,7 +149,7 @@ class BookFlight(FormTask):
             "flights",
             pane,
             name="Flights",
-            items=rows,
+            items=flights,
             content_height=len(self.prices) * FLIGHT_ROW + 8,
         )
         return Screen(self.width, self.height, title="Flights", items=[header, pane_widget])
