@@ -15,6 +15,7 @@ from envsuite.families.gui.forms.vocabulary import (
     LAST_NAMES,
     WORDS,
     pool,
+    split_years,
 )
 from envsuite.families.gui.list_box import ListBox
 from tests.families.gui.forms.driving import make, oracle, run, step
@@ -29,6 +30,13 @@ def test_word_pools_split_into_disjoint_parts(entries):
     assert len(test) >= len(entries) // 4
     with pytest.raises(ValueError):
         pool(entries, "valid")
+
+
+def test_date_years_split_into_disjoint_parts():
+    train, test = set(split_years("train")), set(split_years("test"))
+    assert train and test and not train & test
+    with pytest.raises(ValueError):
+        split_years("valid")
 
 
 def test_autocomplete_suggests_and_fills_the_field():
