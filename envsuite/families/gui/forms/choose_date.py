@@ -47,6 +47,7 @@ class ChooseDate(FormTask):
 
     name: ClassVar[str] = "choose-date"
     held_out_fields: ClassVar[tuple[str, ...]] = ("date",)
+    layout_shifts: ClassVar[bool] = False
     layouts: ClassVar[dict[str, tuple[str, ...]]] = {"train": ("sunday",), "test": ("monday",)}
 
     def generate(self, rng: np.random.Generator) -> None:

@@ -7,6 +7,7 @@ import pytest
 
 from envsuite.families.gui.actions import GuiAction, GuiActionError
 from envsuite.families.gui.forms import FORM_TASKS
+from envsuite.families.gui.forms.distractors import BANNER_ID
 from envsuite.families.gui.forms.form_task import POPUP_ID, click, key, type_text
 from envsuite.families.gui.forms.vocabulary import (
     CITIES,
@@ -79,6 +80,25 @@ def test_the_popup_opens_on_time_bumps_revision_and_returns_focus():
     assert oracle(task) == click(f"{POPUP_ID}/close")
     step(task, key("escape"))  # any way of closing it will do
     assert not popup.is_open and task.app.screen.focus_id == "field-0"
+    assert run(task, oracle)[0] == "success"
+
+
+def test_the_layout_shift_moves_the_form_under_a_banner():
+    task = next(
+        t
+        for s in range(200)
+        if (t := make(FORM_TASKS["enter-text"], s, shift_rate=1.0)).shift_at == 1
+    )
+    before = task.widget("submit").bounds
+    revision = task.app.revision
+    step(task, click("field-0"))
+    after = task.widget("submit").bounds
+    assert task.app.revision > revision and task.widget(BANNER_ID) is not None
+    assert after.x == before.x and 12 <= after.y - before.y <= 48
+    assert after.bottom <= task.height
+    stale = GuiAction("click", x=before.center[0], y=before.y + 2)  # where Submit was
+    step(task, stale)
+    assert "submitted" not in task.app.data
     assert run(task, oracle)[0] == "success"
 
 
