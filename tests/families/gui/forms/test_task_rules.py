@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 import numpy as np
 import pytest
 
@@ -231,3 +233,13 @@ def test_same_seed_and_actions_give_the_same_states():
                     outcomes.append(type(error).__name__)
             assert outcomes[0] == outcomes[1]
             assert one.app.state_digest() == two.app.state_digest()
+
+
+@pytest.mark.parametrize("name", sorted(FORM_TASKS))
+def test_a_task_pickled_mid_episode_plays_on_alike(name):
+    task = make(FORM_TASKS[name], 3, popup_rate=1.0, shift_rate=1.0)
+    step(task, oracle(task))
+    copy = pickle.loads(pickle.dumps(task))
+    assert copy.app.state_digest() == task.app.state_digest()
+    assert run(copy, oracle) == run(task, oracle)
+    assert copy.app.state_digest() == task.app.state_digest()
