@@ -1,4 +1,4 @@
-"""The base of every web-form task: theme, layout split, distractor pop-up, oracle helpers.
+"""The base of every web-form task: theme, layout split, distractors, oracle helpers.
 
 A concrete task fills in four hooks (Minigrid's template method): :meth:`FormTask.generate`
 draws the instance from the generator and sets the goal and the fewest steps,
@@ -14,8 +14,8 @@ the task can be finished; :attr:`GuiTask.optimal_steps` counts the one action cl
 takes. With ``shift_rate`` > 0 a banner pushes the shown screen's layout down after a
 seeded action between the first and the last but one (tasks of one step, and those
 that rebuild their layout in place, :attr:`FormTask.layout_shifts` False, have none); it
-costs no action. Everything the distractors need is drawn after the
-instance, so a seed gives the same goal and form with or without them.
+costs no action. Everything the distractors need is drawn after the instance, so a seed
+gives the same goal and form with or without them.
 """
 
 from __future__ import annotations
