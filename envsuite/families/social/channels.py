@@ -11,12 +11,14 @@ what the other hides.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class Message:
+class Message(NamedTuple):
     """One event of a game as the players who may read it see it.
+
+    A named tuple (immutable, and built about four times faster than a frozen dataclass:
+    an engine posts one or two per step).
 
     Attributes:
         day: The day it belongs to (night ``d`` precedes day ``d``; the first night is 1).

@@ -10,6 +10,7 @@ from envsuite.action_parsing import parse_index as parse_int_index
 from envsuite.aec_env_base import Turn
 from envsuite.env_base import InvalidAction
 from envsuite.families.social.belief_probes import UNIFORM_ANSWER, probe_prompt
+from envsuite.families.social.listed_actions import ListedCache
 from envsuite.families.social.social_env import (
     MAX_OBSERVATION_CHARS,
     ObservationMode,
@@ -46,8 +47,6 @@ PRESETS: dict[str, dict[str, Any]] = {
     # Werewolf Arena (Bailis et al., 2024): 8 players, 2 werewolves, a seer, a doctor.
     "werewolf_arena": {"num_players": 8, "num_werewolves": 2, "seer": True, "doctor": True},
 }
-#: Encoded legal-action lists kept (across games) before the cache is emptied.
-MAX_ENCODED = 4096
 #: No legal action found listed (see ``WerewolfEnv._listed_pick``).
 _NO_PICK: tuple[WerewolfGame | None, int, Action | None] = (None, -1, None)
 
@@ -271,8 +270,11 @@ class WerewolfEnv(SocialAECEnv[Action]):
         self.invalid_actions = dict.fromkeys(self.possible_agents, 0)
         self._observer = VectorObserver(n, bidding)
         self._texts = TextObserver()
-        # id of a legal-action tuple -> (it, its actions encoded, encoding -> action).
-        self._encoded: dict[int, tuple[tuple[Action, ...], list[Any], dict[Any, Action]]] = {}
+        self._listings = ListedCache(
+            self._encode_for, None if observation_mode == "text" else 1 + 3 * n
+        )
+        # Whether a step may take the shortcut of :meth:`_quick_step` (nothing else to do).
+        self._quick = not self.measures.enabled and self.render_mode != "human"
 
     # -- episode -----------------------------------------------------------------------
     def _new_game(self, rng: np.random.Generator) -> WerewolfGame:
@@ -283,10 +285,7 @@ class WerewolfEnv(SocialAECEnv[Action]):
         seat = self._seat[agent]
         role = self.game.roles[seat]
         words = self.game.words
-        if self._seat_words[0] is not self.game:  # each seat's role and team words, per game
-            named = [(words.role(each), words.team(ROLES[each].team)) for each in self.game.roles]
-            self._seat_words = (self.game, named)
-        role_word, team_word = self._seat_words[1][seat]
+        role_word, team_word = self._words_of(seat)
         info: dict[str, Any] = {
             "role": role_word,
             "team": team_word,
@@ -305,6 +304,14 @@ class WerewolfEnv(SocialAECEnv[Action]):
             info["probe"] = self.measures.question(self.game, seat).as_info()
         return info
 
+    def _words_of(self, seat: int) -> tuple[str, str]:
+        """``seat``'s role and team words (kept per game)."""
+        if self._seat_words[0] is not self.game:
+            words = self.game.words
+            named = [(words.role(each), words.team(ROLES[each].team)) for each in self.game.roles]
+            self._seat_words = (self.game, named)
+        return self._seat_words[1][seat]
+
     # -- actions -----------------------------------------------------------------------
     def parse_action(self, agent: str, action: Any) -> Action:
         """A command (text) or an index (vector) as a rule action, checked legal."""
@@ -321,11 +328,10 @@ class WerewolfEnv(SocialAECEnv[Action]):
         """
         if type(action) is not (str if self.observation_mode == "text" else int):
             return None
-        legal = self.game.legal_tuple(seat)
-        known = self._encoded.get(id(legal))
-        if known is None or known[0] is not legal:
+        known = self._listings.known(self.game.legal_tuple(seat))
+        if known is None:
             return None
-        found = known[2].get(action)
+        found = known.by_encoding.get(action)
         if found is not None:  # apply_action plays it unchecked if the state is the same
             self._listed_pick = (self.game, len(self.game.game_log.entries), found)
         return found
@@ -379,19 +385,10 @@ class WerewolfEnv(SocialAECEnv[Action]):
 
     def _encoded_legal(self, agent: str, seat: int) -> list[Any]:
         """The legal actions of ``seat`` (not on a probe turn), encoded: the kept list itself."""
-        legal = self.game.legal_tuple(seat)
-        known = self._encoded.get(id(legal))
-        if known is None or known[0] is not legal:
-            if len(self._encoded) >= MAX_ENCODED:
-                self._encoded.clear()
-            listed = [a for a in legal if a.kind != "say"]
-            encoded = [self.encode_action(agent, a) for a in listed]
-            known = self._encoded[id(legal)] = (
-                legal,
-                encoded,
-                dict(zip(encoded, listed, strict=True)),
-            )
-        return known[1]
+        return self._listings.get(seat, self.game.legal_tuple(seat)).encoded
+
+    def _encode_for(self, seat: int, action: Action) -> Any:
+        return self.encode_action(self.possible_agents[seat], action)
 
     def apply_action(self, agent: str, parsed: Action) -> Turn:
         """Play the action (or answer the probe); draw any chance event; pay out at the end."""
@@ -400,6 +397,11 @@ class WerewolfEnv(SocialAECEnv[Action]):
             self.measures.answer(self.game, seat, parsed.value)
             self.measures.after_change(self.game)
             return self._turn(agent, {})
+        self._play(seat, parsed)
+        return self._turn(agent, {})
+
+    def _play(self, seat: int, parsed: Action) -> None:
+        """Play ``seat``'s legal action in the game (measured) and draw any chance event."""
         game: WerewolfGame = self.game
         measured = self.measures.enabled
         if measured:  # (else it holds nothing: the measures are off for the env's life)
@@ -413,7 +415,79 @@ class WerewolfEnv(SocialAECEnv[Action]):
         if measured:
             self.measures.after_action(self.game, seat, parsed)
             self.measures.after_change(self.game)
-        return self._turn(agent, {})
+
+    # -- the common step -----------------------------------------------------------------
+    def step(self, action: Any, agent: str | None = None) -> None:
+        """Apply ``action`` for the agent to move (the AEC base's rules, see its module).
+
+        The common case (no ``agent`` named; the game goes on; the player to move sends an
+        action that is legal; no belief probes, speaking reward or ``"human"`` rendering)
+        takes :meth:`_quick_step`, which leaves the env as the base's general path does.
+        """
+        if agent is None and self._quick and self._quick_step(action):
+            return
+        super().step(action, agent)
+
+    def _quick_step(self, action: Any) -> bool:
+        """Play a legal action of the player to move; False (nothing done) if it is not one.
+
+        What the base's ``step`` does, without its general bookkeeping: only the mover's
+        info and that of the player to move next change (their ``legal_actions`` or
+        ``action_mask``); the rewards are all 0 until the last step, which goes through
+        the base's ``_finish``.
+        """
+        game = self.game
+        seat = game.to_move
+        if seat is None or not self.agents:
+            return False
+        current = self.agent_selection
+        if self._seat[current] != seat:
+            return False
+        parsed = self._listed_action(seat, action)
+        if parsed is None:
+            if type(action) is not str:
+                return False
+            try:
+                parsed = self.parse_action(current, action)
+            except Exception:  # refused: the general path says why and applies the penalty
+                return False
+        self._cumulative_rewards[current] = 0.0
+        self._play(seat, parsed)
+        if game.over:
+            self._finish(current, self._final_turn({}, game.truncated), {current: None})
+            return True
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._pass_turn(current, seat, game.to_move)
+        return True
+
+    def _pass_turn(self, current: str, seat: int, next_seat: int) -> None:
+        """The infos after ``current`` (at ``seat``) played and ``next_seat`` is to move."""
+        mover = self.possible_agents[next_seat]
+        listed = self._listings.get(next_seat, self.game.legal_tuple(next_seat))
+        infos, marked = self.infos, self._marked_empty
+        role, team = self._words_of(seat)
+        if self.observation_mode == "text":
+            key, legal, empty = "legal_actions", list(listed.encoded), []
+        else:
+            assert listed.mask is not None
+            key, legal = "action_mask", listed.mask.copy()
+            empty = np.zeros(len(legal), dtype=np.int8)
+        played = {
+            "role": role,
+            "team": team,
+            "invalid_actions": self.invalid_actions[current],
+            "parse_error": None,
+        }
+        if mover == current:
+            played[key] = legal
+            infos[current] = played
+        else:
+            played[key] = empty
+            infos[current] = played
+            marked[current] = (played, empty)
+            infos[mover] = {**infos[mover], key: legal}
+        marked.pop(mover, None)
+        self.agent_selection = mover
 
     def _turn(self, agent: str, rewards: dict[str, float]) -> Turn:
         if not self.game.over:
