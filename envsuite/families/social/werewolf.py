@@ -509,8 +509,13 @@ class WerewolfEnv(SocialAECEnv[Action]):
         if self.measures.probe_seat == seat:
             view = self._texts.view(self.game, seat, error, [], MAX_OBSERVATION_CHARS)
             return f"{view}\n{probe_prompt(self.measures.question(self.game, seat))}"
-        legal = self._encoded_legal(agent, seat) if self.game.to_move == seat else []
-        return self._texts.view(self.game, seat, error, legal, MAX_OBSERVATION_CHARS)
+        game = self.game
+        if game.to_move != seat:
+            return self._texts.view(game, seat, error, [], MAX_OBSERVATION_CHARS)
+        listed = self._listings.get(seat, game.legal_tuple(seat))
+        return self._texts.view(
+            game, seat, error, listed.encoded, MAX_OBSERVATION_CHARS, None, listed.options
+        )
 
     def render_text(self) -> str:
         """The ``ansi`` frame: the moderator's view (every role, who lives, the phase)."""

@@ -54,12 +54,15 @@ def vector_size(n: int, bidding: bool = False) -> int:
 
 
 class VectorObserver:
-    """Builds vector observations (see the env); the public part is built once per event.
+    """Builds vector observations (see the env), each seat's kept and changed in place.
 
     The pairwise blocks (votes, accusations, claims) are the same for every seat up to
     the seat's rotation, so they are computed once each time one of them changes
     (``game.pair_changes``), only in the rows that changed, and each seat's view takes
-    them through its own precomputed index.
+    them through its own precomputed index. Each seat's last observation is kept and
+    only its entries that changed are written again (the phase, the turn and the day
+    each step; who lives, what the seat knows and the pair blocks when they change); the
+    caller gets a copy.
 
     Args:
         n: Seats in the game.
@@ -70,6 +73,7 @@ class VectorObserver:
     def __init__(self, n: int, bidding: bool = False) -> None:
         self.n = n
         self.bidding = bidding
+        self.size = vector_size(n, bidding)
         self.seat_orders = [[(seat + j) % n for j in range(n)] for seat in range(n)]
         self.orders = [np.array(order) for order in self.seat_orders]
         self.pair_index = [(order[:, None] * n + order[None, :]).ravel() for order in self.orders]
@@ -78,14 +82,22 @@ class VectorObserver:
         self._public = np.zeros((4, n * n), dtype=np.float32)
         # The vote, accusation and claim rows as last written into ``_public``.
         self._seen: list[list[list[Any]]] = []
+        self._kept: list[_SeatVector | None] = []
+        # (seat, who lives, what it knows) -> its block of per-seat entries.
+        self._seat_blocks: dict[tuple[Any, ...], np.ndarray] = {}
+
+    def _start(self, game: WerewolfGame) -> None:
+        """Forget the last game's tables and views."""
+        n = self.n
+        self._game, self._changes = game, -1
+        self._public[:] = 0.0  # the tables below as they stand before any event
+        self._seen = [[[0] * n for _ in range(n)] for _ in range(2)]
+        self._seen.append([[None] * n for _ in range(n)])
+        self._kept = [None] * n
 
     def _pairs(self, game: WerewolfGame) -> np.ndarray:
         if game is not self._game:
-            n = self.n
-            self._game, self._changes = game, -1
-            self._public[:] = 0.0  # the tables below as they stand before any event
-            self._seen = [[[0] * n for _ in range(n)] for _ in range(2)]
-            self._seen.append([[None] * n for _ in range(n)])
+            self._start(game)
         if game.pair_changes != self._changes:
             self._changes = game.pair_changes
             self._update_rows(game)
@@ -118,29 +130,80 @@ class VectorObserver:
         seat to move (a block of simultaneous moves in the Parallel form); its turn
         entry is then 1 and the phase one-hot shows ``acting``.
         """
-        n = self.n
-        out = np.zeros(vector_size(n, self.bidding), dtype=np.float32)
+        if game is not self._game:
+            self._start(game)
+        kept = self._kept[seat]
+        if kept is None:
+            kept = self._kept[seat] = _SeatVector(self.size, self.n)
+            kept.out[ROLE_ORDER.index(game.roles[seat])] = 1.0
+        out = kept.out
         phase = game.phase if acting is None else acting
-        out[ROLE_ORDER.index(game.roles[seat])] = 1.0
-        shown = Phase.DISCUSSION if phase is Phase.BID else phase
-        out[len(ROLE_ORDER) + PHASE_ORDER.index(shown)] = 1.0
-        out[HEAD - 2] = float(acting is not None or game.to_move == seat)
-        out[HEAD - 1] = min(1.0, game.day / game.setup.max_days)
+        at = _PHASE_AT[phase._value_]
+        if at != kept.phase_at:
+            if kept.phase_at >= 0:
+                out[kept.phase_at] = 0.0
+            out[at] = 1.0
+            kept.phase_at = at
+        turn = acting is not None or game.to_move == seat
+        if turn is not kept.turn:
+            out[HEAD - 2] = float(turn)
+            kept.turn = turn
+        if game.day != kept.day:
+            out[HEAD - 1] = min(1.0, game.day / game.setup.max_days)
+            kept.day = game.day
         known, alive = game.known[seat], game.alive
-        seats: list[float] = []
-        for other in self.seat_orders[seat]:
-            team = known[other]
-            seats += (alive[other], team == WEREWOLVES, team is not None and team != WEREWOLVES)
-        out[HEAD : HEAD + 3 * n] = seats
-        if not self.bidding:
-            out[HEAD + 3 * n :] = self._pairs(game)[:, self.pair_index[seat]].ravel()
-            return out
-        out[HEAD + 3 * n : -BIDDING_TAIL] = self._pairs(game)[:, self.pair_index[seat]].ravel()
-        out[-2] = float(phase is Phase.BID)
-        if game.phase in (Phase.BID, Phase.DISCUSSION):
-            budget = len(game.living()) * game.setup.discussion_rounds
-            out[-1] = min(1.0, game.speeches_left / budget) if budget else 0.0
-        return out
+        if alive != kept.alive or known != kept.known:
+            kept.alive, kept.known = list(alive), list(known)
+            out[HEAD : HEAD + 3 * self.n] = self._seats(seat, known, alive)
+        if game.pair_changes != kept.changes:
+            np.take(self._pairs(game), self.pair_index[seat], axis=1, out=kept.pairs)
+            kept.changes = game.pair_changes
+        if self.bidding:
+            out[-2] = float(phase is Phase.BID)
+            out[-1] = 0.0
+            if game.phase in (Phase.BID, Phase.DISCUSSION):
+                budget = len(game.living()) * game.setup.discussion_rounds
+                out[-1] = min(1.0, game.speeches_left / budget) if budget else 0.0
+        return out.copy()
+
+    def _seats(self, seat: int, known: list[str | None], alive: list[bool]) -> np.ndarray:
+        """Per seat from ``seat``: alive, known werewolf, known village (kept by value)."""
+        key = (seat, tuple(alive), tuple(known))
+        block = self._seat_blocks.get(key)
+        if block is None:
+            if len(self._seat_blocks) >= MAX_DEALS_KEPT:
+                self._seat_blocks.clear()
+            seats: list[float] = []
+            for other in self.seat_orders[seat]:
+                team = known[other]
+                seats += (alive[other], team == WEREWOLVES, team is not None and team != WEREWOLVES)
+            block = self._seat_blocks[key] = np.array(seats, dtype=np.float32)
+        return block
+
+
+class _SeatVector:
+    """One seat's last vector observation and what it was written from."""
+
+    __slots__ = ("alive", "changes", "day", "known", "out", "pairs", "phase_at", "turn")
+
+    def __init__(self, size: int, n: int) -> None:
+        self.out = np.zeros(size, dtype=np.float32)
+        # The pair blocks within ``out``, as four rows of n * n (a view: writes go to out).
+        self.pairs = self.out[HEAD + 3 * n : HEAD + 3 * n + 4 * n * n].reshape(4, n * n)
+        self.phase_at = -1
+        self.turn: bool | None = None
+        self.day = -1
+        self.alive: list[bool] = []
+        self.known: list[str | None] = []
+        self.changes = -1
+
+
+#: The one-hot entry of each phase's value (a bid shows the discussion).
+_PHASE_AT = {
+    phase.value: len(ROLE_ORDER)
+    + PHASE_ORDER.index(Phase.DISCUSSION if phase is Phase.BID else phase)
+    for phase in Phase
+}
 
 
 def vector_view(game: WerewolfGame, seat: int) -> np.ndarray:
@@ -215,8 +278,8 @@ class TextObserver:
         self._used: list[int] = []
         self._joined: list[str] = []
         self._openings: list[str] = []
-        self._alive: tuple[tuple[bool, ...], str] = ((), "")
-        self._known: list[tuple[tuple[str | None, ...], str]] = []
+        self._alive: tuple[list[bool], str] = ([], "")
+        self._known: list[tuple[list[str | None], str]] = []
         # The setup of the last game, and per deal of it (roles) the rules and openings.
         self._setup: WerewolfSetup | None = None
         self._by_deal: dict[tuple[str, ...], tuple[str, list[str]]] = {}
@@ -229,8 +292,12 @@ class TextObserver:
         legal: Sequence[str],
         limit: int,
         acting: Phase | None = None,
+        options: str | None = None,
     ) -> str:
-        """The text observation of ``seat`` (the same text as :func:`text_view`)."""
+        """The text observation of ``seat`` (the same text as :func:`text_view`).
+
+        ``options``: ``legal`` joined with ", " when the caller has it already.
+        """
         if game is not self._game:
             self._start(game)
         messages, texts = game.view(seat), self._texts[seat]
@@ -240,26 +307,25 @@ class TextObserver:
             self._joined[seat] = f"{self._joined[seat]}\n{added}" if texts else added
             texts.extend(new)
             self._used[seat] += len(added) + 1  # each line and its newline
-        rules, used = self._rules, self._used[seat]
-        alive = tuple(game.alive)
-        if alive != self._alive[0]:
-            self._alive = (alive, _alive_line(game))
-        if game.over:  # the known line is dropped at the end
+        if game.alive != self._alive[0]:
+            self._alive = (list(game.alive), _alive_line(game))
+        if game.phase is Phase.OVER:  # the known line is dropped at the end
             known_line = ""
         else:
-            known = tuple(game.known[seat])
-            if known != self._known[seat][0]:
-                self._known[seat] = (known, _known_line(game, seat))
-            known_line = self._known[seat][1]
+            kept = self._known[seat]
+            if game.known[seat] != kept[0]:
+                kept = self._known[seat] = (list(game.known[seat]), _known_line(game, seat))
+            known_line = kept[1]
         opening, alive_line = self._openings[seat], self._alive[1]
-        status = _status(game, seat, legal, acting)
+        status = _status(game, seat, legal, acting, options)
         if error:
             status = f"Your last action was refused ({error}); you lost that turn.\n{status}"
+        used = self._used[seat]
         head_length = (
             len(opening) + len(alive_line) + 1 + (len(known_line) + 1 if known_line else 0)
         )
         if used > limit - head_length - len(status) - 1 - 60:
-            return _compose(game, seat, error, legal, limit, rules, texts, used, acting)
+            return _compose(game, seat, error, legal, limit, self._rules, texts, used, acting)
         middle = f"{alive_line}\n{known_line}" if known_line else alive_line
         if texts:
             return f"{opening}{middle}\nEvents:\n{self._joined[seat]}\n{status}"
@@ -279,8 +345,8 @@ class TextObserver:
         self._texts = [[] for _ in range(seats)]
         self._used = [0] * seats
         self._joined = [""] * seats
-        self._alive = ((), "")
-        self._known = [((), "")] * seats
+        self._alive = ([], "")
+        self._known = [([], "")] * seats
 
 
 def _you_line(game: WerewolfGame, seat: int) -> str:
@@ -349,25 +415,40 @@ def _compose(
     return "\n".join([*head, "Events:", *shown, *tail])
 
 
-def _status(game: WerewolfGame, seat: int, legal: Sequence[str], acting: Phase | None) -> str:
-    if game.over:
+def _status(
+    game: WerewolfGame,
+    seat: int,
+    legal: Sequence[str],
+    acting: Phase | None,
+    options: str | None = None,
+) -> str:
+    """The last line: the end, what the others do now, or what ``seat`` must do.
+
+    ``options``: ``legal`` joined with ", ", when the caller has it.
+    """
+    phase = game.phase
+    if phase is Phase.OVER:
         if game.winner is None:
             return "The game is over, undecided."
         won = ROLES[game.roles[seat]].team == game.winner
         winner = game.words.team(game.winner)
         return f"The game is over: the {winner} won; you {'won' if won else 'lost'}."
-    if game.to_move != seat and acting is None:
-        if game.phase is Phase.DISCUSSION and game.to_move is not None:
-            return f"Discussion: {game.names[game.to_move]} is speaking."
-        if game.phase is Phase.VOTE:
-            return "Voting is under way."
-        if game.phase is Phase.BID:
-            return "Bidding for the next speech is under way."
-        return "It is night."
+    if acting is None:
+        to_move = game.to_move
+        if to_move != seat:
+            if phase is Phase.DISCUSSION and to_move is not None:
+                return f"Discussion: {game.names[to_move]} is speaking."
+            if phase is Phase.VOTE:
+                return "Voting is under way."
+            if phase is Phase.BID:
+                return "Bidding for the next speech is under way."
+            return "It is night."
+    else:
+        phase = acting
     if not game.alive[seat]:
         return "You are dead."
-    options = ", ".join(legal)
-    phase = game.phase if acting is None else acting
+    if options is None:
+        options = ", ".join(legal)
     if phase is Phase.BID:
         return (
             f"Your turn to bid for the next speech ({game.speeches_left} left today): "
