@@ -29,10 +29,11 @@ class Listed:
         mask: The vector form's ``action_mask`` (int8; copy it before handing it out), or
             None in text form.
         options: The text form's encodings joined with ", " (the status line's list).
+        status: Free for the env: the text form's status line with what it was made from.
 
     """
 
-    __slots__ = ("by_encoding", "encoded", "legal", "mask", "options")
+    __slots__ = ("by_encoding", "encoded", "legal", "mask", "options", "status")
 
     def __init__(self, legal: tuple[Any, ...], encoded: list[Any], mask: np.ndarray | None):
         self.legal = legal
@@ -40,6 +41,7 @@ class Listed:
         self.by_encoding = dict(zip(encoded, [a for a in legal if a.kind != "say"], strict=True))
         self.mask = mask
         self.options = ", ".join(encoded) if mask is None else ""
+        self.status: tuple[Any, str] | None = None
 
 
 class ListedCache:

@@ -10,7 +10,7 @@ from envsuite.action_parsing import parse_index as parse_int_index
 from envsuite.aec_env_base import Turn
 from envsuite.env_base import InvalidAction
 from envsuite.families.social.belief_probes import UNIFORM_ANSWER, probe_prompt
-from envsuite.families.social.listed_actions import ListedCache
+from envsuite.families.social.listed_actions import Listed, ListedCache
 from envsuite.families.social.social_env import (
     MAX_OBSERVATION_CHARS,
     ObservationMode,
@@ -36,6 +36,7 @@ from envsuite.families.social.werewolf_measures import (
 from envsuite.families.social.werewolf_observation import (
     TextObserver,
     VectorObserver,
+    status_line,
     vector_size,
 )
 from envsuite.families.social.werewolf_rules import WerewolfGame
@@ -202,6 +203,9 @@ class WerewolfEnv(SocialAECEnv[Action]):
     CHANCE: ClassVar[Phase] = Phase.CHANCE
     # The legal action parse_action last found listed: (game, its log length, action).
     _listed_pick: tuple[WerewolfGame | None, int, Action | None] = (None, -1, None)
+    # The listing of the seat to move while the game stands still: (game, log length,
+    # seat, listing); see :meth:`_listing`.
+    _now: tuple[WerewolfGame | None, int, int, Listed | None] = (None, -1, -1, None)
     # The game whose seats' (role, team) words :meth:`_info` keeps, and those words.
     _seat_words: tuple[WerewolfGame | None, list[tuple[str, str]]] = (None, [])
 
@@ -273,8 +277,10 @@ class WerewolfEnv(SocialAECEnv[Action]):
         self._listings = ListedCache(
             self._encode_for, None if observation_mode == "text" else 1 + 3 * n
         )
-        # Whether a step may take the shortcut of :meth:`_quick_step` (nothing else to do).
-        self._quick = not self.measures.enabled and self.render_mode != "human"
+        # Whether the measures are on (for the env's life), and whether a step may take
+        # the shortcut of :meth:`_quick_step` (nothing else to do).
+        self._measured = self.measures.enabled
+        self._quick = not self._measured and self.render_mode != "human"
 
     # -- episode -----------------------------------------------------------------------
     def _new_game(self, rng: np.random.Generator) -> WerewolfGame:
@@ -328,10 +334,7 @@ class WerewolfEnv(SocialAECEnv[Action]):
         """
         if type(action) is not (str if self.observation_mode == "text" else int):
             return None
-        known = self._listings.known(self.game.legal_tuple(seat))
-        if known is None:
-            return None
-        found = known.by_encoding.get(action)
+        found = self._listing(seat).by_encoding.get(action)
         if found is not None:  # apply_action plays it unchecked if the state is the same
             self._listed_pick = (self.game, len(self.game.game_log.entries), found)
         return found
@@ -385,7 +388,18 @@ class WerewolfEnv(SocialAECEnv[Action]):
 
     def _encoded_legal(self, agent: str, seat: int) -> list[Any]:
         """The legal actions of ``seat`` (not on a probe turn), encoded: the kept list itself."""
-        return self._listings.get(seat, self.game.legal_tuple(seat)).encoded
+        return self._listing(seat).encoded
+
+    def _listing(self, seat: int) -> Listed:
+        """The listing of ``seat``'s legal tuple now (kept while the game stands still)."""
+        game = self.game
+        version = len(game.game_log.entries)  # every move and chance draw adds an entry
+        now = self._now
+        if now[0] is game and now[1] == version and now[2] == seat:
+            return now[3]  # type: ignore[return-value]  # (set with its game)
+        listed = self._listings.get(seat, game.legal_tuple(seat))
+        self._now = (game, version, seat, listed)
+        return listed
 
     def _encode_for(self, seat: int, action: Action) -> Any:
         return self.encode_action(self.possible_agents[seat], action)
@@ -403,7 +417,7 @@ class WerewolfEnv(SocialAECEnv[Action]):
     def _play(self, seat: int, parsed: Action) -> None:
         """Play ``seat``'s legal action in the game (measured) and draw any chance event."""
         game: WerewolfGame = self.game
-        measured = self.measures.enabled
+        measured = self._measured
         if measured:  # (else it holds nothing: the measures are off for the env's life)
             self.measures.before_action(game, seat, parsed)
         pick = self._listed_pick
@@ -463,7 +477,7 @@ class WerewolfEnv(SocialAECEnv[Action]):
     def _pass_turn(self, current: str, seat: int, next_seat: int) -> None:
         """The infos after ``current`` (at ``seat``) played and ``next_seat`` is to move."""
         mover = self.possible_agents[next_seat]
-        listed = self._listings.get(next_seat, self.game.legal_tuple(next_seat))
+        listed = self._listing(next_seat)
         infos, marked = self.infos, self._marked_empty
         role, team = self._words_of(seat)
         if self.observation_mode == "text":
@@ -506,15 +520,20 @@ class WerewolfEnv(SocialAECEnv[Action]):
             return self._observer.view(self.game, seat)
         info = self.infos.get(agent) if self.infos else None
         error = None if info is None else info.get("parse_error")
-        if self.measures.probe_seat == seat:
+        if self._measured and self.measures.probe_seat == seat:
             view = self._texts.view(self.game, seat, error, [], MAX_OBSERVATION_CHARS)
             return f"{view}\n{probe_prompt(self.measures.question(self.game, seat))}"
         game = self.game
         if game.to_move != seat:
             return self._texts.view(game, seat, error, [], MAX_OBSERVATION_CHARS)
-        listed = self._listings.get(seat, game.legal_tuple(seat))
+        listed = self._listing(seat)
+        made_of = (game.phase, game.speeches_left)  # (with the listing, all the line shows)
+        status = listed.status
+        if status is None or status[0] != made_of:
+            line = status_line(game, seat, listed.encoded, None, listed.options)
+            status = listed.status = (made_of, line)
         return self._texts.view(
-            game, seat, error, listed.encoded, MAX_OBSERVATION_CHARS, None, listed.options
+            game, seat, error, listed.encoded, MAX_OBSERVATION_CHARS, None, status[1]
         )
 
     def render_text(self) -> str:

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from envsuite.families.social.channels import Message
 from envsuite.families.social.werewolf_rules import WerewolfGame
 from envsuite.families.social.werewolf_setup import (
     PHASE_ORDER,
@@ -266,9 +267,10 @@ class TextObserver:
 
     Per game it keeps the rules text and, per seat, the texts of the messages the seat
     has read so far, their total length and their lines joined (a seat's view only
-    grows), the opening lines that never change and the lines of the living and of what
-    the seat knows (rebuilt only when they change), so an observation costs the messages
-    new since the last one and one join, not the whole history.
+    grows), and the head of its observation (the opening lines that never change, the
+    lines of the living and of what the seat knows, rebuilt only when one of these
+    changes), so an observation costs the messages new since the last one and one join,
+    not the whole history.
     """
 
     def __init__(self) -> None:
@@ -280,6 +282,8 @@ class TextObserver:
         self._openings: list[str] = []
         self._alive: tuple[list[bool], str] = ([], "")
         self._known: list[tuple[list[str | None], str]] = []
+        # Per seat: the alive line and known line its head was built from, and the head.
+        self._heads: list[tuple[str, str, str]] = []
         # The setup of the last game, and per deal of it (roles) the rules and openings.
         self._setup: WerewolfSetup | None = None
         self._by_deal: dict[tuple[str, ...], tuple[str, list[str]]] = {}
@@ -292,44 +296,56 @@ class TextObserver:
         legal: Sequence[str],
         limit: int,
         acting: Phase | None = None,
-        options: str | None = None,
+        status: str | None = None,
     ) -> str:
         """The text observation of ``seat`` (the same text as :func:`text_view`).
 
-        ``options``: ``legal`` joined with ", " when the caller has it already.
+        ``status``: the last line (:func:`status_line`), when the caller has it already.
         """
         if game is not self._game:
             self._start(game)
         messages, texts = game.view(seat), self._texts[seat]
         if len(texts) < len(messages):
-            new = [message.text for message in messages[len(texts) :]]
-            added = "\n".join(new)
-            self._joined[seat] = f"{self._joined[seat]}\n{added}" if texts else added
-            texts.extend(new)
-            self._used[seat] += len(added) + 1  # each line and its newline
+            self._read(seat, messages)
+        if status is None:
+            status = status_line(game, seat, legal, acting)
+        if error:
+            status = f"Your last action was refused ({error}); you lost that turn.\n{status}"
+        head, used = self._head(game, seat), self._used[seat]
+        # (the head ends with "\nEvents:\n", 9 characters; _compose counts its lines' newlines)
+        if used > limit - (len(head) - 8) - len(status) - 1 - 60:
+            return _compose(game, seat, error, legal, limit, self._rules, texts, used, acting)
+        if texts:
+            return f"{head}{self._joined[seat]}\n{status}"
+        return f"{head}{status}"
+
+    def _read(self, seat: int, messages: list[Message]) -> None:
+        """Add the texts of ``seat``'s messages new since its last observation."""
+        texts = self._texts[seat]
+        new = [message.text for message in messages[len(texts) :]]
+        added = "\n".join(new)
+        self._joined[seat] = f"{self._joined[seat]}\n{added}" if texts else added
+        texts.extend(new)
+        self._used[seat] += len(added) + 1  # each line and its newline
+
+    def _head(self, game: WerewolfGame, seat: int) -> str:
+        """The lines before ``seat``'s events, through "Events:" (kept while they stand)."""
         if game.alive != self._alive[0]:
             self._alive = (list(game.alive), _alive_line(game))
+        alive_line = self._alive[1]
         if game.phase is Phase.OVER:  # the known line is dropped at the end
             known_line = ""
         else:
-            kept = self._known[seat]
-            if game.known[seat] != kept[0]:
-                kept = self._known[seat] = (list(game.known[seat]), _known_line(game, seat))
-            known_line = kept[1]
-        opening, alive_line = self._openings[seat], self._alive[1]
-        status = _status(game, seat, legal, acting, options)
-        if error:
-            status = f"Your last action was refused ({error}); you lost that turn.\n{status}"
-        used = self._used[seat]
-        head_length = (
-            len(opening) + len(alive_line) + 1 + (len(known_line) + 1 if known_line else 0)
-        )
-        if used > limit - head_length - len(status) - 1 - 60:
-            return _compose(game, seat, error, legal, limit, self._rules, texts, used, acting)
-        middle = f"{alive_line}\n{known_line}" if known_line else alive_line
-        if texts:
-            return f"{opening}{middle}\nEvents:\n{self._joined[seat]}\n{status}"
-        return f"{opening}{middle}\nEvents:\n{status}"
+            known = self._known[seat]
+            if game.known[seat] != known[0]:
+                known = self._known[seat] = (list(game.known[seat]), _known_line(game, seat))
+            known_line = known[1]
+        kept = self._heads[seat]
+        if kept[0] is not alive_line or kept[1] is not known_line:
+            middle = f"{alive_line}\n{known_line}" if known_line else alive_line
+            head = f"{self._openings[seat]}{middle}\nEvents:\n"
+            kept = self._heads[seat] = (alive_line, known_line, head)
+        return kept[2]
 
     def _start(self, game: WerewolfGame) -> None:
         """Forget the last game's texts; build the lines of ``game`` that never change."""
@@ -347,6 +363,7 @@ class TextObserver:
         self._joined = [""] * seats
         self._alive = ([], "")
         self._known = [([], "")] * seats
+        self._heads = [("", "", "")] * seats
 
 
 def _you_line(game: WerewolfGame, seat: int) -> str:
@@ -399,7 +416,7 @@ def _compose(
     tail = []
     if error:
         tail.append(f"Your last action was refused ({error}); you lost that turn.")
-    tail.append(_status(game, seat, legal, acting))
+    tail.append(status_line(game, seat, legal, acting))
     budget = limit - sum(len(line) + 1 for line in head + tail) - 60
     if used <= budget:
         return "\n".join([*head, "Events:", *events, *tail])
@@ -415,16 +432,17 @@ def _compose(
     return "\n".join([*head, "Events:", *shown, *tail])
 
 
-def _status(
+def status_line(
     game: WerewolfGame,
     seat: int,
     legal: Sequence[str],
-    acting: Phase | None,
+    acting: Phase | None = None,
     options: str | None = None,
 ) -> str:
-    """The last line: the end, what the others do now, or what ``seat`` must do.
+    """The last line of ``seat``'s text: the end, what the others do, or what it must do.
 
-    ``options``: ``legal`` joined with ", ", when the caller has it.
+    ``acting``: as in :func:`text_view`. ``options``: ``legal`` joined with ", ", when the
+    caller has it.
     """
     phase = game.phase
     if phase is Phase.OVER:
