@@ -57,8 +57,8 @@ class MessageLog:
         if message.audience is None:
             for view in self._views:
                 view.append(message)
-        else:
-            for seat in sorted(message.audience):
+        else:  # (each seat's view is its own list: the order of seats does not matter)
+            for seat in message.audience:
                 self._views[seat].append(message)
 
     def view(self, seat: int) -> list[Message]:

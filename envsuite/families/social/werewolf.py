@@ -281,6 +281,7 @@ class WerewolfEnv(SocialAECEnv[Action]):
         # the shortcut of :meth:`_quick_step` (nothing else to do).
         self._measured = self.measures.enabled
         self._quick = not self._measured and self.render_mode != "human"
+        self._no_rewards = dict.fromkeys(self.possible_agents, 0.0)
 
     # -- episode -----------------------------------------------------------------------
     def _new_game(self, rng: np.random.Generator) -> WerewolfGame:
@@ -470,7 +471,7 @@ class WerewolfEnv(SocialAECEnv[Action]):
         if game.over:
             self._finish(current, self._final_turn({}, game.truncated), {current: None})
             return True
-        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards = self._no_rewards.copy()  # (every agent is live until the end)
         self._pass_turn(current, seat, game.to_move)
         return True
 

@@ -59,7 +59,7 @@ class VectorObserver:
 
     The pairwise blocks (votes, accusations, claims) are the same for every seat up to
     the seat's rotation, so they are computed once each time one of them changes
-    (``game.pair_changes``), only in the rows that changed, and each seat's view takes
+    (``game.pair_cells``), only in the cells that changed, and each seat's view takes
     them through its own precomputed index. Each seat's last observation is kept and
     only its entries that changed are written again (the phase, the turn and the day
     each step; who lives, what the seat knows and the pair blocks when they change); the
@@ -81,8 +81,11 @@ class VectorObserver:
         self._game: WerewolfGame | None = None
         self._changes = -1
         self._public = np.zeros((4, n * n), dtype=np.float32)
-        # The vote, accusation and claim rows as last written into ``_public``.
-        self._seen: list[list[list[Any]]] = []
+        # The same tables flat (a view), and each seat's indices of its rotated blocks in it.
+        self._public_flat = self._public.reshape(-1)
+        self._pair_flat = [
+            (np.arange(4)[:, None] * n * n + index[None, :]).ravel() for index in self.pair_index
+        ]
         self._kept: list[_SeatVector | None] = []
         # (seat, who lives, what it knows) -> its block of per-seat entries.
         self._seat_blocks: dict[tuple[Any, ...], np.ndarray] = {}
@@ -91,38 +94,33 @@ class VectorObserver:
         """Forget the last game's tables and views."""
         n = self.n
         self._game, self._changes = game, -1
-        self._public[:] = 0.0  # the tables below as they stand before any event
-        self._seen = [[[0] * n for _ in range(n)] for _ in range(2)]
-        self._seen.append([[None] * n for _ in range(n)])
+        self._public[:] = 0.0  # the tables as they stand before any event
         self._kept = [None] * n
 
     def _pairs(self, game: WerewolfGame) -> np.ndarray:
         if game is not self._game:
             self._start(game)
-        if game.pair_changes != self._changes:
-            self._changes = game.pair_changes
-            self._update_rows(game)
+        if len(game.pair_cells) != self._changes:
+            self._update_cells(game)
         return self._public
 
-    def _update_rows(self, game: WerewolfGame) -> None:
-        """Rewrite the rows (one voter, accuser or claimant each) that changed since last."""
+    def _update_cells(self, game: WerewolfGame) -> None:
+        """Rewrite the cells of the tables that changed since last (``game.pair_cells``)."""
         n, days, public = self.n, float(game.setup.max_days), self._public
-        votes, accusations, claims = self._seen
-        for i in range(n):
-            cells = slice(i * n, (i + 1) * n)
-            row = game.vote_counts[i]
-            if row != votes[i]:
-                votes[i] = list(row)
-                public[0, cells] = np.minimum(np.asarray(row, dtype=np.float32) / days, 1)
-            row = game.accusations[i]
-            if row != accusations[i]:
-                accusations[i] = list(row)
-                public[1, cells] = np.minimum(np.asarray(row, dtype=np.float32) / days, 1)
-            said = game.claims[i]
-            if said != claims[i]:
-                claims[i] = list(said)
-                public[2, cells] = [value == "werewolf" for value in said]
-                public[3, cells] = [value == "village" for value in said]
+        cells = game.pair_cells
+        for table, row, column in cells[max(self._changes, 0) :]:
+            cell = row * n + column
+            # (a count over days in float64 then float32 is the quotient in float32: double
+            # rounding cannot change a quotient of small whole numbers)
+            if table == 0:
+                public[0, cell] = min(game.vote_counts[row][column] / days, 1.0)
+            elif table == 1:
+                public[1, cell] = min(game.accusations[row][column] / days, 1.0)
+            else:
+                said = game.claims[row][column]
+                public[2, cell] = said == "werewolf"
+                public[3, cell] = said == "village"
+        self._changes = len(cells)
 
     def view(self, game: WerewolfGame, seat: int, acting: Phase | None = None) -> np.ndarray:
         """The vector observation of ``seat``: seats ordered from ``seat`` itself.
@@ -156,9 +154,11 @@ class VectorObserver:
         if alive != kept.alive or known != kept.known:
             kept.alive, kept.known = list(alive), list(known)
             out[HEAD : HEAD + 3 * self.n] = self._seats(seat, known, alive)
-        if game.pair_changes != kept.changes:
-            np.take(self._pairs(game), self.pair_index[seat], axis=1, out=kept.pairs)
-            kept.changes = game.pair_changes
+        changes = len(game.pair_cells)
+        if changes != kept.changes:
+            self._pairs(game)
+            self._public_flat.take(self._pair_flat[seat], out=kept.pairs, mode="clip")
+            kept.changes = changes
         if self.bidding:
             out[-2] = float(phase is Phase.BID)
             out[-1] = 0.0
@@ -189,8 +189,8 @@ class _SeatVector:
 
     def __init__(self, size: int, n: int) -> None:
         self.out = np.zeros(size, dtype=np.float32)
-        # The pair blocks within ``out``, as four rows of n * n (a view: writes go to out).
-        self.pairs = self.out[HEAD + 3 * n : HEAD + 3 * n + 4 * n * n].reshape(4, n * n)
+        # The pair blocks within ``out`` (a view: writes go to out).
+        self.pairs = self.out[HEAD + 3 * n : HEAD + 3 * n + 4 * n * n]
         self.phase_at = -1
         self.turn: bool | None = None
         self.day = -1
@@ -304,7 +304,7 @@ class TextObserver:
         """
         if game is not self._game:
             self._start(game)
-        messages, texts = game.view(seat), self._texts[seat]
+        messages, texts = game.log.view(seat), self._texts[seat]
         if len(texts) < len(messages):
             self._read(seat, messages)
         if status is None:

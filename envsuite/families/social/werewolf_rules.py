@@ -102,6 +102,7 @@ class WerewolfGame:
         self.teams = tuple(ROLES[role].team for role in roles)
         self.wolves = tuple(seat for seat in range(n) if roles[seat] == WEREWOLF)
         self.alive = [True] * n
+        self._alive_key = tuple(self.alive)  # (``alive`` as a tuple: a key of legal tuples)
         self.day = 0
         self.phase = Phase.NIGHT_WOLVES
         self.winner: str | None = None
@@ -127,8 +128,9 @@ class WerewolfGame:
         self.vote_counts = [[0] * n for _ in range(n)]
         self.accusations = [[0] * n for _ in range(n)]
         self.claims: list[list[str | None]] = [[None] * n for _ in range(n)]
-        # Counts changes to the three tables above (observers rebuild them only then).
-        self.pair_changes = 0
+        # Each change to the three tables above, as (table, row, column), table 0 for votes,
+        # 1 accusations, 2 claims (observers rewrite only these cells).
+        self.pair_cells: list[tuple[int, int, int]] = []
         # The last legal tuple handed out: (len of the game log's entries, seat, tuple).
         self._legal_memo: tuple[int, int, tuple[Action, ...]] = (-1, -1, ())
         self._deal_messages()
@@ -144,6 +146,11 @@ class WerewolfGame:
     def to_move(self) -> int | None:
         """The seat to act, or None (a chance event is pending, or the game is over)."""
         return self.queue[0] if self.queue else None  # the queue is empty at chance and the end
+
+    @property
+    def pair_changes(self) -> int:
+        """How many times the vote, accusation and claim tables changed so far."""
+        return len(self.pair_cells)
 
     def living(self) -> list[int]:
         """The living seats, in seat order."""
@@ -194,7 +201,7 @@ class WerewolfGame:
         """
         wolves = self.wolves if phase is Phase.NIGHT_WOLVES else ()
         # (the phase's value: a str hashes in C; an Enum's hash and .value are Python code)
-        return _legal(phase._value_, seat, tuple(self.alive), wolves, self.setup.doctor_self_save)
+        return _legal(phase._value_, seat, self._alive_key, wolves, self.setup.doctor_self_save)
 
     def illegal_reason(self, seat: int, action: Action) -> str | None:
         """Why ``seat`` may not play ``action`` now (the first rule broken), or None."""
@@ -359,7 +366,7 @@ class WerewolfGame:
     def _on_accuse(self, seat: int, action: Action) -> None:
         assert action.target is not None
         self.accusations[seat][action.target] += 1
-        self.pair_changes += 1
+        self.pair_cells.append((1, seat, action.target))
         accused = self.names[action.target]
         text = f"{self.names[seat]} accuses {accused} of being {self.words.killer}."
         self._public("accuse", seat, text, action.target)
@@ -367,7 +374,7 @@ class WerewolfGame:
     def _on_claim(self, seat: int, action: Action) -> None:
         assert action.target is not None
         self.claims[seat][action.target] = action.value
-        self.pair_changes += 1
+        self.pair_cells.append((2, seat, action.target))
         verdict = self.words.verdict(action.value == WEREWOLF)
         text = f"{self.names[seat]} claims: {self.names[action.target]} is {verdict}."
         self._public("claim", seat, text, action.target, action.value)
@@ -493,7 +500,7 @@ class WerewolfGame:
                 self._public("vote", voter, f"{self.names[voter]} abstained.")
             else:
                 self.vote_counts[voter][target] += 1
-                self.pair_changes += 1
+                self.pair_cells.append((0, voter, target))
                 text = f"{self.names[voter]} voted for {self.names[target]}."
                 self._public("vote", voter, text, target)
         result = tally([target for _, target in self.votes], self.setup.tie_rule)
@@ -529,6 +536,7 @@ class WerewolfGame:
 
     def _kill(self, seat: int, kind: str, text: str) -> None:
         self.alive[seat] = False
+        self._alive_key = tuple(self.alive)
         self._public(kind, None, text, seat)
         if self.setup.reveal_roles_on_death:
             role = self.roles[seat]
@@ -578,7 +586,7 @@ class WerewolfGame:
     def _public(
         self, kind: str, sender: int | None, text: str, subject: int | None = None, value: str = ""
     ) -> None:
-        self._post(kind, sender, None, text, subject, value)
+        self.log.post(Message(self.day, kind, sender, None, text, subject, value))
 
     def _post(
         self,
