@@ -282,6 +282,7 @@ class WerewolfEnv(SocialAECEnv[Action]):
         self._measured = self.measures.enabled
         self._quick = not self._measured and self.render_mode != "human"
         self._no_rewards = dict.fromkeys(self.possible_agents, 0.0)
+        self._action_type = str if observation_mode == "text" else int
 
     # -- episode -----------------------------------------------------------------------
     def _new_game(self, rng: np.random.Generator) -> WerewolfGame:
@@ -398,7 +399,9 @@ class WerewolfEnv(SocialAECEnv[Action]):
         now = self._now
         if now[0] is game and now[1] == version and now[2] == seat:
             return now[3]  # type: ignore[return-value]  # (set with its game)
-        listed = self._listings.get(seat, game.legal_tuple(seat))
+        queue = game.queue  # (legal_tuple's rule, without its own memo)
+        legal = game.legal_in(game.phase, seat) if queue and queue[0] == seat else ()
+        listed = self._listings.get(seat, legal)
         self._now = (game, version, seat, listed)
         return listed
 
@@ -415,16 +418,26 @@ class WerewolfEnv(SocialAECEnv[Action]):
         self._play(seat, parsed)
         return self._turn(agent, {})
 
-    def _play(self, seat: int, parsed: Action) -> None:
-        """Play ``seat``'s legal action in the game (measured) and draw any chance event."""
+    def _play(self, seat: int, parsed: Action, listed: bool | None = None) -> None:
+        """Play ``seat``'s legal action in the game (measured) and draw any chance event.
+
+        ``listed``: whether ``parsed`` was taken from the listing of ``seat``, the seat to
+        move, in this state (None: whether :meth:`_listed_action` found it so).
+        """
         game: WerewolfGame = self.game
         measured = self._measured
         if measured:  # (else it holds nothing: the measures are off for the env's life)
             self.measures.before_action(game, seat, parsed)
-        pick = self._listed_pick
-        listed = pick[2] is parsed and pick[0] is game and pick[1] == len(game.game_log.entries)
+        if listed is None:
+            pick = self._listed_pick
+            listed = (
+                pick[2] is parsed
+                and pick[0] is game
+                and pick[1] == len(game.game_log.entries)
+                and game.to_move == seat
+            )
         self._listed_pick = _NO_PICK
-        game.apply(seat, parsed, listed=listed and game.to_move == seat)
+        game.apply(seat, parsed, listed=listed)
         if game.phase is Phase.CHANCE:
             self._resolve_chance()
         if measured:
@@ -452,14 +465,17 @@ class WerewolfEnv(SocialAECEnv[Action]):
         the base's ``_finish``.
         """
         game = self.game
-        seat = game.to_move
-        if seat is None or not self.agents:
+        queue = game.queue
+        if not queue or not self.agents:  # the game is over (or was never started)
             return False
-        current = self.agent_selection
+        seat, current = queue[0], self.agent_selection
         if self._seat[current] != seat:
             return False
-        parsed = self._listed_action(seat, action)
-        if parsed is None:
+        parsed = None
+        if type(action) is self._action_type:  # an exact listed action needs no parsing
+            parsed = self._listing(seat).by_encoding.get(action)
+        listed = parsed is not None
+        if not listed:
             if type(action) is not str:
                 return False
             try:
@@ -467,12 +483,12 @@ class WerewolfEnv(SocialAECEnv[Action]):
             except Exception:  # refused: the general path says why and applies the penalty
                 return False
         self._cumulative_rewards[current] = 0.0
-        self._play(seat, parsed)
-        if game.over:
+        self._play(seat, parsed, listed)
+        if game.phase is Phase.OVER:
             self._finish(current, self._final_turn({}, game.truncated), {current: None})
             return True
         self.rewards = self._no_rewards.copy()  # (every agent is live until the end)
-        self._pass_turn(current, seat, game.to_move)
+        self._pass_turn(current, seat, game.queue[0])
         return True
 
     def _pass_turn(self, current: str, seat: int, next_seat: int) -> None:

@@ -120,6 +120,7 @@ class WerewolfGame:
         self.floor: int | None = None
         self.mentions: tuple[int, ...] = ()
         self.speeches_left = 0
+        self._bidding = setup.speaking_order == "bidding"
         self.log = MessageLog(n)
         self.game_log = GameLog(setup.to_dict(), self.roles)
         # What each seat knows of each seat's team (None: unknown), for observations.
@@ -265,7 +266,7 @@ class WerewolfGame:
             action = Action("say", None, within_budget(action.value, self.setup.max_speech_chars))
         self.game_log.entries.append(("act", seat, action.kind, action.target, action.value))
         self.queue.pop(0)
-        if self.phase is Phase.DISCUSSION and self.setup.speaking_order == "bidding":
+        if self._bidding and self.phase is Phase.DISCUSSION:
             self.mentions = self._mentioned(action)
         _EFFECTS[action.kind](self, seat, action)
         if not self.queue:
