@@ -45,28 +45,40 @@ class Message(NamedTuple):
 
 
 class MessageLog:
-    """Every message of one game, in order, and each seat's view of them."""
+    """Every message of one game, in order, and each seat's view of them.
+
+    A seat's view is brought up to date when asked for (:meth:`view`), not at each post:
+    the engines post far more often than anyone reads a view.
+    """
 
     def __init__(self, seats: int) -> None:
         self.messages: list[Message] = []
         self._views: list[list[Message]] = [[] for _ in range(seats)]
+        # How many of ``messages`` each seat's view has been brought up to.
+        self._synced = [0] * seats
 
     def post(self, message: Message) -> None:
         """Add ``message``; it joins the view of every seat that may read it."""
         self.messages.append(message)
-        if message.audience is None:
-            for view in self._views:
-                view.append(message)
-        else:  # (each seat's view is its own list: the order of seats does not matter)
-            for seat in message.audience:
-                self._views[seat].append(message)
 
     def view(self, seat: int) -> list[Message]:
-        """The messages ``seat`` may read, oldest first (the list itself: do not change it)."""
-        return self._views[seat]
+        """The messages ``seat`` may read, oldest first (the list itself: do not change it).
+
+        The same list comes back on every call, grown by the messages posted since.
+        """
+        view, start, messages = self._views[seat], self._synced[seat], self.messages
+        if start < len(messages):
+            view += readable(messages, start, seat)
+            self._synced[seat] = len(messages)
+        return view
 
     def __iter__(self) -> Iterator[Message]:
         return iter(self.messages)
 
     def __len__(self) -> int:
         return len(self.messages)
+
+
+def readable(messages: list[Message], start: int, seat: int) -> list[Message]:
+    """The messages of ``messages[start:]`` that ``seat`` may read, in order."""
+    return [m for m in messages[start:] if m.audience is None or seat in m.audience]

@@ -277,6 +277,8 @@ class TextObserver:
         self._game: WerewolfGame | None = None
         self._rules = ""
         self._texts: list[list[str]] = []
+        # How many of the game's messages each seat's texts have been read up to.
+        self._seen: list[int] = []
         self._used: list[int] = []
         self._joined: list[str] = []
         self._openings: list[str] = []
@@ -304,8 +306,8 @@ class TextObserver:
         """
         if game is not self._game:
             self._start(game)
-        messages, texts = game.log.view(seat), self._texts[seat]
-        if len(texts) < len(messages):
+        messages, texts = game.log.messages, self._texts[seat]
+        if self._seen[seat] < len(messages):
             self._read(seat, messages)
         if status is None:
             status = status_line(game, seat, legal, acting)
@@ -320,9 +322,12 @@ class TextObserver:
         return f"{head}{status}"
 
     def _read(self, seat: int, messages: list[Message]) -> None:
-        """Add the texts of ``seat``'s messages new since its last observation."""
-        texts = self._texts[seat]
-        new = [message.text for message in messages[len(texts) :]]
+        """Add the texts of the game's ``messages`` new since ``seat`` last read, that it may."""
+        texts, start = self._texts[seat], self._seen[seat]
+        self._seen[seat] = len(messages)
+        new = [m.text for m in messages[start:] if m.audience is None or seat in m.audience]
+        if not new:
+            return
         added = "\n".join(new)
         self._joined[seat] = f"{self._joined[seat]}\n{added}" if texts else added
         texts.extend(new)
@@ -359,6 +364,7 @@ class TextObserver:
             kept = self._by_deal[game.roles] = (rules, openings)
         self._game, (self._rules, self._openings) = game, kept
         self._texts = [[] for _ in range(seats)]
+        self._seen = [0] * seats
         self._used = [0] * seats
         self._joined = [""] * seats
         self._alive = ([], "")

@@ -103,6 +103,8 @@ class WerewolfGame:
         self.wolves = tuple(seat for seat in range(n) if roles[seat] == WEREWOLF)
         self.alive = [True] * n
         self._alive_key = tuple(self.alive)  # (``alive`` as a tuple: a key of legal tuples)
+        # The legal tuples by (phase value, seat) while nobody dies (see legal_in).
+        self._legal_now: dict[tuple[str, int], tuple[Action, ...]] = {}
         self.day = 0
         self.phase = Phase.NIGHT_WOLVES
         self.winner: str | None = None
@@ -200,9 +202,14 @@ class WerewolfGame:
         simultaneous moves (the Parallel form's night: who lives does not change before
         dawn).
         """
-        wolves = self.wolves if phase is Phase.NIGHT_WOLVES else ()
         # (the phase's value: a str hashes in C; an Enum's hash and .value are Python code)
-        return _legal(phase._value_, seat, self._alive_key, wolves, self.setup.doctor_self_save)
+        key = (phase._value_, seat)
+        legal = self._legal_now.get(key)
+        if legal is None:
+            wolves = self.wolves if phase is Phase.NIGHT_WOLVES else ()
+            self_save = self.setup.doctor_self_save
+            legal = self._legal_now[key] = _legal(key[0], seat, self._alive_key, wolves, self_save)
+        return legal
 
     def illegal_reason(self, seat: int, action: Action) -> str | None:
         """Why ``seat`` may not play ``action`` now (the first rule broken), or None."""
@@ -538,6 +545,7 @@ class WerewolfGame:
     def _kill(self, seat: int, kind: str, text: str) -> None:
         self.alive[seat] = False
         self._alive_key = tuple(self.alive)
+        self._legal_now = {}
         self._public(kind, None, text, seat)
         if self.setup.reveal_roles_on_death:
             role = self.roles[seat]
