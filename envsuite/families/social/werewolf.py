@@ -48,6 +48,8 @@ PRESETS: dict[str, dict[str, Any]] = {
     # Werewolf Arena (Bailis et al., 2024): 8 players, 2 werewolves, a seer, a doctor.
     "werewolf_arena": {"num_players": 8, "num_werewolves": 2, "seer": True, "doctor": True},
 }
+#: Text commands whose parse :meth:`WerewolfEnv._read_text` keeps before it starts over.
+MAX_TEXTS_READ = 4096
 #: No legal action found listed (see ``WerewolfEnv._listed_pick``).
 _NO_PICK: tuple[WerewolfGame | None, int, Action | None] = (None, -1, None)
 
@@ -283,6 +285,8 @@ class WerewolfEnv(SocialAECEnv[Action]):
         self._quick = not self._measured and self.render_mode != "human"
         self._no_rewards = dict.fromkeys(self.possible_agents, 0.0)
         self._action_type = str if observation_mode == "text" else int
+        # Text commands read lately, and what they parsed to (see :meth:`_read_text`).
+        self._texts_read: dict[str, Action] = {}
 
     # -- episode -----------------------------------------------------------------------
     def _new_game(self, rng: np.random.Generator) -> WerewolfGame:
@@ -324,7 +328,7 @@ class WerewolfEnv(SocialAECEnv[Action]):
     def parse_action(self, agent: str, action: Any) -> Action:
         """A command (text) or an index (vector) as a rule action, checked legal."""
         seat = self._seat[agent]
-        if self.measures.probe_seat == seat:
+        if self._measured and self.measures.probe_seat == seat:
             return self._probe_answer(seat, action)
         listed = self._listed_action(seat, action)
         return listed if listed is not None else self._parse_command(seat, action)
@@ -350,7 +354,7 @@ class WerewolfEnv(SocialAECEnv[Action]):
         n = self.setup.num_players
         phase = self.game.phase if acting is None else acting
         if self.observation_mode == "text":
-            parsed = parse_text(action, self.setup.names)
+            parsed = self._read_text(action)
         else:
             index = parse_int_index(action, 1 + 3 * n, "action")
             parsed = parse_index(index, seat, n, phase)
@@ -362,6 +366,17 @@ class WerewolfEnv(SocialAECEnv[Action]):
             reason = self.game.reason_in(acting, seat, parsed)
         if reason is not None:
             raise InvalidAction(f"illegal action: {reason}")
+        return parsed
+
+    def _read_text(self, action: Any) -> Action:
+        """:func:`parse_text` of ``action``, its result kept for text read before."""
+        kept = self._texts_read.get(action) if type(action) is str else None
+        if kept is not None:
+            return kept
+        parsed = parse_text(action, self.setup.names)
+        if len(self._texts_read) >= MAX_TEXTS_READ:
+            self._texts_read.clear()
+        self._texts_read[action] = parsed  # (only a str parses)
         return parsed
 
     def _probe_answer(self, seat: int, answer: Any) -> Action:
@@ -421,8 +436,9 @@ class WerewolfEnv(SocialAECEnv[Action]):
     def _play(self, seat: int, parsed: Action, listed: bool | None = None) -> None:
         """Play ``seat``'s legal action in the game (measured) and draw any chance event.
 
-        ``listed``: whether ``parsed`` was taken from the listing of ``seat``, the seat to
-        move, in this state (None: whether :meth:`_listed_action` found it so).
+        ``listed``: whether ``parsed`` is known to be legal for ``seat``, the seat to move,
+        in this very state (taken from its listing, or parsed and checked just now; None:
+        whether :meth:`_listed_action` found it listed).
         """
         game: WerewolfGame = self.game
         measured = self._measured
@@ -474,8 +490,7 @@ class WerewolfEnv(SocialAECEnv[Action]):
         parsed = None
         if type(action) is self._action_type:  # an exact listed action needs no parsing
             parsed = self._listing(seat).by_encoding.get(action)
-        listed = parsed is not None
-        if not listed:
+        if parsed is None:
             if type(action) is not str:
                 return False
             try:
@@ -483,7 +498,7 @@ class WerewolfEnv(SocialAECEnv[Action]):
             except Exception:  # refused: the general path says why and applies the penalty
                 return False
         self._cumulative_rewards[current] = 0.0
-        self._play(seat, parsed, listed)
+        self._play(seat, parsed, True)  # (listed, or parsed and checked legal just now)
         if game.phase is Phase.OVER:
             self._finish(current, self._final_turn({}, game.truncated), {current: None})
             return True

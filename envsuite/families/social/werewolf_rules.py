@@ -259,8 +259,9 @@ class WerewolfGame:
     def apply(self, seat: int, action: Action, listed: bool = False) -> None:
         """Play ``seat``'s legal action (check with :meth:`illegal_reason` first).
 
-        ``listed``: the caller took ``action`` from the tuple :meth:`legal_tuple` gave
-        ``seat`` in this very state, so it is legal and not checked again.
+        ``listed``: the caller knows ``action`` is legal for ``seat`` in this very state
+        (it took it from the tuple :meth:`legal_tuple` gave, or :meth:`illegal_reason` just
+        found nothing against it), so it is not checked again.
 
         Raises:
             ValueError: the action is illegal (a caller bug; the env never sends one).
