@@ -93,7 +93,7 @@ def textarena_games() -> tuple[int, int]:
 
 
 def envsuite_games(env: Any) -> tuple[int, int]:
-    rng = np.random.default_rng(2026)
+    chooser = random.Random(2026)  # (the players' choices, drawn as TextArena's loop draws)
     steps = finished = 0
     for seed in range(GAMES):
         env.reset(seed=seed)
@@ -107,12 +107,12 @@ def envsuite_games(env: Any) -> tuple[int, int]:
                 if env.unwrapped.game.phase.value == "discussion":
                     action: Any = f"say: {SENTENCE}"
                 else:
-                    action = legal[int(rng.integers(len(legal)))]
+                    action = legal[chooser.randrange(len(legal))]
             else:
                 choices = np.flatnonzero(info["action_mask"])
                 if env.unwrapped.game.phase.value == "vote":
                     choices = choices[choices > 0]  # vote for someone, as SecretMafia must
-                action = int(choices[int(rng.integers(len(choices)))])
+                action = int(choices[chooser.randrange(len(choices))])
             env.step(action)
             steps += 1
         finished += env.unwrapped.game.over

@@ -58,7 +58,10 @@ class MessageLog:
         self._synced = [0] * seats
 
     def post(self, message: Message) -> None:
-        """Add ``message``; it joins the view of every seat that may read it."""
+        """Add ``message``; it joins the view of every seat that may read it.
+
+        (Appending to :attr:`messages` is the same: views catch up when read.)
+        """
         self.messages.append(message)
 
     def view(self, seat: int) -> list[Message]:

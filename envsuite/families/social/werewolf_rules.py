@@ -124,6 +124,7 @@ class WerewolfGame:
         self.speeches_left = 0
         self._bidding = setup.speaking_order == "bidding"
         self.log = MessageLog(n)
+        self._messages = self.log.messages  # (posting a message is appending it here)
         self.game_log = GameLog(setup.to_dict(), self.roles)
         # What each seat knows of each seat's team (None: unknown), for observations.
         self.known: list[list[str | None]] = [[None] * n for _ in range(n)]
@@ -596,7 +597,7 @@ class WerewolfGame:
     def _public(
         self, kind: str, sender: int | None, text: str, subject: int | None = None, value: str = ""
     ) -> None:
-        self.log.post(Message(self.day, kind, sender, None, text, subject, value))
+        self._messages.append(Message(self.day, kind, sender, None, text, subject, value))
 
     def _post(
         self,
@@ -607,7 +608,7 @@ class WerewolfGame:
         subject: int | None = None,
         value: str = "",
     ) -> None:
-        self.log.post(Message(self.day, kind, sender, audience, text, subject, value))
+        self._messages.append(Message(self.day, kind, sender, audience, text, subject, value))
 
     def view(self, seat: int) -> list[Message]:
         """The messages ``seat`` may read, oldest first."""
