@@ -512,6 +512,8 @@ class WerewolfEnv(SocialAECEnv[Action]):
         listed = self._listing(next_seat)
         infos, marked = self.infos, self._marked_empty
         role, team = self._words_of(seat)
+        legal: list[Any] | np.ndarray
+        empty: list[Any] | np.ndarray
         if self.observation_mode == "text":
             key, legal, empty = "legal_actions", list(listed.encoded), []
         else:

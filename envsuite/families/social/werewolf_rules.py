@@ -38,8 +38,6 @@ the same class.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from envsuite.families.social.channels import Message, MessageLog
 from envsuite.families.social.game_log import GameLog, LogEntry
 from envsuite.families.social.game_words import GAME_WORDS
@@ -51,6 +49,7 @@ from envsuite.families.social.turn_order import (
     within_budget,
 )
 from envsuite.families.social.voting import tally
+from envsuite.families.social.werewolf_legal import legal_actions_in
 from envsuite.families.social.werewolf_setup import (
     BID_VALUES,
     CLAIM_VALUES,
@@ -209,7 +208,9 @@ class WerewolfGame:
         if legal is None:
             wolves = self.wolves if phase is Phase.NIGHT_WOLVES else ()
             self_save = self.setup.doctor_self_save
-            legal = self._legal_now[key] = _legal(key[0], seat, self._alive_key, wolves, self_save)
+            legal = self._legal_now[key] = legal_actions_in(
+                key[0], seat, self._alive_key, wolves, self_save
+            )
         return legal
 
     def illegal_reason(self, seat: int, action: Action) -> str | None:
@@ -621,33 +622,3 @@ _EFFECTS = {
     for name, function in vars(WerewolfGame).items()
     if name.startswith("_on_")
 }
-
-
-@lru_cache(maxsize=4096)
-def _legal(
-    value: str, seat: int, alive: tuple[bool, ...], wolves: tuple[int, ...], self_save: bool
-) -> tuple[Action, ...]:
-    """The legal actions of ``seat``, to move in the phase of value ``value``.
-
-    See :meth:`WerewolfGame.legal_tuple`.
-    """
-    phase = Phase(value)
-    living = [s for s in range(len(alive)) if alive[s]]
-    others = [s for s in living if s != seat]
-    if phase is Phase.NIGHT_WOLVES:
-        return tuple(Action("kill", s) for s in living if s not in wolves)
-    if phase is Phase.NIGHT_SEER:
-        return tuple(Action("check", s) for s in others)
-    if phase is Phase.NIGHT_DOCTOR:
-        return tuple(Action("save", s) for s in (living if self_save else others))
-    if phase is Phase.VOTE:
-        return (PASS, *(Action("vote", s) for s in others))
-    if phase is Phase.BID:
-        return tuple(Action("bid", None, value) for value in BID_VALUES)
-    everyone_else = [s for s in range(len(alive)) if s != seat]
-    return (
-        PASS,
-        Action("say", None, ""),
-        *(Action("accuse", s) for s in others),
-        *(Action("claim", s, value) for s in everyone_else for value in CLAIM_VALUES),
-    )
