@@ -279,12 +279,8 @@ class WerewolfEnv(SocialAECEnv[Action]):
         self._listings = ListedCache(
             self._encode_for, None if observation_mode == "text" else 1 + 3 * n
         )
-        # Whether the measures are on (for the env's life), and whether a step may take
-        # the shortcut of :meth:`_quick_step` (nothing else to do).
+        # Whether the measures are on (for the env's life).
         self._measured = self.measures.enabled
-        self._quick = not self._measured and self.render_mode != "human"
-        self._no_rewards = dict.fromkeys(self.possible_agents, 0.0)
-        self._action_type = str if observation_mode == "text" else int
         # Text commands read lately, and what they parsed to (see :meth:`_read_text`).
         self._texts_read: dict[str, Action] = {}
 
@@ -461,17 +457,6 @@ class WerewolfEnv(SocialAECEnv[Action]):
             self.measures.after_change(self.game)
 
     # -- the common step -----------------------------------------------------------------
-    def step(self, action: Any, agent: str | None = None) -> None:
-        """Apply ``action`` for the agent to move (the AEC base's rules, see its module).
-
-        The common case (no ``agent`` named; the game goes on; the player to move sends an
-        action that is legal; no belief probes, speaking reward or ``"human"`` rendering)
-        takes :meth:`_quick_step`, which leaves the env as the base's general path does.
-        """
-        if agent is None and self._quick and self._quick_step(action):
-            return
-        super().step(action, agent)
-
     def _quick_step(self, action: Any) -> bool:
         """Play a legal action of the player to move; False (nothing done) if it is not one.
 
@@ -508,34 +493,20 @@ class WerewolfEnv(SocialAECEnv[Action]):
 
     def _pass_turn(self, current: str, seat: int, next_seat: int) -> None:
         """The infos after ``current`` (at ``seat``) played and ``next_seat`` is to move."""
-        mover = self.possible_agents[next_seat]
         listed = self._listing(next_seat)
-        infos, marked = self.infos, self._marked_empty
         role, team = self._words_of(seat)
-        legal: list[Any] | np.ndarray
-        empty: list[Any] | np.ndarray
-        if self.observation_mode == "text":
-            key, legal, empty = "legal_actions", list(listed.encoded), []
-        else:
-            assert listed.mask is not None
-            key, legal = "action_mask", listed.mask.copy()
-            empty = np.zeros(len(legal), dtype=np.int8)
         played = {
             "role": role,
             "team": team,
             "invalid_actions": self.invalid_actions[current],
             "parse_error": None,
         }
-        if mover == current:
-            played[key] = legal
-            infos[current] = played
+        mover = self.possible_agents[next_seat]
+        if listed.mask is None:
+            self._hand_over(current, played, mover, list(listed.encoded), [])
         else:
-            played[key] = empty
-            infos[current] = played
-            marked[current] = (played, empty)
-            infos[mover] = {**infos[mover], key: legal}
-        marked.pop(mover, None)
-        self.agent_selection = mover
+            mask = listed.mask
+            self._hand_over(current, played, mover, mask.copy(), np.zeros_like(mask))
 
     def _turn(self, agent: str, rewards: dict[str, float]) -> Turn:
         if not self.game.over:

@@ -1,7 +1,8 @@
 """The social envs' shortcuts for the common step give exactly what the general path gives.
 
-A Werewolf or Mafia step whose action is legal for the player to move skips the AEC
-base's general bookkeeping (``_quick_step``), and observations are built from caches.
+A step whose action is legal for the player to move skips the AEC base's general
+bookkeeping (``_quick_step``; Werewolf and Mafia have their own, leaner one), and
+observations are built from caches.
 Each case plays the same seeded games twice, once with the shortcut and once with it
 turned off (``_quick = False``), the players mixing listed actions, free speech, refused
 commands, off-turn actions and dead steps, and compares after every step everything an
@@ -23,6 +24,8 @@ CASES = [
     ("envsuite/Werewolf-v0", {"num_players": 8, "speaking_order": "bidding"}),
     ("envsuite/Werewolf-v0", {"num_players": 6, "reveal_roles_on_death": True}),
     ("envsuite/Mafia-v0", {"num_players": 7}),
+    ("envsuite/Avalon-v0", {"num_players": 7}),
+    ("envsuite/AmongUs-v0", {"num_players": 5}),
 ]
 
 
