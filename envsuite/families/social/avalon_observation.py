@@ -24,6 +24,7 @@ from envsuite.families.social.avalon_setup import (
     ROLES,
     Phase,
 )
+from envsuite.families.social.event_texts import EventTexts, compose
 
 #: Entries before the quest block: role and phase one-hots, my turn, I lead, the quest,
 #: the rejection track, the team size, the two-fail rule.
@@ -156,9 +157,19 @@ def rules_text(game: AvalonGame) -> str:
 
 
 def text_view(
-    game: AvalonGame, seat: int, error: str | None, legal: Sequence[str], limit: int
+    game: AvalonGame,
+    seat: int,
+    error: str | None,
+    legal: Sequence[str],
+    limit: int,
+    events: EventTexts | None = None,
+    rules: str | None = None,
 ) -> str:
-    """The text observation of ``seat``, at most ``limit`` characters (oldest events dropped)."""
+    """The text observation of ``seat``, at most ``limit`` characters (oldest events dropped).
+
+    ``events``: the env's kept event texts of this game (else they are read again);
+    ``rules``: :func:`rules_text` of the game, when the caller keeps it.
+    """
     names = game.names
     role = ROLES[game.roles[seat]]
     what = {EVIL: "evil", GOOD: "good", MERLIN_OR_MORGANA: "Merlin or Morgana"}
@@ -172,7 +183,7 @@ def text_view(
         for i, (_, fails, ok) in enumerate(game.results)
     )
     head = [
-        rules_text(game),
+        rules_text(game) if rules is None else rules,
         f"You are {names[seat]} (player_{seat}), {role.name}, team {role.team}.",
         f"Quests: {board or 'none played'}; rejections in a row: {game.rejections}.",
     ]
@@ -182,17 +193,10 @@ def text_view(
     if error:
         tail.append(f"Your last action was refused ({error}); your turn was played by default.")
     tail.append(_status(game, seat, legal))
-    events = [message.text for message in game.view(seat)]
-    budget = limit - sum(len(line) + 1 for line in head + tail) - 60
-    used = sum(len(line) + 1 for line in events)
-    dropped = 0
-    while dropped < len(events) and used > budget:
-        used -= len(events[dropped]) + 1
-        dropped += 1
-    shown = events[dropped:]
-    if dropped:
-        shown.insert(0, f"({dropped} earlier events not shown)")
-    return "\n".join([*head, "Events:", *shown, *tail])
+    if events is None:
+        return compose(head, tail, [message.text for message in game.view(seat)], limit)
+    texts, joined, used = events.of(game.log, seat)
+    return compose(head, tail, texts, limit, joined, used)
 
 
 def _status(game: AvalonGame, seat: int, legal: Sequence[str]) -> str:

@@ -52,6 +52,7 @@ class MessageLog:
     """
 
     def __init__(self, seats: int) -> None:
+        self.seats = seats
         self.messages: list[Message] = []
         self._views: list[list[Message]] = [[] for _ in range(seats)]
         # How many of ``messages`` each seat's view has been brought up to.
