@@ -51,7 +51,9 @@ def vector_view(game: AmongUsGame, seat: int) -> np.ndarray:
     """
     setup = game.setup
     n, rooms = setup.num_players, len(setup.rooms)
-    out = np.zeros(vector_size(rooms, n), dtype=np.float32)
+    # (written in a list, then made float32 at once: each value is a bool, or a quotient
+    # of small whole numbers whose float64 value rounds to the same float32)
+    out: list[float] = [0.0] * vector_size(rooms, n)
     out[ROLE_ORDER.index(game.roles[seat])] = 1.0
     k = len(ROLE_ORDER)
     out[k + PHASE_ORDER.index(game.phase)] = 1.0
@@ -88,12 +90,10 @@ def vector_view(game: AmongUsGame, seat: int) -> np.ndarray:
             out[base + 5] = min(1.0, (game.round - sighting[1]) / rounds)
             out[base + 6 + sighting[0]] = 1.0
     k += n * (_PER_SEAT + rooms)
-    index = np.array(order)
     for table in (game.vote_counts, game.accusations):
-        pairs = np.asarray(table, dtype=np.float32)[index][:, index]
-        out[k : k + n * n] = np.minimum(pairs.ravel() / rounds, 1.0)
+        out[k : k + n * n] = [min(table[i][j] / rounds, 1.0) for i in order for j in order]
         k += n * n
-    return out
+    return np.array(out, dtype=np.float32)
 
 
 def rules_text(game: AmongUsGame) -> str:
