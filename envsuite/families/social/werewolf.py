@@ -48,6 +48,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     # Werewolf Arena (Bailis et al., 2024): 8 players, 2 werewolves, a seer, a doctor.
     "werewolf_arena": {"num_players": 8, "num_werewolves": 2, "seer": True, "doctor": True},
 }
+_CHANCE, _OVER = Phase.CHANCE, Phase.OVER  # (module names: quicker than Phase.X)
 #: Text commands whose parse :meth:`WerewolfEnv._read_text` keeps before it starts over.
 MAX_TEXTS_READ = 4096
 #: No legal action found listed (see ``WerewolfEnv._listed_pick``).
@@ -287,7 +288,11 @@ class WerewolfEnv(SocialAECEnv[Action]):
     # -- episode -----------------------------------------------------------------------
     def _new_game(self, rng: np.random.Generator) -> WerewolfGame:
         """The roles dealt (a uniform permutation from ``rng``)."""
-        return WerewolfGame(self.setup, self._dealt_roles(rng))
+        game = WerewolfGame(self.setup, self._dealt_roles(rng))
+        words = game.words
+        named = [(words.role(each), words.team(ROLES[each].team)) for each in game.roles]
+        self._seat_words = (game, named)
+        return game
 
     def _info(self, agent: str) -> dict[str, Any]:
         seat = self._seat[agent]
@@ -314,7 +319,7 @@ class WerewolfEnv(SocialAECEnv[Action]):
 
     def _words_of(self, seat: int) -> tuple[str, str]:
         """``seat``'s role and team words (kept per game)."""
-        if self._seat_words[0] is not self.game:
+        if self._seat_words[0] is not self.game:  # (a game not made by _new_game)
             words = self.game.words
             named = [(words.role(each), words.team(ROLES[each].team)) for each in self.game.roles]
             self._seat_words = (self.game, named)
@@ -483,8 +488,11 @@ class WerewolfEnv(SocialAECEnv[Action]):
             except Exception:  # refused: the general path says why and applies the penalty
                 return False
         self._cumulative_rewards[current] = 0.0
-        self._play(seat, parsed, True)  # (listed, or parsed and checked legal just now)
-        if game.phase is Phase.OVER:
+        # (_play, unmeasured: the action was listed, or parsed and checked legal just now)
+        game.apply(seat, parsed, True)
+        if game.phase is _CHANCE:
+            self._resolve_chance()
+        if game.phase is _OVER:
             self._finish(current, self._final_turn({}, game.truncated), {current: None})
             return True
         self.rewards = self._no_rewards.copy()  # (every agent is live until the end)
@@ -494,7 +502,8 @@ class WerewolfEnv(SocialAECEnv[Action]):
     def _pass_turn(self, current: str, seat: int, next_seat: int) -> None:
         """The infos after ``current`` (at ``seat``) played and ``next_seat`` is to move."""
         listed = self._listing(next_seat)
-        role, team = self._words_of(seat)
+        words = self._seat_words  # (built with the game: see _new_game)
+        role, team = words[1][seat] if words[0] is self.game else self._words_of(seat)
         played = {
             "role": role,
             "team": team,
