@@ -223,7 +223,7 @@ class WerewolfGame:
 
     def reason_in(self, phase: Phase, seat: int, action: Action) -> str | None:
         """Why ``seat`` could not play ``action`` in acting ``phase`` as things stand, or None."""
-        allowed = PHASE_KINDS[phase]
+        allowed = _KINDS[phase._value_]  # (PHASE_KINDS by value: an Enum hashes slowly)
         if action.kind not in allowed:
             doing = ", ".join(allowed)
             if action.kind == "pass":
@@ -273,7 +273,9 @@ class WerewolfGame:
             if reason is not None:
                 raise ValueError(f"illegal action {action} for seat {seat}: {reason}")
         if action.kind == "say":
-            action = Action("say", None, within_budget(action.value, self.setup.max_speech_chars))
+            said = within_budget(action.value, self.setup.max_speech_chars)
+            if said is not action.value:  # (cut: a new action; else the same one)
+                action = Action("say", None, said)
         self.game_log.entries.append(("act", seat, action.kind, action.target, action.value))
         self.queue.pop(0)
         if self._bidding and self.phase is Phase.DISCUSSION:
@@ -616,6 +618,8 @@ class WerewolfGame:
         return self.log.view(seat)
 
 
+#: :data:`PHASE_KINDS` by the phase's value.
+_KINDS = {phase.value: kinds for phase, kinds in PHASE_KINDS.items()}
 #: The effect of each kind of action (``_on_KIND``), looked up once.
 _EFFECTS = {
     name[len("_on_") :]: function
