@@ -18,24 +18,28 @@ is one player's action) in ``extra_info``:
   TextArena's), from TextArena's row of this session or, when that row did not run
   (``-k``, another order), from TextArena's loop timed on the spot.
 
+Every row also gives ``cpu_steps_per_s`` (agent-steps per CPU second, best of the rounds:
+on a loaded machine the wall-clock mean counts the time other jobs hold the core, the
+CPU time does not), and the envsuite rows ``cpu_ratio_vs_textarena`` when TextArena's row
+ran first. Both loops draw their players' choices from a seeded ``random.Random``.
+
 TextArena's row skips before its benchmark starts, so ``--benchmark-json`` works without
 TextArena (a benchmark started and then skipped has no rounds, and pytest-benchmark's
 JSON writer failed on it with ``ValueError: min() arg is an empty sequence``).
 
 The two games are not move-for-move the same (TextArena draws from Python's global
 ``random``), so the rates compare per step and per game of the same setup and policy.
-TextArena is not one of envsuite's extras; to run its row, put it on the path, e.g.
-``pip install --target /tmp/ta-site --no-deps textarena==0.7.4 nltk regex python-dotenv``
-and ``PYTHONPATH=.:/tmp/ta-site pytest tests/benchmarks/test_social_mafia_speed.py
---benchmark-enable``. Nothing here asserts a time.
+``pytest tests/benchmarks/test_social_mafia_speed.py --benchmark-enable`` runs the rows
+(TextArena's where the ``bench`` extra is installed). Nothing here asserts a time.
 
-Measured (2 shared cores under a CI run, best of 7 by CPU time, one process): TextArena
-142-149k agent-steps/s; Mafia-v0 28-29k in text mode (ratio about 0.19) and 21-23k in
-vector mode (about 0.15), from 16-19k and 15k before the speed-ups of observations,
-legal lists and parsing (measured in the same run). Most of the gap is the per-step
-observation: SecretMafia's is a list of messages, Mafia-v0's the whole text (rules,
-roles, events) or vector, plus the base's per-step ``info`` bookkeeping (legal list or
-mask).
+Measured (2 cores shared with 6-10 other jobs, load average 9-13; CPU time, best of 7-9
+rounds, the trees timed in turns): TextArena 106-135k agent-steps/s; Mafia-v0 34-51k in
+text mode (``cpu_ratio_vs_textarena`` 0.32-0.39) and 28-47k in vector mode (0.27-0.36),
+against 31-33k and 22-23k for the tree before the quick step and the kept observations
+(the same loop and load). Most of the gap is the Python engine plus what PettingZoo's AEC
+loop asks for each step (a rewards dict, the mover's info with its legal list or mask, the
+whole text or vector observation, where SecretMafia returns a list of messages) and, in
+the discussion (most of Mafia's steps), reading each ``say:`` message.
 """
 
 from __future__ import annotations
