@@ -70,11 +70,6 @@ class ListedCache:
         self._kept[id(legal)] = listed
         return listed
 
-    def known(self, legal: tuple[Any, ...]) -> Listed | None:
-        """The listing of ``legal`` if it was built and is still kept, else None."""
-        known = self._kept.get(id(legal))
-        return known if known is not None and known.legal is legal else None
-
     def _mask(self, encoded: Sequence[Any]) -> np.ndarray | None:
         if self._mask_size is None:
             return None

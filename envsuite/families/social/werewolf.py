@@ -375,9 +375,10 @@ class WerewolfEnv(SocialAECEnv[Action]):
         if kept is not None:
             return kept
         parsed = parse_text(action, self.setup.names)
-        if len(self._texts_read) >= MAX_TEXTS_READ:
-            self._texts_read.clear()
-        self._texts_read[action] = parsed  # (only a str parses)
+        if type(action) is str:  # (not a str subclass: its hash and equality are its own)
+            if len(self._texts_read) >= MAX_TEXTS_READ:
+                self._texts_read.clear()
+            self._texts_read[action] = parsed
         return parsed
 
     def _probe_answer(self, seat: int, answer: Any) -> Action:
