@@ -81,12 +81,13 @@ class VectorObserver:
         self._game: WerewolfGame | None = None
         self._changes = -1
         self._public = np.zeros((4, n * n), dtype=np.float32)
-        # The same tables flat (a view), and each seat's indices of its rotated blocks in it.
-        self._public_flat = self._public.reshape(-1)
+        # Each seat's indices of its rotated blocks in the tables read flat. (Views are made
+        # where used, not kept: a pickled copy would hold them as arrays of their own.)
         self._pair_flat = [
             (np.arange(4)[:, None] * n * n + index[None, :]).ravel() for index in self.pair_index
         ]
         self._kept: list[_SeatVector | None] = []
+        self._pairs_at = slice(HEAD + 3 * n, HEAD + 3 * n + 4 * n * n)  # (within a view)
         # (seat, who lives, what it knows) -> its block of per-seat entries.
         self._seat_blocks: dict[tuple[Any, ...], np.ndarray] = {}
 
@@ -133,7 +134,7 @@ class VectorObserver:
             self._start(game)
         kept = self._kept[seat]
         if kept is None:
-            kept = self._kept[seat] = _SeatVector(self.size, self.n)
+            kept = self._kept[seat] = _SeatVector(self.size)
             kept.out[ROLE_ORDER.index(game.roles[seat])] = 1.0
         out = kept.out
         phase = game.phase if acting is None else acting
@@ -157,7 +158,8 @@ class VectorObserver:
         changes = len(game.pair_cells)
         if changes != kept.changes:
             self._pairs(game)
-            self._public_flat.take(self._pair_flat[seat], out=kept.pairs, mode="clip")
+            pairs = kept.out[self._pairs_at]  # (a view: the take writes into ``out``)
+            self._public.reshape(-1).take(self._pair_flat[seat], out=pairs, mode="clip")
             kept.changes = changes
         if self.bidding:
             out[-2] = float(phase is Phase.BID)
@@ -185,12 +187,10 @@ class VectorObserver:
 class _SeatVector:
     """One seat's last vector observation and what it was written from."""
 
-    __slots__ = ("alive", "changes", "day", "known", "out", "pairs", "phase_at", "turn")
+    __slots__ = ("alive", "changes", "day", "known", "out", "phase_at", "turn")
 
-    def __init__(self, size: int, n: int) -> None:
+    def __init__(self, size: int) -> None:
         self.out = np.zeros(size, dtype=np.float32)
-        # The pair blocks within ``out`` (a view: writes go to out).
-        self.pairs = self.out[HEAD + 3 * n : HEAD + 3 * n + 4 * n * n]
         self.phase_at = -1
         self.turn: bool | None = None
         self.day = -1
