@@ -32,10 +32,10 @@ The two games are not move-for-move the same (TextArena draws from Python's glob
 ``pytest tests/benchmarks/test_social_mafia_speed.py --benchmark-enable`` runs the rows
 (TextArena's where the ``bench`` extra is installed). Nothing here asserts a time.
 
-Measured (2 cores shared with 6-10 other jobs, load average 9-13; CPU time, best of 7-9
-rounds, the trees timed in turns): TextArena 106-135k agent-steps/s; Mafia-v0 34-51k in
-text mode (``cpu_ratio_vs_textarena`` 0.32-0.39) and 28-47k in vector mode (0.27-0.36),
-against 31-33k and 22-23k for the tree before the quick step and the kept observations
+Measured (2 cores shared with 6-10 other jobs, load average 9-14; CPU time, best of 7-9
+rounds, six runs, the trees timed in turns): TextArena 129-142k agent-steps/s; Mafia-v0
+48-59k in text mode (ratio to TextArena 0.36-0.42) and 44-48k in vector mode (0.32-0.36),
+against 27-33k and 20-23k for the tree before the quick step and the kept observations
 (the same loop and load). Most of the gap is the Python engine plus what PettingZoo's AEC
 loop asks for each step (a rewards dict, the mover's info with its legal list or mask, the
 whole text or vector observation, where SecretMafia returns a list of messages) and, in

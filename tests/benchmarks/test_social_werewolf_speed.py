@@ -26,17 +26,18 @@ tests/benchmarks/test_social_werewolf_speed.py --benchmark-enable`` prints the t
 (``--benchmark-json`` keeps ``extra_info``); in CI each runs once as a plain test.
 Nothing here asserts a time.
 
-Measured (2 cores shared with 6-10 other jobs, load average 9-13; CPU time, best of 7-9
-rounds, the trees timed in turns): random agents 52-57k agent-steps/s in text mode and
-50-55k in vector mode, against 38-39k and 27-28k for the tree before the quick step and
-the kept observations (same workload, same runs); the raw engine 117-127k (104-107k
-before); TextArena's SecretMafia 121-135k, so ``cpu_ratio_vs_textarena`` is about 0.43
-(text) and 0.41 (vector), from 0.29 and 0.21. The wall-clock means of this load are 3-5
-times slower (``ratio_vs_textarena`` 0.31 and 0.23 in that run). **The issue's 100,000
-agent-steps/s is not met**: the raw engine loop alone runs about 8 us a step here, and
-the env about 18 (the step about 6 more, mostly the AEC bookkeeping PettingZoo asks for:
-the rewards dict, the mover's info with its legal list or mask, the next agent; the text
-or vector observation ``last()`` returns 3-4; the reset's share about 1). Scripted belief
+Measured (2 cores shared with 6-10 other jobs, load average 9-14; CPU time, best of 9
+rounds, six runs, the trees timed in turns): random agents 49-67k agent-steps/s in text
+mode and 49-60k in vector mode, against 32-39k and 23-28k for the tree before the quick
+step and the kept observations (the same workload and runs); the raw engine 117-137k
+(97-107k before); TextArena's SecretMafia 129-142k, so the CPU-time ratio to TextArena is
+0.36-0.47 (text) and 0.37-0.42 (vector), from 0.24-0.29 and 0.18-0.21. The wall-clock
+means of this load are 3-5 times slower (``ratio_vs_textarena`` 0.31 and 0.23 in one run).
+**The issue's 100,000 agent-steps/s is not met**: the raw engine loop alone takes about
+8 us a step here and the env about 17; the 9 the env adds are the step's bookkeeping that
+PettingZoo's AEC loop asks for (about 5: the rewards dict, the mover's info with its legal
+list or mask, the next agent), the text or vector observation ``last()`` returns (3-4)
+and the reset's share (about 1). Scripted belief
 bots (CPU time, best of 5): about 340 complete games/s through the env, 280 for the tree
 before, under the same load (the raw engine with the same bots: 490, 425 before).
 """
