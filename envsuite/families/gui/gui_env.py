@@ -73,7 +73,7 @@ class GuiEnv(EnvsuiteEnv[Any, Any, GuiAction]):
         the common GUI-agent formats it reads (UI-TARS calls, computer-use JSON), a JSON
         dict, or an element of the Dict space of
         :func:`~envsuite.families.gui.action_space.action_space` (for RL agents). Every
-        form is accepted in both ``action_mode``\\ s; the mode only chooses the declared
+        form is accepted in every ``action_mode``; the mode only chooses the declared
         action space: ``"text"`` (envsuite's text space) or ``"dict"``.
 
     Reward:
@@ -223,9 +223,7 @@ class GuiEnv(EnvsuiteEnv[Any, Any, GuiAction]):
         reward = 1.0 if outcome == "success" else 0.0
         return self._observation, reward, terminated, truncated, info
 
-    def apply_invalid_action(
-        self, message: str
-    ) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+    def apply_invalid_action(self, message: str) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """The penalty; the app is left as it was (the observation too)."""
         self._live_task()
         self.steps += 1

@@ -110,7 +110,6 @@ def test_different_seeds_draw_different_instances():
 def test_the_oracle_solves_every_seed_in_optimal_steps():
     env = make()
     for seed in range(12):
-        observation, info = env.reset(seed=seed)
         steps, last, total = play_oracle(env, seed)
         assert last["success"] is True and total == 1.0
         assert steps == last["optimal_steps"]
@@ -163,7 +162,7 @@ def test_malformed_or_inapplicable_actions_cost_the_penalty_and_change_nothing(a
     env = make(invalid_penalty=0.25)
     env.reset(seed=1)
     before = env.state_digest()
-    observation, reward, terminated, truncated, info = env.step(action)
+    _, reward, terminated, truncated, info = env.step(action)
     assert reason in info["parse_error"]
     assert (reward, terminated, truncated) == (-0.25, False, False)
     assert env.state_digest() == before and env.steps == 1
@@ -212,7 +211,7 @@ def test_info_gives_nothing_away():
 def test_every_action_form_reaches_the_app(action):
     env = make(observation_mode="a11y")
     env.reset(seed=0)
-    observation, reward, _, _, info = env.step(action)
+    observation, _, _, _, info = env.step(action)
     assert info["parse_error"] is None and "[cyan]" in observation
 
 
@@ -240,7 +239,7 @@ def test_render_modes_give_the_screenshot_and_the_text_view():
     observation, _ = env.reset(seed=6)
     assert np.array_equal(env.render(), observation)
     env = make(render_mode="ansi")
-    observation, info = env.reset(seed=6)
+    observation, _ = env.reset(seed=6)
     frame = env.render()
     assert frame.startswith("Instruction: ") and frame.endswith(observation["a11y"])
 
@@ -272,9 +271,7 @@ class CountingBackend(SimulatorBackend):
 
 
 def test_a_backend_plugs_in_by_name(monkeypatch):
-    monkeypatch.setitem(
-        backend_module.BACKENDS, "counting", f"{__name__}:CountingBackend"
-    )
+    monkeypatch.setitem(backend_module.BACKENDS, "counting", f"{__name__}:CountingBackend")
     env = make(backend="counting")
     env.reset(seed=0)
     env.step("click(more)")
