@@ -17,6 +17,7 @@ from envsuite.families.gui.actions import GuiAction, GuiActionError
 from envsuite.families.gui.backend import GuiBackend, load_backend
 from envsuite.families.gui.observation_modes import (
     ObservationMode,
+    action_help,
     fitted,
     observation_space,
     parse_observation_mode,
@@ -63,8 +64,10 @@ class GuiEnv(EnvsuiteEnv[Any, Any, GuiAction]):
         indented text: one element a line with its id, role, name, bounds and states),
         ``"a11y_json"`` (the tree as JSON), ``"instruction"`` (the goal's sentence only; no
         screen is drawn or described, the fastest mode), ``"text"`` (instruction then
-        accessibility text), or parts joined by ``+``. Coordinates everywhere (bounds,
-        clicks) are the screen's logical pixels, whatever ``screenshot_size`` is.
+        accessibility text), or parts joined by ``+``. The first observation's
+        instruction ends with a few lines on how to act (the grammar, the screen size).
+        Coordinates everywhere (bounds, clicks) are the screen's logical pixels, whatever
+        ``screenshot_size`` is.
 
     Action:
         Text in the GUI grammar of :mod:`~envsuite.families.gui.action_grammar`
@@ -157,6 +160,7 @@ class GuiEnv(EnvsuiteEnv[Any, Any, GuiAction]):
         self.backend_name = backend
         self.backend: GuiBackend = load_backend(backend)
         self.observation_space = observation_space(self.mode, self.screenshot_size)
+        self._shows_tree = any(part.startswith("a11y") for part in self.mode.parts)
         self.action_space: spaces.Space[Any] = (
             UnicodeText(MAX_ACTION_CHARS)
             if action_mode == "text"
@@ -186,7 +190,7 @@ class GuiEnv(EnvsuiteEnv[Any, Any, GuiAction]):
         self.step_limit_now = (
             self.max_steps if self.max_steps is not None else max(MIN_STEP_LIMIT, 4 * optimal)
         )
-        self._observation = self._observe()
+        self._observation = self._observe(first=True)
         return self._observation, self._info()
 
     def parse_action(self, action: Any) -> GuiAction:
@@ -239,22 +243,31 @@ class GuiEnv(EnvsuiteEnv[Any, Any, GuiAction]):
             raise RuntimeError("no task: call reset() first")
         return self.task
 
-    def _part(self, part: str) -> Any:
+    def _instruction(self, first: bool) -> str:
+        """The goal's sentence; the first observation adds how to act."""
+        goal = self._live_task().goal.instruction
+        if not first:
+            return goal
+        help_text = action_help(self.width, self.height, element_ids=self._shows_tree)
+        return f"{goal}\n\n{help_text}"
+
+    def _part(self, part: str, first: bool) -> Any:
         task = self._live_task()
         if part == "instruction":
-            return fitted(task.goal.instruction)
+            return fitted(self._instruction(first))
         if part == "screenshot":
             return self.screenshot()
         if part == "a11y":
             return fitted(accessibility_text(task.app.screen))
         return fitted(accessibility_json(task.app.screen))
 
-    def _observe(self) -> Any:
+    def _observe(self, first: bool = False) -> Any:
         if self.mode.as_dict:
-            return {part: self._part(part) for part in self.mode.parts}
+            return {part: self._part(part, first) for part in self.mode.parts}
         if self.mode.name == "text":
-            return self.text_view()
-        return self._part(self.mode.parts[0])
+            screen = accessibility_text(self._live_task().app.screen)
+            return text_observation(self._instruction(first), screen)
+        return self._part(self.mode.parts[0], first)
 
     def _info(self) -> dict[str, Any]:
         task = self._live_task()

@@ -108,6 +108,20 @@ def fitted(text: str) -> str:
     return text[: MAX_TEXT_CHARS - len(CUT_MARK)] + CUT_MARK
 
 
+def action_help(width: int, height: int, element_ids: bool) -> str:
+    """How to act, in a few lines (sent once, with the first observation)."""
+    target = 'click(x, y) or click("element_id")' if element_ids else "click(x, y)"
+    ids = " Element ids are the [ids] of the accessibility tree." if element_ids else ""
+    return (
+        f'Act with one action per reply: {target}, double_click(...), type("text") '
+        'into the focused field, key("enter") (also tab, escape, backspace, arrows, '
+        "pageup, pagedown, ctrl+a, ...), scroll(dx, dy) or scroll(dx, dy, x, y) in pixels, "
+        "drag(x1, y1, x2, y2), back(), home(), done() when the task is finished. "
+        f"Coordinates are screen pixels: the screen is {width} x {height}, (0, 0) at the "
+        f"top left.{ids}"
+    )
+
+
 def text_observation(instruction: str, a11y: str) -> str:
     """The ``"text"`` mode's string: the instruction, then the screen's elements."""
     return fitted(f"Instruction: {instruction}\n\nScreen:\n{a11y}")

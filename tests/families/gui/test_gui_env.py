@@ -68,7 +68,7 @@ def test_observations_are_in_the_space_and_hold_the_parts_asked_for(mode):
         image = observation["screenshot"] if isinstance(observation, dict) else observation
         assert image.shape == (256, 256, 3) and image.dtype == np.uint8
     if mode == "text":
-        assert observation.startswith(f"Instruction: {info['instruction']}")
+        assert observation.startswith(f"Instruction: {info['instruction']}\n\nAct with")
         assert '[more] link "More"' in observation
     if mode == "a11y_json":
         tree = json.loads(observation)
@@ -79,8 +79,17 @@ def test_the_default_observation_is_instruction_screenshot_and_a11y():
     env = make()
     observation, info = env.reset(seed=0)
     assert list(observation) == ["instruction", "screenshot", "a11y"]
-    assert observation["instruction"] == info["instruction"]
     assert info["instruction"] == f"Click the {env.task.target} button."
+    # the first instruction adds how to act; later ones are the goal alone
+    first = observation["instruction"]
+    assert first.startswith(info["instruction"] + "\n\n") and 'click("element_id")' in first
+    assert "the screen is 256 x 256" in first
+    assert env.step("key(tab)")[0]["instruction"] == info["instruction"]
+
+
+def test_the_action_help_names_element_ids_only_when_the_tree_is_shown():
+    first, _ = make(observation_mode="screenshot+instruction").reset(seed=0)
+    assert "click(x, y)" in first["instruction"] and "element_id" not in first["instruction"]
 
 
 def test_same_seed_and_actions_give_identical_pixels_and_text():
