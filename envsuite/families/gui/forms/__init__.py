@@ -8,10 +8,15 @@ optionally ``popup_rate=...`` for the seeded distractor pop-up).
 
 from __future__ import annotations
 
-from envsuite.families.gui.forms.click_button import ClickButton
+from envsuite.families.gui.forms.click_button import ClickButton, ClickButtonSequence
+from envsuite.families.gui.forms.click_checkboxes import ClickCheckboxes, ClickOption
+from envsuite.families.gui.forms.click_link import ClickLink
 from envsuite.families.gui.task import GuiTask
 
 #: Every form task type by its MiniWoB++ name.
-FORM_TASKS: dict[str, type[GuiTask]] = {task.name: task for task in (ClickButton,)}
+FORM_TASKS: dict[str, type[GuiTask]] = {
+    task.name: task
+    for task in (ClickButton, ClickButtonSequence, ClickLink, ClickCheckboxes, ClickOption)
+}
 
 __all__ = ["FORM_TASKS"]

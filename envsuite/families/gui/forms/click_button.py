@@ -21,13 +21,14 @@ from envsuite.families.gui.buttons import Button
 from envsuite.families.gui.forms import layout
 from envsuite.families.gui.forms.form_task import FormTask, click
 from envsuite.families.gui.forms.vocabulary import WORDS, pool
+from envsuite.families.gui.geometry import Rect
 from envsuite.families.gui.screen import Screen
 from envsuite.families.gui.task import Goal, Outcome
 
 
 def place_buttons(
     task: FormTask, labels: list[str], rng: np.random.Generator, title: bool = False
-) -> list:
+) -> list[Rect]:
     """Rectangles for buttons with ``labels`` in the task's layout (flow, column, grid, scatter)."""
     area = layout.content_area(task.width, task.height, task.theme, title)
     widths = [layout.button_width(label, task.theme) for label in labels]
@@ -84,3 +85,55 @@ class ClickButton(FormTask):
     def solve(self) -> GuiAction:
         """Click the target."""
         return click(f"button-{self.target}")
+
+
+class ClickButtonSequence(FormTask):
+    """Click two or three buttons in the order the instruction gives (``click-button-sequence``).
+
+    Instance: 3 to 6 labelled buttons (as :class:`ClickButton`) and an ordered choice of
+    2 or 3 of them. Success: the activations so far are exactly that order. Failure: an
+    activation leaves the order. Fewest steps: the length of the order.
+    """
+
+    name: ClassVar[str] = "click-button-sequence"
+    held_out_fields: ClassVar[tuple[str, ...]] = ("first",)
+    layouts: ClassVar[dict[str, tuple[str, ...]]] = ClickButton.layouts
+
+    def generate(self, rng: np.random.Generator) -> None:
+        """Labels, order and places."""
+        words = pool(WORDS, self.split)
+        count = int(rng.integers(3, 7))
+        self.labels = [
+            str(words[i]).capitalize() for i in rng.choice(len(words), count, replace=False)
+        ]
+        length = int(rng.integers(2, min(count, 3) + 1))
+        self.order = [int(i) for i in rng.choice(count, length, replace=False)]
+        self.rects = place_buttons(self, self.labels, rng)
+        names = [self.labels[i] for i in self.order]
+        steps = ", then ".join(f'"{name}"' for name in names)
+        fields = dict(zip(("first", "second", "third"), names, strict=False))
+        self.goal = Goal(f"Click on the buttons {steps}, in that order.", fields)
+        self.optimal_steps = length
+
+    def build_screen(self, screen_id: str) -> Screen:
+        """The buttons."""
+        return Screen(
+            self.width,
+            self.height,
+            items=[
+                Button(f"button-{i}", rect, name=label)
+                for i, (label, rect) in enumerate(zip(self.labels, self.rects, strict=True))
+            ],
+        )
+
+    def judge(self) -> Outcome | None:
+        """Compare the activations with the order."""
+        wanted = [f"button-{i}" for i in self.order]
+        pressed = self.activations()
+        if pressed != wanted[: len(pressed)]:
+            return "failure"
+        return "success" if len(pressed) == len(wanted) else None
+
+    def solve(self) -> GuiAction:
+        """The next button of the order."""
+        return click(f"button-{self.order[len(self.activations())]}")

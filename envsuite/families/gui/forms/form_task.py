@@ -28,12 +28,16 @@ from envsuite.families.gui.buttons import Button
 from envsuite.families.gui.dialog import TITLE_BAR_HEIGHT, Dialog
 from envsuite.families.gui.forms.form_app import FormApp
 from envsuite.families.gui.geometry import Rect
+from envsuite.families.gui.placement import place
 from envsuite.families.gui.screen import Screen
+from envsuite.families.gui.scroll_container import ScrollContainer
 from envsuite.families.gui.task import GuiTask, Outcome
 from envsuite.families.gui.text_field import TextField
 from envsuite.families.gui.theme import THEMES, Theme
 from envsuite.families.gui.widget import Label, Widget
 
+#: Element id of a form's Submit button.
+SUBMIT_ID = "submit"
 #: Element id of the distractor pop-up (its close button is ``popup/close``).
 POPUP_ID = "popup"
 #: Titles and texts of distractor pop-ups.
@@ -59,6 +63,11 @@ def click(element_id: str) -> GuiAction:
 def type_text(text: str) -> GuiAction:
     """``type(text)``."""
     return GuiAction("type", text=text)
+
+
+def submit_button(rect: Rect, label: str = "Submit") -> Button:
+    """The form's primary Submit button (:data:`SUBMIT_ID`)."""
+    return Button(SUBMIT_ID, rect, name=label, primary=True)
 
 
 def key(name: str) -> GuiAction:
@@ -92,6 +101,8 @@ class FormTask(GuiTask):
     held_out_fields: ClassVar[tuple[str, ...]] = ()
     #: Id of the first screen.
     home_id: ClassVar[str] = "form"
+    #: Whether ``enter`` in a text field submits the form (as in an HTML form).
+    enter_submits: ClassVar[bool] = True
 
     def __init__(
         self,
@@ -107,6 +118,7 @@ class FormTask(GuiTask):
         if not 0.0 <= popup_rate <= 1.0:
             raise ValueError(f"popup_rate must lie in [0, 1], not {popup_rate}")
         self.popup_rate = popup_rate
+        self._changed = False
         self.popup_at: int | None = None
         self._popup_text = POPUP_TEXTS[0]
         self._popup_button = POPUP_BUTTONS[0]
@@ -138,12 +150,43 @@ class FormTask(GuiTask):
         """A fresh screen for ``screen_id`` from the instance and ``app.data``."""
 
     def on_event(self, kind: str, element_id: str) -> str | None:
-        """React to one event-log entry; the id of the screen to go to, or None."""
+        """React to one event-log entry; the id of the screen to go to, or None.
+
+        By default the form's Submit button (:data:`SUBMIT_ID`), or ``enter`` in one of
+        its text fields, records :meth:`form_values` as ``app.data["submitted"]``.
+        """
+        if (kind == "activate" and element_id == SUBMIT_ID) or (
+            kind == "submit" and self.enter_submits
+        ):
+            self.app.data["submitted"] = self.form_values()
         return None
 
+    def form_values(self) -> dict[str, str]:
+        """What a submission records (the tasks with a Submit button say what)."""
+        return {}
+
+    def submitted(self) -> dict[str, str] | None:
+        """The values recorded by the first submission, or None before one."""
+        return self.app.data.get("submitted")
+
+    def judge_submission(self, expected: dict[str, str]) -> Outcome | None:
+        """Success if the submission recorded ``expected``, failure if anything else."""
+        values = self.submitted()
+        if values is None:
+            return None
+        return "success" if values == expected else "failure"
+
+    def mark_changed(self) -> None:
+        """Note that a reaction rebuilt part of the shown screen (the app bumps revision)."""
+        self._changed = True
+
     def after_step(self) -> bool:
-        """React to changes that logged no event; True if the shown screen changed."""
-        return False
+        """React to changes that logged no event; True if the shown screen changed.
+
+        Subclasses that override it return ``super().after_step() or ...``.
+        """
+        changed, self._changed = self._changed, False
+        return changed
 
     @abc.abstractmethod
     def judge(self) -> Outcome | None:
@@ -227,6 +270,29 @@ class FormTask(GuiTask):
             for kind, element_id in self.app.screen.event_log
             if kind == "activate" and not element_id.startswith(f"{POPUP_ID}/")
         ]
+
+    def reach(self, element_id: str) -> GuiAction:
+        """Click ``element_id``, or first scroll its container so that some of it shows.
+
+        The scroll moves the container just far enough to show the whole element (its top
+        at the viewport's top when it is taller than the viewport).
+        """
+        placed = {p.widget.element_id: p for p in place(self.app.screen)}
+        item = placed.get(element_id)
+        if item is None or item.visible is not None:
+            return click(element_id)
+        parent = placed.get(item.parent_id) if item.parent_id else None
+        while parent is not None and not isinstance(parent.widget, ScrollContainer):
+            parent = placed.get(parent.parent_id) if parent.parent_id else None
+        if parent is None or parent.visible is None:
+            return click(element_id)
+        view = parent.visible
+        if item.rect.y < view.y:
+            dy = item.rect.y - view.y
+        else:
+            dy = min(item.rect.bottom - view.bottom, item.rect.y - view.y)
+        cx, cy = view.center
+        return GuiAction("scroll", x=cx, y=cy, dx=0, dy=dy)
 
     def fill(self, field_id: str, text: str) -> GuiAction | None:
         """The next action that makes field ``field_id`` hold ``text``, or None if it does.

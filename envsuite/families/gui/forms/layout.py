@@ -133,3 +133,37 @@ def shifted(rects: Sequence[Rect], area: Rect, rng: np.random.Generator) -> list
     dx = int(rng.integers(0, max(area.right - right, 0) + 1))
     dy = int(rng.integers(0, max(area.bottom - bottom, 0) + 1))
     return [rect.moved(dx, dy) for rect in rects]
+
+
+def labelled_fields(
+    labels: Sequence[str], area: Rect, theme: Theme, style: str, gap: int = GAP
+) -> list[tuple[Rect, Rect]]:
+    """A label and a field per entry, stacked: ``(label_rect, field_rect)`` pairs.
+
+    ``style`` ``"left"`` puts each label left of its field on one row (labels share the
+    widest label's width); ``"above"`` puts it on its own line above the field.
+
+    Raises:
+        ValueError: the rows do not fit in ``area``.
+    """
+    rows: list[tuple[Rect, Rect]] = []
+    y = area.y
+    if style == "left":
+        left = min(max(label_width(label, theme) for label in labels) + gap, area.width // 2)
+        for _ in labels:
+            rows.append(
+                (
+                    Rect(area.x, y, left - gap, ROW_HEIGHT),
+                    Rect(area.x + left, y, area.width - left, ROW_HEIGHT),
+                )
+            )
+            y += ROW_HEIGHT + gap
+    else:
+        for _ in labels:
+            rows.append(
+                (Rect(area.x, y, area.width, 18), Rect(area.x, y + 18, area.width, ROW_HEIGHT))
+            )
+            y += 18 + ROW_HEIGHT + gap
+    if rows and rows[-1][1].bottom > area.bottom:
+        raise ValueError("the fields do not fit the area")
+    return rows
