@@ -88,8 +88,10 @@ class GuiEnv(EnvsuiteEnv[Any, Any, GuiAction]):
 
     Termination:
         Terminated when the task succeeds or fails (a wrong submission, ``done()`` too
-        early, as the task defines); ``info["success"]`` is set then, and on truncation
-        (False). Truncated after ``max_steps`` steps (malformed ones count).
+        early, as the task defines); ``info["success"]`` and ``info["score"]`` are set
+        then, and on truncation (False and 0). The score is the efficiency of a success,
+        ``optimal_steps / steps`` (malformed steps count), and 0 for a failure.
+        Truncated after ``max_steps`` steps (malformed ones count).
 
     Arguments:
         task: A task name (see ``tasks_index.all_tasks()``), or a ``GuiTask`` subclass
@@ -224,6 +226,7 @@ class GuiEnv(EnvsuiteEnv[Any, Any, GuiAction]):
         info = self._info()
         if terminated or truncated:
             info["success"] = outcome == "success"
+            info["score"] = self._score(info["success"])
         reward = 1.0 if outcome == "success" else 0.0
         return self._observation, reward, terminated, truncated, info
 
@@ -234,8 +237,13 @@ class GuiEnv(EnvsuiteEnv[Any, Any, GuiAction]):
         truncated = self.steps >= self.step_limit_now
         info = self._info()
         if truncated:
-            info["success"] = False
+            info["success"], info["score"] = False, 0.0
         return _copied(self._observation), -self.invalid_penalty, False, truncated, info
+
+    def _score(self, success: bool) -> float:
+        """Efficiency of a success: the fewest steps over the steps taken (0 on failure)."""
+        optimal = int(self._live_task().optimal_steps)
+        return min(1.0, optimal / max(self.steps, 1)) if success else 0.0
 
     # -- observations ------------------------------------------------------------------
     def _live_task(self) -> GuiTask:

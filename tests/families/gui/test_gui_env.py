@@ -120,8 +120,18 @@ def test_the_oracle_solves_every_seed_in_optimal_steps():
     env = make()
     for seed in range(12):
         steps, last, total = play_oracle(env, seed)
-        assert last["success"] is True and total == 1.0
+        assert last["success"] is True and total == 1.0 and last["score"] == 1.0
         assert steps == last["optimal_steps"]
+
+
+def test_the_score_is_the_efficiency_of_a_success():
+    env = make()
+    seed = seed_with_target(HOME_COLOURS)
+    env.reset(seed=seed)
+    env.step("nonsense")
+    env.step("key(tab)")
+    info = env.step(f"click({env.task.target})")[4]
+    assert info["success"] and info["score"] == pytest.approx(1 / 3)
 
 
 def test_the_oracle_answers_in_dict_mode_with_space_elements():
@@ -142,6 +152,7 @@ def test_a_wrong_click_ends_the_episode_as_a_failure():
     wrong = next(c for c in HOME_COLOURS if c != env.task.target)
     _, reward, terminated, truncated, info = env.step(f"click({wrong})")
     assert (reward, terminated, truncated, info["success"]) == (0.0, True, False, False)
+    assert info["score"] == 0.0
 
 
 def test_navigation_follows_links_and_back():

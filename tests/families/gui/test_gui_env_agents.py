@@ -53,3 +53,16 @@ def test_the_oracle_and_random_agents_run_through_the_runner(tmp_path):
     assert all(r.infra_error is None for r in oracle.records)
     randomly = evaluate(protocol, "random", tmp_path / "random", progress=False)
     assert len(randomly.records) == 4 and all(r.infra_error is None for r in randomly.records)
+
+
+def test_the_gui_forms_protocol_runs_every_form_task_type():
+    from pathlib import Path
+
+    from envsuite.evaluation.protocol import TaskProtocol
+    from envsuite.families.gui.tasks_index import form_tasks
+
+    path = Path(__file__).resolve().parents[3] / "tasks" / "gui-forms.yaml"
+    protocol = TaskProtocol.load(path)
+    named = {entry.kwargs["task"] for entry in protocol.envs}
+    assert named == set(form_tasks())
+    assert {entry.kwargs["split"] for entry in protocol.envs} == {"test"}
