@@ -325,3 +325,12 @@ def test_long_text_parts_are_cut_to_the_space():
     text = fitted("w" * (MAX_TEXT_CHARS + 10))
     assert len(text) == MAX_TEXT_CHARS and text.endswith(CUT_MARK)
     assert fitted("short") == "short"
+
+
+@pytest.mark.parametrize("written", ["click(button-0)", "click('button-0')", 'click("button-0")'])
+def test_ids_with_hyphens_may_be_written_bare(written):
+    env = GuiEnv(task="click-button", observation_mode="a11y")
+    env.reset(seed=0)
+    info = env.step(written)[4]
+    assert info["parse_error"] is None
+    assert env.task.app.screen.find("button-0").activations == 1

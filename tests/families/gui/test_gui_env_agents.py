@@ -66,3 +66,20 @@ def test_the_gui_forms_protocol_runs_every_form_task_type():
     named = {entry.kwargs["task"] for entry in protocol.envs}
     assert named == set(form_tasks())
     assert {entry.kwargs["split"] for entry in protocol.envs} == {"test"}
+
+
+def test_envsuite_play_shows_the_screen_as_text_and_summarises_the_picture():
+    from typer.testing import CliRunner
+
+    from envsuite.cli import app
+
+    env = envsuite.make("envsuite/GuiForm-v0")
+    _, info = env.reset(seed=0)
+    result = CliRunner().invoke(
+        app, ["play", "envsuite/GuiForm-v0", "--seed", "0"], input="nonsense\nkey(tab)\n"
+    )
+    assert result.exit_code == 0, result.output
+    assert "instruction:" in result.output and info["instruction"] in result.output
+    assert "[image of 256x256 pixels]" in result.output
+    assert "[button-0] button" in result.output and "focused" in result.output
+    assert "parse_error:" in result.output and "stdin closed" in result.output
