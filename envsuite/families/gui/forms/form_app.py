@@ -9,6 +9,8 @@ distractor pop-up when its time comes.
 
 A reaction that changes the shown screen in place (a section expanded, a suggestion list
 refreshed, a pop-up opened) bumps :attr:`App.revision`, so a backend redraws the screen.
+When the pop-up closes, keyboard focus returns to the widget that had it when the pop-up
+opened (as browsers return focus when a modal dialog closes).
 """
 
 from __future__ import annotations
@@ -56,6 +58,8 @@ class FormApp(App):
     def __init__(self, delegate: FormDelegate, home_id: str = "form") -> None:
         self.delegate = delegate
         self.steps = 0
+        self._popup: Dialog | None = None
+        self._return_focus: str | None = None
         super().__init__(home_id)
 
     def build_screen(self, screen_id: str) -> Screen:
@@ -68,12 +72,26 @@ class FormApp(App):
 
     def after_action(self, events: list[tuple[str, str]], navigation: str | None) -> None:
         """As :meth:`App.after_action`, then the task's own reaction and the pop-up."""
+        shown = self.screen
         super().after_action(events, navigation)
         self.steps += 1
-        changed = self.delegate.after_step()
+        changed = False
+        if self._popup is not None and not (self.screen is shown and self._popup.is_open):
+            # As browsers do when a modal dialog closes: focus returns where it was.
+            if self.screen is shown and self.screen.focus_id is None and self._return_focus:
+                self.screen.focus_id = self._return_focus
+                changed = True
+            self._popup = None
+        changed = self.delegate.after_step() or changed
         popup = self.delegate.make_popup()
         if popup is not None:
-            self.screen.dialogs.append(popup)
+            self.open_popup(popup)
             changed = True
         if changed:
             self.revision += 1
+
+    def open_popup(self, popup: Dialog) -> None:
+        """Open a distractor pop-up on the shown screen; focus returns once it closes."""
+        self._popup = popup
+        self._return_focus = self.screen.focus_id
+        self.screen.dialogs.append(popup)

@@ -19,7 +19,7 @@ the same goal and form with or without pop-ups.
 from __future__ import annotations
 
 import abc
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -139,7 +139,7 @@ class FormTask(GuiTask):
         if self.popup_rate > 0 and rng.random() < self.popup_rate:
             self._draw_popup(rng)
             if self.popup_at == 0:
-                self.app.screen.dialogs.append(self._popup_dialog())
+                self.app.open_popup(self._popup_dialog())
 
     @abc.abstractmethod
     def generate(self, rng: np.random.Generator) -> None:
@@ -215,7 +215,8 @@ class FormTask(GuiTask):
     # -- the pop-up -------------------------------------------------------------------
 
     def _draw_popup(self, rng: np.random.Generator) -> None:
-        self.popup_at = int(rng.integers(0, self.optimal_steps))
+        moments = self.popup_moments()
+        self.popup_at = moments[int(rng.integers(len(moments)))]
         self.optimal_steps += 1
         self._popup_text = POPUP_TEXTS[int(rng.integers(len(POPUP_TEXTS)))]
         self._popup_button = POPUP_BUTTONS[int(rng.integers(len(POPUP_BUTTONS)))]
@@ -224,6 +225,14 @@ class FormTask(GuiTask):
         x = int(rng.integers(4, self.width - width - 4 + 1))
         y = int(rng.integers(4, self.height - height - 4 + 1))
         self._popup_rect = Rect(x, y, width, height)
+
+    def popup_moments(self) -> list[int]:
+        """After how many oracle actions the pop-up may open (it then costs one action).
+
+        Every moment before the last action, by default; a task leaves out moments where
+        the pop-up would cost more (an open dropdown list closes under it).
+        """
+        return list(range(self.optimal_steps))
 
     def _popup_dialog(self) -> Dialog:
         box = self._popup_rect
@@ -255,6 +264,11 @@ class FormTask(GuiTask):
         return None
 
     # -- helpers for the tasks ----------------------------------------------------------
+
+    def app_data(self) -> dict[str, Any]:
+        """``app.data``, or an empty dict while the app builds its first screen."""
+        app = getattr(self, "app", None)
+        return app.data if app is not None else {}
 
     def widget(self, element_id: str) -> Widget | None:
         """The widget ``element_id`` on the shown screen, or None."""

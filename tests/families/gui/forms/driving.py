@@ -45,8 +45,9 @@ def oracle(task: GuiTask) -> GuiAction:
 
 
 def instance_key(task: GuiTask) -> str:
-    """What tells two instances apart: goal, theme, logical state and every widget's place."""
+    """What tells two instances apart: goal, theme, state, names, places."""
     screen = task.app.screen
+    names = [(w.element_id, w.name) for w in screen.all_widgets()]
     geometry = [(p.widget.element_id, p.rect.as_list()) for p in place(screen)]
     text = json.dumps(
         [
@@ -54,6 +55,7 @@ def instance_key(task: GuiTask) -> str:
             sorted(task.goal.fields.items()),
             task.app.theme.name,
             task.app.state(),
+            names,
             geometry,
         ],
         sort_keys=True,
