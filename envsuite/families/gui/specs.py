@@ -38,3 +38,25 @@ _register(
         ),
     )
 )
+
+
+_register(
+    EnvSpec(
+        id="envsuite/GuiApp-v0",
+        entry_point=f"{_PACKAGE}.app_env:GuiAppEnv",
+        family="gui",
+        api="gymnasium",
+        description="Generated screen-graph apps (10-500 screens, back stack, home) on a "
+        "Pillow GUI simulator; reach or use a named screen; shortest-path oracle.",
+        extra="gui",
+        oracle=f"{_PACKAGE}.gui_oracle:gui_oracle",
+        oracle_success=1.0,
+        test_kwargs={"max_screens": 40},
+        test_variants=(
+            {"task": "app-action", "observation_mode": "screenshot", "action_mode": "dict"},
+            {"observation_mode": "text", "split": "test", "distractors": True},
+            {"task": "app-action", "observation_mode": "a11y_json", "distractors": True},
+            {"observation_mode": "instruction", "min_screens": 200, "max_screens": 500},
+        ),
+    )
+)
