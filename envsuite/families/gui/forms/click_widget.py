@@ -40,6 +40,7 @@ class ClickWidget(FormTask):
     """Click a widget of the named kind (MiniWoB++ ``click-widget``)."""
 
     name: ClassVar[str] = "click-widget"
+    _before: dict[str, str]
     layouts: ClassVar[dict[str, tuple[str, ...]]] = {"train": ("column",), "test": ("scatter",)}
 
     def generate(self, rng: np.random.Generator) -> None:

@@ -95,6 +95,7 @@ class FormTask(GuiTask):
         ValueError: an unknown split, a screen below 200 x 200, or a rate outside [0, 1].
     """
 
+    app: FormApp
     #: Arrangements each split draws from (the test split's are held out).
     layouts: ClassVar[dict[str, tuple[str, ...]]] = {"train": ("default",), "test": ("default",)}
     #: Goal fields whose values come from split word pools (test values never train ones).
