@@ -46,6 +46,8 @@ TABS_ID = "tabs"
 POPUP_ID = "popup"
 #: Height of the tab strip's tabs.
 TAB_STRIP_HEIGHT = 24
+#: Widest the "More" menu gets.
+MENU_WIDTH = 168
 
 
 def screen_id(screen: int) -> str:
@@ -185,10 +187,14 @@ class GraphApp(App):
                 )
         if menu:
             menu.sort()
+            # As wide as the top row leaves free (its entries are as wide as the box).
+            icons = sum(1 for slot in slots if slot.kind == "toolbar")
+            free = width - 8 - (28 * icons + 4 if graph.layout.toolbar == "top" else 0)
+            menu_width = min(free, MENU_WIDTH)
             top_items.append(
                 Dropdown(
                     MENU_ID,
-                    Rect(width - 78, 27, 74, 22),
+                    Rect(width - 4 - menu_width, 27, menu_width, 22),
                     name="More",
                     options=[graph.title(target) for _, _, target in menu],
                     placeholder="More",
