@@ -26,7 +26,7 @@ from envsuite.families.gui.observation_modes import (
 from envsuite.families.gui.task import SPLITS, GuiTask
 from envsuite.families.gui.tasks_index import task_class
 from envsuite.rendering import checked_render_mode
-from envsuite.seeding import make_generator
+from envsuite.seeding import seed_sequence
 from envsuite.spaces import UnicodeText
 
 #: Action modes: the action space an agent samples from (every mode accepts every form).
@@ -168,6 +168,7 @@ class GuiEnv(EnvsuiteEnv[Any, Any, GuiAction]):
             if action_mode == "text"
             else dict_action_space(self.width, self.height, DICT_TEXT_CHARS)
         )
+        self._task_key = seed_sequence(0, "gui-task", self.task_class.name).spawn_key
         self.task: GuiTask | None = None
         self.step_limit_now = MIN_STEP_LIMIT
         self.steps = 0
@@ -179,10 +180,12 @@ class GuiEnv(EnvsuiteEnv[Any, Any, GuiAction]):
         self, seed: int | None, options: dict[str, Any] | None
     ) -> tuple[Any, dict[str, Any]]:
         """Draw a task instance from a generator derived from ``np_random``; show it."""
-        # 63 bits from the env's generator seed a SeedSequence named for the task type:
-        # the task's stream is independent of the env's and reproducible from it.
+        # 63 bits from the env's generator seed a SeedSequence named for the task type
+        # (make_generator(root, "gui-task", name), its spawn key computed once): the
+        # task's stream is independent of the env's and reproducible from it.
         root = int(self.np_random.integers(0, 2**63))
-        rng = make_generator(root, "gui-task", self.task_class.name)
+        sequence = np.random.SeedSequence(root, spawn_key=self._task_key)
+        rng = np.random.Generator(np.random.PCG64(sequence))
         self.task = self.task_class(
             rng, split=self.split, width=self.width, height=self.height, **self.task_options
         )

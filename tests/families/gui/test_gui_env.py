@@ -334,3 +334,20 @@ def test_ids_with_hyphens_may_be_written_bare(written):
     info = env.step(written)[4]
     assert info["parse_error"] is None
     assert env.task.app.screen.find("button-0").activations == 1
+
+
+@pytest.mark.parametrize("vectorization_mode", ["sync", "async"])
+def test_vector_envs_carry_screenshots_and_text(vectorization_mode):
+    import envsuite
+
+    envs = envsuite.make_vec(
+        "envsuite/GuiForm-v0", 2, vectorization_mode=vectorization_mode, task="click-button"
+    )
+    try:
+        observations, _ = envs.reset(seed=3)
+        assert observations["screenshot"].shape == (2, 256, 256, 3)
+        assert len(observations["a11y"]) == 2 and "[button-0]" in observations["a11y"][0]
+        observations, rewards, *_ = envs.step(["key(tab)", "nonsense"])
+        assert list(rewards) == [0.0, -0.1] and "focused" in observations["a11y"][0]
+    finally:
+        envs.close()
