@@ -351,3 +351,31 @@ def test_vector_envs_carry_screenshots_and_text(vectorization_mode):
         assert list(rewards) == [0.0, -0.1] and "focused" in observations["a11y"][0]
     finally:
         envs.close()
+
+
+@pytest.mark.parametrize(
+    ("env_id", "kwargs", "message"),
+    [
+        ("envsuite/GuiForm-v0", {"task": "app-navigation"}, "unknown form task"),
+        ("envsuite/GuiForm-v0", {"popup_rate": 1.5}, "popup_rate"),
+        ("envsuite/GuiForm-v0", {"popup_rate": True}, "popup_rate"),
+        ("envsuite/GuiApp-v0", {"task": "click-button"}, "unknown app task"),
+        ("envsuite/GuiApp-v0", {"min_screens": 5}, "min_screens"),
+        ("envsuite/GuiApp-v0", {"max_screens": 501}, "max_screens"),
+        ("envsuite/GuiApp-v0", {"min_screens": 60, "max_screens": 50}, "exceeds"),
+        ("envsuite/GuiApp-v0", {"distractors": "yes"}, "distractors"),
+    ],
+)
+def test_the_registered_envs_refuse_bad_arguments_by_name(env_id, kwargs, message):
+    import envsuite
+
+    with pytest.raises(ValueError, match=message):
+        envsuite.make(env_id, **kwargs)
+
+
+def test_app_sizes_reach_the_generated_app():
+    import envsuite
+
+    env = envsuite.make("envsuite/GuiApp-v0", min_screens=300, max_screens=320)
+    env.reset(seed=0)
+    assert 300 <= len(env.unwrapped.task.graph.level) <= 320
