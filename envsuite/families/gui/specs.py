@@ -25,8 +25,7 @@ _register(
         entry_point=f"{_PACKAGE}.form_env:GuiFormEnv",
         family="gui",
         api="gymnasium",
-        description="Web-form tasks (MiniWoB++ types) on a Pillow GUI simulator; "
-        "screenshot, accessibility tree, instruction; scripted oracle.",
+        description="MiniWoB++-style web-form tasks on a Pillow GUI simulator; scripted oracle.",
         extra="gui",
         oracle=f"{_PACKAGE}.gui_oracle:gui_oracle",
         oracle_success=1.0,
@@ -46,8 +45,8 @@ _register(
         entry_point=f"{_PACKAGE}.app_env:GuiAppEnv",
         family="gui",
         api="gymnasium",
-        description="Generated screen-graph apps (10-500 screens, back stack, home) on a "
-        "Pillow GUI simulator; reach or use a named screen; shortest-path oracle.",
+        description="Generated screen-graph apps (10-500 screens) on a Pillow GUI simulator; "
+        "shortest-path oracle.",
         extra="gui",
         oracle=f"{_PACKAGE}.gui_oracle:gui_oracle",
         oracle_success=1.0,
