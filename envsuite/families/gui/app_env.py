@@ -64,7 +64,7 @@ class GuiAppEnv(GuiEnv):
         width: int = 256,
         height: int = 256,
         observation_mode: str = "dict",
-        action_mode: str = "text",
+        action_mode: str | None = None,
         screenshot_size: int | list[int] | None = None,
         max_steps: int | None = None,
         invalid_penalty: float = 0.1,
