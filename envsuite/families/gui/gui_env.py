@@ -39,8 +39,10 @@ DICT_TEXT_CHARS = 64
 MIN_STEP_LIMIT = 20
 #: Smallest and largest logical screen side, and screenshot side, in pixels.
 MIN_SIDE, MAX_SIDE = 64, 2048
-#: Distinct action texts whose parse is remembered (actions repeat a lot in RL loops).
+#: Distinct action texts whose parse is remembered (an RL agent's vocabulary repeats; a
+#: language model's long replies rarely do, so only short texts are kept).
 PARSE_CACHE_SIZE = 4096
+CACHED_ACTION_CHARS = 100
 
 
 class GuiEnv(EnvsuiteEnv[Any, Any, GuiAction]):
@@ -214,7 +216,7 @@ class GuiEnv(EnvsuiteEnv[Any, Any, GuiAction]):
 
     def parse_action(self, action: Any) -> GuiAction:
         """Any accepted form (text, JSON, a Dict-space element, ``[verb, x, y]``) as a GuiAction."""
-        if isinstance(action, str):
+        if isinstance(action, str) and len(action) <= CACHED_ACTION_CHARS:
             parsed = self._parsed.get(action)
             if parsed is None:
                 parsed = parse_gui_action(action)
