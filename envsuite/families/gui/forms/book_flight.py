@@ -24,7 +24,7 @@ from envsuite.families.gui.actions import GuiAction
 from envsuite.families.gui.buttons import Button
 from envsuite.families.gui.forms import layout
 from envsuite.families.gui.forms.form_task import FormTask, click
-from envsuite.families.gui.forms.vocabulary import CITIES, pool
+from envsuite.families.gui.forms.vocabulary import CITIES, pool, split_years
 from envsuite.families.gui.geometry import Rect
 from envsuite.families.gui.screen import Screen
 from envsuite.families.gui.scroll_container import ScrollContainer
@@ -36,11 +36,6 @@ from envsuite.families.gui.widget import Label, Widget
 FIELDS = ("From", "To", "Departure")
 #: Height of a flight row.
 FLIGHT_ROW = 44
-
-
-def split_years(split: str) -> list[int]:
-    """Years a split's dates fall in (``year % 4 == 3`` for test, the others for train)."""
-    return [y for y in range(1950, 2031) if (y % 4 == 3) == (split == "test")]
 
 
 class BookFlight(FormTask):
