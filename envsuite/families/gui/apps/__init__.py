@@ -7,7 +7,7 @@ planner (:mod:`~.planner`) gives the exact fewest actions and the next one from 
 state, counting the extra actions behind tabs, the "More" menu, the fold and pop-ups.
 
 Tasks (``APP_TASKS``), both built as ``Task(rng, split, width, height, min_screens=10,
-max_screens=100, distractors=False)``:
+max_screens=100, distractors=False, depth=None)``:
 
 - ``app-navigation``: reach the screen named by its title and a route of titles;
 - ``app-action``: on that screen, turn a named setting on or off or press a named button.

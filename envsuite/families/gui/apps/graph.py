@@ -46,6 +46,9 @@ MIN_SCREENS = 10
 MAX_SCREENS = 500
 #: Most top-level sections reached by an icon (they fit the toolbar at width 224).
 MAX_ICON_SECTIONS = 5
+#: Fewest and most levels below home an app may be asked for (``depth``).
+MIN_DEPTH = 2
+MAX_DEPTH = 9
 #: Chance that a screen shows a distractor pop-up on arrival (when distractors are on).
 POPUP_CHANCE = 0.3
 #: Chance that a screen has an action button; settings per screen are 0, 1 or 2.
@@ -142,7 +145,7 @@ class AppGraph:
 
     def structure_key(self) -> bytes:
         """Bytes that tell two apps apart (for counting distinct apps)."""
-        parts = [
+        parts: list[str | np.ndarray] = [
             f"{self.topology}|{self.layout.name}|{self.theme.name}|{self.name}|{self.sections}",
             self.offsets,
             self.targets,
@@ -162,6 +165,7 @@ def generate_graph(
     min_screens: int = MIN_SCREENS,
     max_screens: int = 100,
     distractors: bool = False,
+    depth: int | None = None,
 ) -> AppGraph:
     """Draw an app from ``split``'s topologies, depths, layouts, themes and icons.
 
@@ -171,9 +175,12 @@ def generate_graph(
         min_screens: Fewest screens (at least :data:`MIN_SCREENS`).
         max_screens: Most screens (at most :data:`MAX_SCREENS`).
         distractors: Draw pop-ups for about :data:`POPUP_CHANCE` of the screens.
+        depth: Levels below home (:data:`MIN_DEPTH` to :data:`MAX_DEPTH`), instead of the
+            split's depths; a grid holds at most ``n // 2`` levels.
 
     Raises:
-        ValueError: a screen range outside ``[MIN_SCREENS, MAX_SCREENS]`` or empty.
+        ValueError: a screen range outside ``[MIN_SCREENS, MAX_SCREENS]`` or empty, or a
+            depth outside ``[MIN_DEPTH, MAX_DEPTH]``.
     """
     if not MIN_SCREENS <= min_screens <= max_screens <= MAX_SCREENS:
         raise ValueError(
@@ -181,11 +188,15 @@ def generate_graph(
             f"got {min_screens} and {max_screens}"
         )
     # Two draws of uniforms feed every choice (numpy calls dominate a small app's cost).
+    if depth is not None and (
+        isinstance(depth, bool) or not isinstance(depth, int) or not MIN_DEPTH <= depth <= MAX_DEPTH
+    ):
+        raise ValueError(f"depth must be an int from {MIN_DEPTH} to {MAX_DEPTH}; got {depth!r}")
     picks = rng.random(9).tolist()
     n = min_screens + int(picks[0] * (max_screens - min_screens + 1))
     draws = rng.random((n, 11))
     topology = _pick(TOPOLOGIES[split], picks[1])
-    depth = _pick(DEPTHS[split], picks[2])
+    depth = _pick(DEPTHS[split], picks[2]) if depth is None else depth
     layout = _pick(LAYOUTS[split], picks[3])
     theme = _pick(THEMES[split], picks[4])
     name = _pick(APP_NAMES, picks[5])
