@@ -31,7 +31,7 @@ _register(
         oracle_success=1.0,
         test_variants=(
             {"observation_mode": "screenshot", "action_mode": "dict"},
-            {"observation_mode": "text", "split": "test", "popup_rate": 1.0},
+            {"observation_mode": "text", "split": "test", "popup_rate": 1.0, "shift_rate": 1.0},
             {"observation_mode": "a11y_json+screenshot", "screenshot_size": [128, 128]},
             {"observation_mode": "instruction", "action_mode": "dict", "popup_rate": 0.5},
             {"observation_mode": "vector", "task": "click-checkboxes"},
@@ -57,7 +57,7 @@ _register(
             {"observation_mode": "text", "split": "test", "distractors": True},
             {"task": "app-action", "observation_mode": "a11y_json", "distractors": True},
             {"observation_mode": "instruction", "min_screens": 200, "max_screens": 500},
-            {"observation_mode": "vector", "distractors": True},
+            {"observation_mode": "vector", "distractors": True, "depth": 8},
         ),
     )
 )

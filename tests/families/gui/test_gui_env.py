@@ -374,6 +374,8 @@ def test_vector_envs_carry_screenshots_and_text(vectorization_mode):
         ("envsuite/GuiApp-v0", {"max_screens": 501}, "max_screens"),
         ("envsuite/GuiApp-v0", {"min_screens": 60, "max_screens": 50}, "exceeds"),
         ("envsuite/GuiApp-v0", {"distractors": "yes"}, "distractors"),
+        ("envsuite/GuiApp-v0", {"depth": 12}, "depth"),
+        ("envsuite/GuiForm-v0", {"shift_rate": -0.1}, "shift_rate"),
     ],
 )
 def test_the_registered_envs_refuse_bad_arguments_by_name(env_id, kwargs, message):
@@ -389,6 +391,9 @@ def test_app_sizes_reach_the_generated_app():
     env = envsuite.make("envsuite/GuiApp-v0", min_screens=300, max_screens=320)
     env.reset(seed=0)
     assert 300 <= len(env.unwrapped.task.graph.level) <= 320
+    deep = envsuite.make("envsuite/GuiApp-v0", depth=7)
+    deep.reset(seed=0)
+    assert deep.unwrapped.task.graph.depth == 7
 
 
 def test_vector_mode_gives_the_screenshot_and_verb_point_actions():
