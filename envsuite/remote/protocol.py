@@ -25,7 +25,10 @@ acts) or ``{"actions": {agent: value}}`` (Parallel).
 envsuite's own message types (an OpenEnv client never sends them): :data:`MAKE` (choose
 kwargs and form; answered with :data:`SPACES`), :data:`RENDER`, :data:`ORACLE_RESET`,
 :data:`ORACLE_ACT` (only on servers started with the oracle allowed), :data:`FORK` and
-:data:`ATTACH` (a pickled remote env: a copy of the session the unpickled env takes over).
+:data:`ATTACH` (a pickled remote env: a copy of the session the unpickled env takes over),
+:data:`EPISODE_SUCCESS` (a multi-agent env's ``episode_success`` hook). An error the
+server closes the connection after (a wrong token, a full server, an idle session) has
+``"closing": true`` in its data.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ ORACLE_RESET = "oracle_reset"
 ORACLE_ACT = "oracle_act"
 FORK = "fork"
 ATTACH = "attach"
+EPISODE_SUCCESS = "episode_success"
 
 # Server -> client message types.
 OBSERVATION = "observation"
@@ -48,6 +52,7 @@ SPACES = "spaces"
 FRAME = "frame"
 ACTION = "action"
 FORKED = "forked"
+OUTCOME = "outcome"
 ERROR = "error"
 
 #: Error codes: OpenEnv's, then envsuite's. Each has the HTTP status an HTTP request gets.

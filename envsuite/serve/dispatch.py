@@ -92,6 +92,9 @@ async def handle(
             session.oracle_act, data.get("agent"), data.get("observation"), data.get("info")
         )
         return protocol.ACTION, await table.run(session, call)
+    if kind == protocol.EPISODE_SUCCESS:
+        call = functools.partial(session.episode_success, data.get("infos"))
+        return protocol.OUTCOME, await table.run(session, call)
     if kind == protocol.FORK:
         return protocol.FORKED, await _fork(table, session)
     raise RequestError("UNKNOWN_TYPE", f"unknown message type: {str(kind)[:40]!r}")

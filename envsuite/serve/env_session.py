@@ -23,12 +23,11 @@ from typing import Any
 import envsuite
 from envsuite.registry import EnvSpec
 from envsuite.remote import wire
+from envsuite.remote.actions import UNENCODABLE
 from envsuite.remote.space_wire import describe_space
 from envsuite.serve.errors import RequestError
 from envsuite.serve.kwargs_policy import KwargsPolicy
 
-#: ``parse_error``-like text of an action the client could not encode (see remote.wire).
-UNENCODABLE_TAG = "$unencodable"
 
 
 class UnencodableAction:
@@ -48,12 +47,19 @@ class UnencodableAction:
 
 def decode_action(data: Any) -> Any:
     """An action from the wire (``{"$unencodable": reason}`` becomes :class:`UnencodableAction`)."""
-    if isinstance(data, dict) and len(data) == 1 and UNENCODABLE_TAG in data:
-        return UnencodableAction(str(data[UNENCODABLE_TAG]))
+    if isinstance(data, dict) and len(data) == 1 and UNENCODABLE in data:
+        return UnencodableAction(str(data[UNENCODABLE]))
     try:
         return wire.decode(data)
     except wire.WireError as exc:
         raise RequestError("VALIDATION_ERROR", f"the action is not a valid encoding: {exc}") from exc
+
+
+def decode_joint_action(data: Any) -> Any:
+    """A Parallel env's actions from the wire: agent by agent for a plain object of names."""
+    if type(data) is dict and not any(key.startswith("$") for key in data):
+        return {key: decode_action(value) for key, value in data.items()}
+    return decode_action(data)
 
 
 class EnvSession:
@@ -202,7 +208,7 @@ class EnvSession:
                 "done": bool(terminated or truncated),
             }
         if self.form == "parallel":
-            actions = decode_action(_field(data, "actions"))
+            actions = decode_joint_action(_field(data, "actions"))
             observations, rewards, terminations, truncations, infos = env.step(actions)
             payload = self._parallel_payload(
                 observations, rewards, terminations, truncations, infos
@@ -264,6 +270,15 @@ class EnvSession:
             done = not payload["agents"]
         self.episode_over = done
         return done
+
+    def episode_success(self, infos: Any) -> dict[str, Any]:
+        """The env's ``episode_success(final_infos)`` hook on ``infos`` (multi-agent)."""
+        final_infos = wire.decode(infos) if infos is not None else {}
+        if not isinstance(final_infos, dict):
+            raise RequestError("VALIDATION_ERROR", "infos must be an object of agent infos")
+        hook = getattr(self.ensure_env().unwrapped, "episode_success", None)
+        value = hook(final_infos) if callable(hook) else None
+        return {"success": None if value is None else bool(value)}
 
     def state(self) -> dict[str, Any]:
         """OpenEnv's state: ``episode_id``, ``step_count`` and envsuite's session details."""

@@ -29,7 +29,7 @@ async def _send(websocket: Any, kind: str, data: Any) -> None:
 
 async def _refuse(websocket: Any, error: RequestError, close_code: int) -> None:
     try:
-        await _send(websocket, protocol.ERROR, error.payload())
+        await _send(websocket, protocol.ERROR, {**error.payload(), "closing": True})
         await websocket.close(code=close_code, reason=error.message[:120])
     except Exception:  # the client left already
         pass
