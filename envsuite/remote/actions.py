@@ -11,10 +11,11 @@ applies its own penalty.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from envsuite.action_errors import is_interrupt
-from envsuite.plain_actions import plain_action
+from envsuite.plain_actions import plain_action, read_joint_action
 from envsuite.remote import wire
 
 #: Tag of an action the client had no wire form for.
@@ -35,9 +36,29 @@ def encode_action(action: Any) -> Any:
         return {UNENCODABLE: reason}
 
 
-def encode_joint_action(actions: Any) -> Any:
-    """A Parallel env's actions: agent by agent when they come as a plain dict of names."""
-    if type(actions) is dict and all(type(name) is str for name in actions):
-        if not any(name.startswith("$") for name in actions):
-            return {name: encode_action(action) for name, action in actions.items()}
-    return encode_action(actions)
+def encode_joint_action(actions: Any, names: Sequence[str]) -> Any:
+    """A Parallel env's joint action, read as the Parallel base reads it, agent by agent.
+
+    Each of ``names`` (the live agents) whose action can be read from ``actions`` is sent
+    encoded; one whose action cannot be read (a hostile mapping) is sent as unencodable,
+    so the env refuses it as in-process; agents without an action are left out (the env
+    calls them missing). Something that is not a mapping is sent as it is.
+    """
+    if not _is_mapping(actions):
+        return encode_action(actions)
+    found, errors = read_joint_action(actions, names, missing="")
+    joint = {name: encode_action(action) for name, action in found.items()}
+    joint.update({name: {UNENCODABLE: why} for name, why in errors.items() if why})
+    return joint
+
+
+def _is_mapping(actions: Any) -> bool:
+    """Whether ``actions`` is a mapping (never raising: a hostile ``__class__`` is not)."""
+    if type(actions) is dict:
+        return True
+    try:
+        return isinstance(actions, Mapping)
+    except BaseException as exc:
+        if is_interrupt(exc):
+            raise
+        return False

@@ -155,7 +155,7 @@ class RemoteParallelEnv(_ServedGame, ParallelEnv):  # type: ignore[misc]
 
     def step(self, actions: Any) -> tuple[Any, Any, Any, Any, Any]:
         """Play every live agent's action at once."""
-        data = {"actions": encode_joint_action(actions)}
+        data = {"actions": encode_joint_action(actions, self.agents)}
         payload = self._request(protocol.STEP, data)["observation"]
         self.agents = list(payload["agents"])
         self._human_render()

@@ -68,17 +68,13 @@ class ServedEnv:
         if "ansi" not in modes and "human" in modes:
             modes.remove("human")  # human mode prints the server's ansi frame
         self.metadata = {**wire.decode(described["metadata"]), "render_modes": modes}
-        self._spec_hash = described["spec_hash"]
+        #: The served env's spec hash (the in-process env's, for the same kwargs).
+        self.spec_hash: str | None = described["spec_hash"]
         self._oracle_served = bool(described.get("oracle"))
         self._adopt(described)
 
     def _adopt(self, described: dict[str, Any]) -> None:
         raise NotImplementedError
-
-    @property
-    def spec_hash(self) -> str | None:
-        """The served env's spec hash (the in-process env's, for the same kwargs)."""
-        return self._spec_hash
 
     def _request(self, kind: str, data: Any = None) -> Any:
         return self._connection.request(kind, data)
@@ -113,6 +109,14 @@ class ServedEnv:
         connection = getattr(self, "_connection", None)
         if connection is not None:
             connection.close()
+
+    def __del__(self) -> None:
+        # An env dropped without close() ends its session, as an in-process env frees its
+        # resources when collected (the server would otherwise hold it until idle).
+        try:
+            self.close()
+        except Exception:
+            pass
 
     def episode_success(self, final_infos: dict[str, Any]) -> bool | None:
         """The served env's ``episode_success`` hook (multi-agent envs)."""

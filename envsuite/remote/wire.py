@@ -47,8 +47,13 @@ class WireError(ValueError):
 
 
 def dumps(data: Any) -> str:
-    """Serialise already-encoded data (compact; NaN and infinities allowed)."""
-    return json.dumps(data, separators=(",", ":"), allow_nan=True, ensure_ascii=False)
+    """Serialise already-encoded data (compact; NaN and infinities allowed).
+
+    Non-ASCII characters are written as ``\\u`` escapes, so that any Python string,
+    lone surrogates included (an agent may send one), travels exactly: a WebSocket text
+    message must be valid UTF-8, which such a string is not.
+    """
+    return json.dumps(data, separators=(",", ":"), allow_nan=True, ensure_ascii=True)
 
 
 def loads(text: str | bytes) -> Any:
