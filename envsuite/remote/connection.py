@@ -7,6 +7,7 @@ was reaped, the network failed); either way the text says what happened and what
 
 from __future__ import annotations
 
+import contextlib
 import urllib.parse
 from typing import Any
 
@@ -131,17 +132,13 @@ class Connection:
     def _drop(self) -> None:
         ws, self._ws = self._ws, None
         if ws is not None:
-            try:
+            with contextlib.suppress(Exception):  # already broken
                 ws.close()
-            except Exception:  # already broken
-                pass
 
     def close(self) -> None:
         """Close the session (the server closes its env); safe to call twice."""
         if self._ws is None:
             return
-        try:
+        with contextlib.suppress(Exception):  # the connection is gone already
             self._ws.send(wire.dumps({"type": protocol.CLOSE}))
-        except Exception:  # the connection is gone already
-            pass
         self._drop()

@@ -47,7 +47,11 @@ class RemoteOracle:
 
     def act(self, observation: Any, info: Any) -> Any:
         """The oracle's action for ``observation`` and ``info``."""
-        data = {"agent": self.agent, "observation": wire.encode(observation), "info": wire.encode(info)}
+        data = {
+            "agent": self.agent,
+            "observation": wire.encode(observation),
+            "info": wire.encode(info),
+        }
         return wire.decode(self.env._request(protocol.ORACLE_ACT, data)["action"])
 
 

@@ -20,7 +20,32 @@ from envsuite.remote.connection import DEFAULT_TIMEOUT
 from envsuite.remote.served_env import ServedEnv
 from envsuite.remote.space_wire import build_space
 
-_DOC_TAIL = """
+
+class _ServedGame(ServedEnv):
+    def _adopt(self, described: dict[str, Any]) -> None:
+        self.possible_agents = list(described["possible_agents"])
+        self._observation_spaces = {
+            a: build_space(d) for a, d in described["observation_spaces"].items()
+        }
+        self._action_spaces = {a: build_space(d) for a, d in described["action_spaces"].items()}
+        self.agents: list[str] = []
+
+    def observation_space(self, agent: str) -> Any:
+        """The observation space of ``agent``."""
+        return self._observation_spaces[agent]
+
+    def action_space(self, agent: str) -> Any:
+        """The action space of ``agent``."""
+        return self._action_spaces[agent]
+
+
+class RemoteAECEnv(_ServedGame, AECEnv):  # type: ignore[misc]
+    """A turn-based (AEC) env served by ``envsuite serve``, behind PettingZoo's AEC API.
+
+    Description:
+        The game ``env_id`` made on the server at ``url``, one WebSocket session per
+        instance; same seed and actions give what the in-process env gives, exactly.
+
     Observation:
         Each agent's observation space of the served env, rebuilt from the server's
         description.
@@ -48,36 +73,6 @@ _DOC_TAIL = """
     Version history:
         v0: Initial release.
     """
-
-
-class _ServedGame(ServedEnv):
-    def _adopt(self, described: dict[str, Any]) -> None:
-        self.possible_agents = list(described["possible_agents"])
-        self._observation_spaces = {
-            a: build_space(d) for a, d in described["observation_spaces"].items()
-        }
-        self._action_spaces = {a: build_space(d) for a, d in described["action_spaces"].items()}
-        self.agents: list[str] = []
-
-    def observation_space(self, agent: str) -> Any:
-        """The observation space of ``agent``."""
-        return self._observation_spaces[agent]
-
-    def action_space(self, agent: str) -> Any:
-        """The action space of ``agent``."""
-        return self._action_spaces[agent]
-
-
-class RemoteAECEnv(_ServedGame, AECEnv):  # type: ignore[misc]
-    __doc__ = (
-        """A turn-based (AEC) env served by ``envsuite serve``, behind PettingZoo's AEC API.
-
-    Description:
-        The game ``env_id`` made on the server at ``url``, one WebSocket session per
-        instance; same seed and actions give what the in-process env gives, exactly.
-"""
-        + _DOC_TAIL
-    )
 
     def __init__(
         self,
@@ -122,15 +117,39 @@ class RemoteAECEnv(_ServedGame, AECEnv):  # type: ignore[misc]
 
 
 class RemoteParallelEnv(_ServedGame, ParallelEnv):  # type: ignore[misc]
-    __doc__ = (
-        """A simultaneous-move env served by ``envsuite serve``, behind PettingZoo's Parallel API.
+    """A simultaneous-move env served by ``envsuite serve``, behind PettingZoo's Parallel API.
 
     Description:
         The game ``env_id`` made on the server at ``url``, one WebSocket session per
         instance; same seed and actions give what the in-process env gives, exactly.
-"""
-        + _DOC_TAIL
-    )
+
+    Observation:
+        Each agent's observation space of the served env, rebuilt from the server's
+        description.
+
+    Action:
+        Each agent's action space of the served env. Any object is accepted: one with no
+        wire form reaches the env as an object it cannot read (its own ``parse_error``
+        and penalty apply).
+
+    Reward:
+        The served env's.
+
+    Termination:
+        The served env's.
+
+    Arguments:
+        url: ``http://host:port`` of the server.
+        env_id: The served env's id.
+        token: The server's bearer token, if it has one.
+        timeout: Seconds to wait for each answer.
+        render_mode: ``ansi`` and ``rgb_array`` are rendered on the server; ``human``
+            prints the ``ansi`` frame here.
+        kwargs: The env's keyword arguments (within what the server allows).
+
+    Version history:
+        v0: Initial release.
+    """
 
     def __init__(
         self,

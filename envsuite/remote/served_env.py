@@ -13,6 +13,7 @@ server's idle timeout.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from envsuite.registry import registry
@@ -113,10 +114,8 @@ class ServedEnv:
     def __del__(self) -> None:
         # An env dropped without close() ends its session, as an in-process env frees its
         # resources when collected (the server would otherwise hold it until idle).
-        try:
+        with contextlib.suppress(Exception):
             self.close()
-        except Exception:
-            pass
 
     def episode_success(self, final_infos: dict[str, Any]) -> bool | None:
         """The served env's ``episode_success`` hook (multi-agent envs)."""

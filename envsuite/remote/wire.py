@@ -47,7 +47,7 @@ class WireError(ValueError):
 
 
 def dumps(data: Any) -> str:
-    """Serialise already-encoded data (compact; NaN and infinities allowed).
+    r"""Serialise already-encoded data (compact; NaN and infinities allowed).
 
     Non-ASCII characters are written as ``\\u`` escapes, so that any Python string,
     lone surrogates included (an agent may send one), travels exactly: a WebSocket text
@@ -88,9 +88,7 @@ def _encode(value: Any, depth: int) -> Any:
     if kind is dict:
         if all(type(key) is str and not key.startswith("$") for key in value):
             return {key: _encode(item, depth + 1) for key, item in value.items()}
-        return {
-            "$dict": [[_encode(k, depth + 1), _encode(v, depth + 1)] for k, v in value.items()]
-        }
+        return {"$dict": [[_encode(k, depth + 1), _encode(v, depth + 1)] for k, v in value.items()]}
     if kind is tuple:
         return {"$tuple": [_encode(item, depth + 1) for item in value]}
     if isinstance(value, np.ndarray) and kind is np.ndarray:
@@ -220,7 +218,7 @@ def _decode_scalar(body: Any) -> Any:
 def _shape(value: Any) -> tuple[int, ...]:
     if type(value) is not list or len(value) > 32:
         raise WireError("shape must be a list of at most 32 sizes")
-    if not all(type(size) is int and 0 <= size for size in value):
+    if not all(type(size) is int and size >= 0 for size in value):
         raise WireError("shape sizes must be non-negative ints")
     if math.prod(value) > MAX_ARRAY_ELEMENTS:
         raise WireError(f"array of more than {MAX_ARRAY_ELEMENTS} elements")

@@ -30,7 +30,7 @@ from typing import Any
 from envsuite.registry import registry
 from envsuite.remote import protocol, wire
 from envsuite.serve.config import ServeConfig
-from envsuite.serve.dispatch import handle, split_message
+from envsuite.serve.dispatch import handle
 from envsuite.serve.errors import RequestError
 from envsuite.serve.schemas import openenv_schemas
 from envsuite.serve.session_table import SessionTable

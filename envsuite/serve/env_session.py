@@ -29,7 +29,6 @@ from envsuite.serve.errors import RequestError
 from envsuite.serve.kwargs_policy import KwargsPolicy
 
 
-
 class UnencodableAction:
     """Stands in for an action the client had no wire form for (an arbitrary object).
 
@@ -52,7 +51,9 @@ def decode_action(data: Any) -> Any:
     try:
         return wire.decode(data)
     except wire.WireError as exc:
-        raise RequestError("VALIDATION_ERROR", f"the action is not a valid encoding: {exc}") from exc
+        raise RequestError(
+            "VALIDATION_ERROR", f"the action is not a valid encoding: {exc}"
+        ) from exc
 
 
 def decode_joint_action(data: Any) -> Any:

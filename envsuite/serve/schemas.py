@@ -20,7 +20,10 @@ def _action(spec: EnvSpec) -> dict[str, Any]:
     properties = {"action": _VALUE}
     required = ["action"]
     if spec.multi_agent:
-        properties["agent"] = {"type": "string", "description": "who acts (default: the agent to move)"}
+        properties["agent"] = {
+            "type": "string",
+            "description": "who acts (default: the agent to move)",
+        }
     return {"title": "Action", "type": "object", "properties": properties, "required": required}
 
 

@@ -11,6 +11,7 @@ import asyncio
 import socket
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from envsuite.registry import import_optional
@@ -48,9 +49,23 @@ def _uvicorn_server(config: ServeConfig, app: Any, log_level: str) -> Any:
     return uvicorn.Server(settings)
 
 
-def serve(config: ServeConfig, log_level: str = "warning") -> None:
-    """Serve ``config`` until interrupted (Ctrl-C or SIGTERM close every session first)."""
+def serve(
+    config: ServeConfig,
+    log_level: str = "warning",
+    announce: Callable[[str], None] | None = None,
+) -> None:
+    """Serve ``config`` until interrupted (Ctrl-C or SIGTERM close every session first).
+
+    Args:
+        config: What to serve, and how.
+        log_level: uvicorn's log level.
+        announce: Called with ``http://host:port`` once the socket listens (with the
+            port the system picked, for port 0).
+    """
     sock = bind(config)
+    if announce is not None:
+        host, port = sock.getsockname()[:2]
+        announce(f"http://{host}:{port}")
     _uvicorn_server(config, create_app(config), log_level).run(sockets=[sock])
 
 

@@ -9,6 +9,7 @@ whoever closes it (the client, a dropped connection, the idle reaper, shutdown).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -165,10 +166,8 @@ class SessionTable:
             notify = self.on_reap.get(session_id)
             await self.close(session_id, "reaped")
             if notify is not None:
-                try:
+                with contextlib.suppress(Exception):  # the connection may be gone already
                     await notify(message)
-                except Exception:  # the connection may already be gone
-                    pass
         return len(idle)
 
     async def shutdown(self) -> None:

@@ -11,6 +11,7 @@ message, the client vanishing, the idle reaper), the session's env is closed.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -93,17 +94,17 @@ async def websocket_session(
                 logger.exception("message failed")
                 table.metrics.error("EXECUTION_ERROR")
                 failure = f"the env failed: {type(exc).__name__}: {exc}"[:500]
-                await _send(websocket, protocol.ERROR, {"message": failure, "code": "EXECUTION_ERROR"})
+                await _send(
+                    websocket, protocol.ERROR, {"message": failure, "code": "EXECUTION_ERROR"}
+                )
                 continue
             await _send(websocket, answer_kind, answer)
     except Exception:  # the connection broke (reset, half-closed, closed by the reaper)
         pass
     finally:
         await table.close(session.id, "disconnected")
-    try:
+    with contextlib.suppress(Exception):
         await websocket.close()
-    except Exception:
-        pass
 
 
 async def _attach(table: SessionTable, own: Any, data: Any, reaped: Any) -> Any:
