@@ -74,13 +74,16 @@ class Connection:
         exceptions = import_optional("websockets.exceptions", extra="serve")
         headers = {"Authorization": f"Bearer {self.token}"} if self.token else None
         try:
-            self._ws = client.connect(
+            ws = client.connect(
                 websocket_url(self.url, self.env_id),
                 additional_headers=headers,
                 open_timeout=self.timeout,
                 close_timeout=2,
                 max_size=MAX_ANSWER_BYTES,
             )
+            # The connection lives as long as this object, not a with-block: entering its
+            # context is how websockets (>= 17.1) is told so; _drop closes it.
+            self._ws = ws.__enter__()
         except (OSError, exceptions.WebSocketException, TimeoutError) as exc:
             raise SessionLost(
                 f"cannot connect to the envsuite server at {self.url}: {exc}", "SESSION_ERROR"
@@ -103,8 +106,15 @@ class Connection:
         message = {"type": kind} if data is None else {"type": kind, "data": data}
         exceptions = import_optional("websockets.exceptions", extra="serve")
         try:
-            self._ws.send(wire.dumps(message))
-            answer = wire.loads(self._ws.recv(timeout=self.timeout))
+            try:
+                self._ws.send(wire.dumps(message))
+            except exceptions.ConnectionClosed:
+                # The server may have refused the session and closed right away (a wrong
+                # token, an env it does not serve, no free session): its reason is the
+                # message it sent first, still waiting to be read.
+                answer = wire.loads(self._ws.recv(timeout=1.0))
+            else:
+                answer = wire.loads(self._ws.recv(timeout=self.timeout))
         except exceptions.ConnectionClosed as exc:
             self._drop()
             reason = exc.rcvd.reason if exc.rcvd is not None and exc.rcvd.reason else str(exc)
@@ -117,15 +127,14 @@ class Connection:
             raise RemoteError("the server sent something that is not a message")
         if answer.get("type") == protocol.ERROR:
             error = answer.get("data") or {}
+            code = error.get("code", "SESSION_ERROR")
             if error.get("closing"):
                 self._drop()
-                raise SessionLost(
-                    LOST.format(url=self.url, why=error.get("message", "closed")),
-                    error.get("code", "SESSION_ERROR"),
-                )
+                if code == "SESSION_ERROR":  # the session itself ended (the idle timeout)
+                    why = error.get("message", "closed")
+                    raise SessionLost(LOST.format(url=self.url, why=why), code)
             raise RemoteError(
-                f"{self.env_id} on {self.url}: {error.get('message', 'unknown error')}",
-                error.get("code", "SESSION_ERROR"),
+                f"{self.env_id} on {self.url}: {error.get('message', 'unknown error')}", code
             )
         return answer.get("data")
 

@@ -11,6 +11,7 @@ so a server refuses to serve an env it cannot describe instead of failing mid-ep
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 import numpy as np
@@ -19,9 +20,33 @@ from gymnasium import spaces
 from envsuite.remote.wire import WireError, decode, encode
 from envsuite.spaces import UnicodeText
 
+#: Space subclasses a client rebuilds are envsuite's own (never a module a server names).
+_TRUSTED_PREFIX = "envsuite."
+_SCALARS = (bool, int, float, str, type(None))
+
 
 def describe_space(space: spaces.Space[Any]) -> dict[str, Any]:
-    """The JSON description of ``space`` (see the module docstring for the kinds)."""
+    """The JSON description of ``space`` (see the module docstring for the kinds).
+
+    A subclass defined in envsuite (e.g. the SAT envs' answer space, whose ``sample``
+    draws well-formed answers) is described as its base kind plus its class path and the
+    scalar attributes it adds, so a client that has envsuite rebuilds the subclass and
+    samples exactly as in-process; one that cannot import it gets the base kind.
+    """
+    described = _describe_kind(space)
+    base = _BUILDERS[described["kind"]](described)
+    cls = type(space)
+    if cls is not type(base) and cls.__module__.startswith(_TRUSTED_PREFIX):
+        extra = {k: v for k, v in vars(space).items() if k not in vars(base)}
+        if all(isinstance(v, _SCALARS) for v in extra.values()) and not any(
+            k.startswith("_") for k in extra
+        ):
+            described["class"] = f"{cls.__module__}:{cls.__qualname__}"
+            described["attributes"] = extra
+    return described
+
+
+def _describe_kind(space: spaces.Space[Any]) -> dict[str, Any]:
     if isinstance(space, spaces.Discrete):
         return {"kind": "Discrete", "n": int(space.n), "start": int(space.start)}
     if isinstance(space, spaces.Box):
@@ -45,14 +70,14 @@ def describe_space(space: spaces.Space[Any]) -> dict[str, Any]:
             "kind": "UnicodeText",
             "min_length": space.min_length,
             "max_length": space.max_length,
-            "charset": space.characters,
+            "charset": _charset(space),
         }
     if isinstance(space, spaces.Text):
         return {
             "kind": "Text",
             "min_length": space.min_length,
             "max_length": space.max_length,
-            "charset": space.characters,
+            "charset": _charset(space),
         }
     if isinstance(space, spaces.Dict):
         return {
@@ -70,6 +95,12 @@ def describe_space(space: spaces.Space[Any]) -> dict[str, Any]:
     raise WireError(f"{type(space).__name__} spaces cannot be served")
 
 
+def _charset(space: spaces.Text) -> str:
+    # In the order the space was given it: ``sample`` draws by position, so a reordered
+    # (``characters`` is sorted) alphabet would sample other strings from the same seed.
+    return "".join(getattr(space, "_char_list", space.characters))
+
+
 def build_space(description: Any) -> spaces.Space[Any]:
     """Rebuild the space :func:`describe_space` described.
 
@@ -80,11 +111,36 @@ def build_space(description: Any) -> spaces.Space[Any]:
         raise WireError(f"not a space description: {description!r:.80}")
     kind = description["kind"]
     try:
-        return _BUILDERS[kind](description)
+        space = _BUILDERS[kind](description)
     except KeyError as exc:
         raise WireError(f"unknown or incomplete space description {kind!r}: {exc}") from exc
     except (TypeError, ValueError, AssertionError) as exc:
         raise WireError(f"bad {kind} space description: {exc}") from exc
+    if "class" in description:
+        return _subclass(space, description.get("class"), description.get("attributes"))
+    return space
+
+
+def _subclass(base: spaces.Space[Any], path: Any, attributes: Any) -> spaces.Space[Any]:
+    """``base`` as the envsuite subclass ``path`` with ``attributes`` (``base`` if unknown)."""
+    if not (isinstance(path, str) and path.startswith(_TRUSTED_PREFIX)):
+        return base
+    if not isinstance(attributes, dict) or not all(
+        isinstance(k, str) and not k.startswith("_") and isinstance(v, _SCALARS)
+        for k, v in attributes.items()
+    ):
+        return base
+    module_name, _, name = path.partition(":")
+    try:
+        cls = getattr(importlib.import_module(module_name), name)
+    except Exception:  # not importable here (an extra missing): the base kind samples
+        return base
+    if not (isinstance(cls, type) and issubclass(cls, type(base))):
+        return base
+    space = cls.__new__(cls)
+    space.__dict__.update(base.__dict__)
+    space.__dict__.update(attributes)
+    return space
 
 
 def _box(d: dict[str, Any]) -> spaces.Box:
