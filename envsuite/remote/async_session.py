@@ -67,7 +67,9 @@ class AsyncSession:
                 max_size=MAX_ANSWER_BYTES,
             )
         except (OSError, TimeoutError, Exception) as exc:
-            raise SessionLost(f"cannot connect to the envsuite server at {self.url}: {exc}") from exc
+            raise SessionLost(
+                f"cannot connect to the envsuite server at {self.url}: {exc}"
+            ) from exc
         self.described = await self.request(protocol.MAKE, {"kwargs": wire.encode(self.kwargs)})
         return self.described
 

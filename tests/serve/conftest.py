@@ -8,8 +8,8 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 pytest.importorskip("websockets")
 
-from envsuite.serve import RunningServer, ServeConfig  # noqa: E402
-from tests.serve.servers import SERVED  # noqa: E402
+from envsuite.serve import RunningServer, ServeConfig
+from tests.serve.servers import SERVED
 
 
 @pytest.fixture(scope="package")

@@ -1,4 +1,4 @@
-"""Clients that vanish, sessions that idle, servers that restart: nothing leaks, errors are clear."""
+"""Clients that vanish, sessions that idle, servers that restart: no leaks, clear errors."""
 
 from __future__ import annotations
 

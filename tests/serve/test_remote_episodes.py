@@ -58,9 +58,10 @@ def _assert_same(remote: Episode, local: Episode) -> None:
     assert same(remote.observation, local.observation)
     assert same(remote.info, local.info)
     assert len(remote.transitions) == len(local.transitions) > 0
-    for index, (r, l) in enumerate(zip(remote.transitions, local.transitions, strict=True)):
+    pairs = zip(remote.transitions, local.transitions, strict=True)
+    for index, (here, there) in enumerate(pairs):
         for name in ("observation", "reward", "terminated", "truncated", "info"):
-            assert same(getattr(r, name), getattr(l, name)), f"step {index}: {name} differs"
+            assert same(getattr(here, name), getattr(there, name)), f"step {index}: {name}"
 
 
 @pytest.mark.parametrize(("env_id", "kwargs", "form"), CASES, ids=lambda c: str(c))
