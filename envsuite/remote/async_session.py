@@ -14,6 +14,9 @@ Example:
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+
 from typing import Any
 
 from envsuite.registry import import_optional
@@ -66,7 +69,7 @@ class AsyncSession:
                 close_timeout=2,
                 max_size=MAX_ANSWER_BYTES,
             )
-        except (OSError, TimeoutError, Exception) as exc:
+        except Exception as exc:  # OSError, timeouts, a refused handshake
             raise SessionLost(
                 f"cannot connect to the envsuite server at {self.url}: {exc}"
             ) from exc
@@ -80,8 +83,6 @@ class AsyncSession:
             RemoteError: the server answered with an error.
             SessionLost: the connection broke.
         """
-        import asyncio
-
         if self._ws is None:
             raise SessionLost(LOST.format(url=self.url, why="the session is not open"))
         exceptions = import_optional("websockets.exceptions", extra="serve")
@@ -124,10 +125,8 @@ class AsyncSession:
         """End the session (the server closes its env)."""
         ws, self._ws = self._ws, None
         if ws is not None:
-            try:
+            with contextlib.suppress(Exception):  # the connection is gone already
                 await ws.send(wire.dumps({"type": protocol.CLOSE}))
-            except Exception:  # the connection is gone already
-                pass
             await ws.close()
 
     async def __aenter__(self) -> AsyncSession:
