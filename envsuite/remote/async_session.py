@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-
 from typing import Any
 
 from envsuite.registry import import_optional
