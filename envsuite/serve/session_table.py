@@ -1,7 +1,11 @@
 """The server's sessions: opening within capacity, running env calls, reaping idle ones.
 
-Env calls run in a thread pool, one at a time per session (each session has a lock), so
-one slow env never stalls the event loop that serves every other session. Closing a
+Env calls run one at a time per session (each session has a lock). Where they run adapts
+to the env: an env whose calls take under :data:`INLINE_SECONDS` on average (a bandit, a
+word game) is called on the event loop itself, which saves a thread hand-off per step; a
+slower one (a sandbox, a physics engine) runs in the thread pool, so it never stalls the
+loop that serves every other session. A fast env that turns slow moves to the pool after
+its first slow call. Closing a
 session waits for its call in flight, then closes its env: an env is closed exactly once,
 whoever closes it (the client, a dropped connection, the idle reaper, shutdown).
 """
@@ -23,8 +27,20 @@ from envsuite.serve.metrics import Metrics
 
 T = TypeVar("T")
 
+#: Average env call time (seconds) under which an env's calls run on the event loop.
+INLINE_SECONDS = 0.0005
+#: Weight of the newest call in an env's running average call time.
+_AVERAGE_WEIGHT = 0.1
+
 #: Message a client of a reaped session gets.
 REAPED = "session closed after {seconds:g} s without a message (the server's idle timeout)"
+
+
+def _timed(call: Callable[[], T]) -> tuple[T, float]:
+    # CPU time of this thread: in the pool, wall time would include waiting for the GIL.
+    started = time.thread_time()
+    result = call()
+    return result, time.thread_time() - started
 
 
 class SessionTable:
@@ -44,6 +60,8 @@ class SessionTable:
         self.on_reap: dict[str, Callable[[str], Awaitable[None]]] = {}
         self.metrics = Metrics()
         self.executor = ThreadPoolExecutor(config.worker_threads, thread_name_prefix="envsuite")
+        #: Running average of each env's step and reset call time (unknown: the pool).
+        self.call_seconds: dict[str, float] = {}
         self._reaper: asyncio.Task[None] | None = None
 
     # -- lifecycle ------------------------------------------------------------------------
@@ -97,10 +115,17 @@ class SessionTable:
             if session.id not in self.sessions:
                 raise self._gone(session)
             session.last_active = time.monotonic()
+            average = self.call_seconds.get(session.spec.id)
             started = time.perf_counter()
-            loop = asyncio.get_running_loop()
-            result = await loop.run_in_executor(self.executor, call)
+            if kind and average is not None and average < INLINE_SECONDS:
+                result, own = _timed(call)
+            else:
+                loop = asyncio.get_running_loop()
+                result, own = await loop.run_in_executor(self.executor, _timed, call)
             elapsed = time.perf_counter() - started
+            if kind:  # the env's own call time, without the wait for a thread
+                previous = own if average is None else average
+                self.call_seconds[session.spec.id] = previous + (own - previous) * _AVERAGE_WEIGHT
             session.last_active = time.monotonic()
         if kind == "step":
             self.metrics.step_seconds.append(elapsed)
