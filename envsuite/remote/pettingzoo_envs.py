@@ -39,7 +39,7 @@ class _ServedGame(ServedEnv):
         return self._action_spaces[agent]
 
 
-class RemoteAECEnv(_ServedGame, AECEnv):  # type: ignore[misc]
+class RemoteAECEnv(_ServedGame, AECEnv):
     """A turn-based (AEC) env served by ``envsuite serve``, behind PettingZoo's AEC API.
 
     Description:
@@ -116,7 +116,7 @@ class RemoteAECEnv(_ServedGame, AECEnv):  # type: ignore[misc]
         return self._observations.get(agent)
 
 
-class RemoteParallelEnv(_ServedGame, ParallelEnv):  # type: ignore[misc]
+class RemoteParallelEnv(_ServedGame, ParallelEnv):
     """A simultaneous-move env served by ``envsuite serve``, behind PettingZoo's Parallel API.
 
     Description:

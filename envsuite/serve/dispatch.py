@@ -123,9 +123,11 @@ async def _make(table: SessionTable, session: EnvSession, data: dict[str, Any]) 
     kwargs = _object(_decoded(data.get("kwargs"), "kwargs"), "kwargs")
     options = {k: data[k] for k in MAKE_OPTIONS if k in data}
     form = data.get("form")
+    if form is not None and not isinstance(form, str):
+        raise RequestError("VALIDATION_ERROR", "form must be a string")
 
     def make() -> dict[str, Any]:
-        session.configure(kwargs, options, form if isinstance(form, str) or form is None else "?")
+        session.configure(kwargs, options, form)
         return session.describe()
 
     return await table.run(session, make)

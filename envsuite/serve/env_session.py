@@ -79,7 +79,7 @@ class EnvSession:
         self.env: Any = None
         self.kwargs: dict[str, Any] = {}
         self.options: dict[str, Any] = {}
-        self.form = spec.api
+        self.form: str = spec.api
         self.oracle: Any = None
         self.episode_id: str | None = None
         self.step_count = 0
@@ -274,7 +274,7 @@ class EnvSession:
 
     def episode_success(self, infos: Any) -> dict[str, Any]:
         """The env's ``episode_success(final_infos)`` hook on ``infos`` (multi-agent)."""
-        final_infos = wire.decode(infos) if infos is not None else {}
+        final_infos = _decoded(infos, "infos") if infos is not None else {}
         if not isinstance(final_infos, dict):
             raise RequestError("VALIDATION_ERROR", "infos must be an object of agent infos")
         hook = getattr(self.ensure_env().unwrapped, "episode_success", None)
@@ -315,7 +315,7 @@ class EnvSession:
         """The oracle's action for ``(observation, info)`` (a seat's, for multi-agent)."""
         if self.oracle is None:
             raise RequestError("SESSION_ERROR", "call oracle_reset before oracle_act")
-        action = self._seat(agent).act(wire.decode(observation), wire.decode(info))
+        action = self._seat(agent).act(_decoded(observation, "observation"), _decoded(info, "info"))
         return {"action": wire.encode(action)}
 
     def _seat(self, agent: Any) -> Any:
@@ -334,6 +334,13 @@ class EnvSession:
         env, self.env, self.oracle = self.env, None, None
         if env is not None:
             env.close()
+
+
+def _decoded(data: Any, what: str) -> Any:
+    try:
+        return wire.decode(data)
+    except wire.WireError as exc:
+        raise RequestError("VALIDATION_ERROR", f"{what} is not a valid encoding: {exc}") from exc
 
 
 def _field(data: Mapping[str, Any], name: str) -> Any:
