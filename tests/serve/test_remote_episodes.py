@@ -126,3 +126,29 @@ def test_closing_every_env_leaves_no_live_env(server) -> None:
     from tests.serve.servers import wait_until
 
     wait_until(lambda: table.live_envs() == 0, what="every env closed")
+
+
+def test_image_observations_arrive_exactly() -> None:
+    """A drone's camera images travel as PNG and arrive bit for bit."""
+    import os
+
+    from envsuite.serve import RunningServer, ServeConfig
+
+    if os.environ.get("ENVSUITE_REQUIRE_ALL_EXTRAS") != "1":
+        pytest.importorskip("pybullet")
+    env_id = "envsuite/DroneWaypoints-v0"
+    kwargs = {"observation_type": "rgb", "image_size": [24, 16]}  # a list: fixed by the server
+    config = ServeConfig((env_id,), port=0, fixed_kwargs={env_id: kwargs})
+    with RunningServer(config) as server:
+        remote = envsuite.remote.make(server.url, env_id)
+        local = envsuite.make(env_id, **kwargs)
+        assert remote.observation_space == local.observation_space
+        assert remote.unwrapped.spec_hash == local.unwrapped.spec_hash
+        observation, info = remote.reset(seed=1)
+        assert observation.dtype == np.uint8 and observation.shape == (16, 24, 3)
+        assert same((observation, info), local.reset(seed=1))
+        local.action_space.seed(0)
+        for _ in range(10):
+            action = local.action_space.sample()
+            assert same(remote.step(action), local.step(action))
+        remote.close()
