@@ -22,6 +22,12 @@ multi-agent: no live agent left). A step's ``data`` is the action object: ``{"ac
 value}`` (single-agent; AEC: the agent to move's, with an optional ``"agent"`` naming who
 acts) or ``{"actions": {agent: value}}`` (Parallel).
 
+HTTP (``POST /reset``, ``POST /step``, ``GET /state``, ``POST /close``) carries the same
+objects: a reset without ``session_id`` opens a session and answers with its
+``session_id``; a step's body is ``{"session_id": ..., "action": <the action object>}``
+(OpenEnv's ``StepRequest`` with envsuite's session field); ``/state`` takes
+``?session_id=``. Refusals are HTTP 4xx with ``{"message", "code"}`` (:data:`ERROR_STATUS`).
+
 envsuite's own message types (an OpenEnv client never sends them): :data:`MAKE` (choose
 kwargs and form; answered with :data:`SPACES`), :data:`RENDER`, :data:`ORACLE_RESET`,
 :data:`ORACLE_ACT` (only on servers started with the oracle allowed), :data:`FORK` and
