@@ -198,3 +198,33 @@ def test_the_server_binds_loopback_unless_told_otherwise() -> None:
 
     shown = CliRunner().invoke(app, ["serve", "--help"], env={"COLUMNS": "200"}).output
     assert "127.0.0.1" in shown
+
+
+def test_a_full_server_refuses_a_remote_env_clearly() -> None:
+    import envsuite.remote
+
+    with RunningServer(ServeConfig(("envsuite/Bandit-v0",), port=0, max_sessions=1)) as server:
+        first = envsuite.remote.make(server.url, "envsuite/Bandit-v0")
+        with pytest.raises(envsuite.remote.RemoteError, match="maximum of 1 sessions") as full:
+            envsuite.remote.make(server.url, "envsuite/Bandit-v0")
+        assert full.value.code == "CAPACITY_REACHED"
+        first.close()
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["envsuite/Bandt-v0"], "Did you mean 'envsuite/Bandit-v0'"),
+        (["envsuite/Bandit-v0", "--allow-kwargs", "envsuite/Bandit-v0=nope"], "nope"),
+        (["envsuite/Bandit-v0", "--set", "envsuite/Nim-v0:misere=true"], "not served"),
+        (["envsuite/Bandit-v0", "--set", "oops"], "ENV_ID:KEY=VALUE"),
+    ],
+)
+def test_serve_command_refuses_bad_setups(args, words) -> None:
+    from typer.testing import CliRunner
+
+    from envsuite.cli import app
+
+    result = CliRunner().invoke(app, ["serve", *args], env={"COLUMNS": "200"})
+    assert result.exit_code == 2
+    assert words in result.output
