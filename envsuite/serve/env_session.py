@@ -176,8 +176,15 @@ class EnvSession:
         make_options: Mapping[str, Any],
         episode_id: str | None = None,
     ) -> dict[str, Any]:
-        """Reset (making the env again first if ``kwargs`` changed); the observation data."""
-        self.configure(kwargs, make_options) if (kwargs or make_options) else self.ensure_env()
+        """Reset (making the env again first if ``kwargs`` changed); the observation data.
+
+        Arguments given once stay until a reset gives others: a reset without kwargs
+        keeps the env the session has.
+        """
+        if kwargs or make_options:  # a changed argument makes the env again
+            self.configure(kwargs, make_options)
+        else:  # the env as it is (made with the defaults if it was never made)
+            self.ensure_env()
         env = self.env
         if self.form == "gymnasium":
             observation, info = env.reset(seed=seed, options=options)

@@ -104,9 +104,12 @@ class SessionTable:
         return session
 
     async def run(self, session: EnvSession, call: Callable[[], T], kind: str = "") -> T:
-        """Run ``call`` (an env call of ``session``) in the pool, after the session's last.
+        """Run ``call`` (an env call of ``session``) after the session's previous call.
 
-        ``kind`` ``"step"`` or ``"reset"`` adds the call's wall time to the latencies.
+        ``kind`` ``"step"`` or ``"reset"`` marks an env call: it runs on the event loop when
+        the env's calls are fast (see the module docstring), and its wall time (the wait
+        for a thread included) joins the latencies ``/metrics`` shows. Other calls (making
+        an env, rendering, the oracle) always run in the pool.
         """
         lock = self.locks.get(session.id)
         if lock is None:
