@@ -20,6 +20,8 @@ from envsuite.remote import wire
 
 #: Tag of an action the client had no wire form for.
 UNENCODABLE = "$unencodable"
+#: Bytes kept free for the message around an action.
+ENVELOPE_BYTES = 4096
 
 
 def encode_action(action: Any) -> Any:
@@ -34,6 +36,20 @@ def encode_action(action: Any) -> Any:
         except BaseException:
             reason = "an action with no wire form"
         return {UNENCODABLE: reason}
+
+
+def within_limit(encoded: Any, limit: int | None) -> Any:
+    """``encoded`` if its JSON fits ``limit`` bytes (with room for the envelope), else unencodable.
+
+    A server refuses a message over its limit by closing the connection; an action that
+    big is the agent's malformed action, which the env answers with its penalty.
+    """
+    if limit is None:
+        return encoded
+    size = len(wire.dumps(encoded))
+    if size <= limit - ENVELOPE_BYTES:
+        return encoded
+    return {UNENCODABLE: f"an action of {size} bytes, over the server's limit of {limit}"}
 
 
 def encode_joint_action(actions: Any, names: Sequence[str]) -> Any:

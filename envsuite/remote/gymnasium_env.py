@@ -84,7 +84,7 @@ class RemoteEnv(ServedEnv, gymnasium.Env[Any, Any]):
         Raises:
             SessionLost: the server is gone (stopped, restarted, or reaped the session).
         """
-        data = self._request(protocol.STEP, {"action": encode_action(action)})
+        data = self._request(protocol.STEP, {"action": self._action(encode_action(action))})
         answer = data["observation"]
         self._human_render()
         return (

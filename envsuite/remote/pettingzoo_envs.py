@@ -105,7 +105,7 @@ class RemoteAECEnv(_ServedGame, AECEnv):
 
     def step(self, action: Any, agent: str | None = None) -> None:
         """Play ``action`` for the agent to move (or for ``agent``, if named)."""
-        data: dict[str, Any] = {"action": encode_action(action)}
+        data: dict[str, Any] = {"action": self._action(encode_action(action))}
         if agent is not None:
             data["agent"] = agent
         self._apply(self._request(protocol.STEP, data)["observation"])
@@ -174,7 +174,7 @@ class RemoteParallelEnv(_ServedGame, ParallelEnv):
 
     def step(self, actions: Any) -> tuple[Any, Any, Any, Any, Any]:
         """Play every live agent's action at once."""
-        data = {"actions": encode_joint_action(actions, self.agents)}
+        data = {"actions": self._action(encode_joint_action(actions, self.agents))}
         payload = self._request(protocol.STEP, data)["observation"]
         self.agents = list(payload["agents"])
         self._human_render()

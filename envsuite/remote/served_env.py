@@ -18,6 +18,7 @@ from typing import Any
 
 from envsuite.registry import registry
 from envsuite.remote import protocol, wire
+from envsuite.remote.actions import within_limit
 from envsuite.remote.connection import Connection, SessionLost
 
 
@@ -72,6 +73,8 @@ class ServedEnv:
         #: The served env's spec hash (the in-process env's, for the same kwargs).
         self.spec_hash: str | None = described["spec_hash"]
         self._oracle_served = bool(described.get("oracle"))
+        limit = described.get("max_message_bytes")
+        self._max_message_bytes: int | None = limit if isinstance(limit, int) else None
         self._adopt(described)
 
     def _adopt(self, described: dict[str, Any]) -> None:
@@ -79,6 +82,10 @@ class ServedEnv:
 
     def _request(self, kind: str, data: Any = None) -> Any:
         return self._connection.request(kind, data)
+
+    def _action(self, encoded: Any) -> Any:
+        """An encoded action as sent: unencodable when it would not fit the server's limit."""
+        return within_limit(encoded, self._max_message_bytes)
 
     def _reset_request(self, seed: int | None, options: dict[str, Any] | None) -> Any:
         data = {"seed": seed, "options": None if options is None else wire.encode(options)}

@@ -128,7 +128,7 @@ async def _make(table: SessionTable, session: EnvSession, data: dict[str, Any]) 
 
     def make() -> dict[str, Any]:
         session.configure(kwargs, options, form)
-        return session.describe()
+        return {**session.describe(), "max_message_bytes": table.config.max_message_bytes}
 
     return await table.run(session, make)
 

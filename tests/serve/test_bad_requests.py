@@ -228,3 +228,20 @@ def test_serve_command_refuses_bad_setups(args, words) -> None:
     result = CliRunner().invoke(app, ["serve", *args], env={"COLUMNS": "200"})
     assert result.exit_code == 2
     assert words in result.output
+
+
+def test_an_action_over_the_cap_is_a_malformed_action_not_an_error(guarded) -> None:
+    import envsuite.remote
+
+    env = envsuite.remote.make(guarded.url, "envsuite/Bandit-v0", token=TOKEN)
+    env.reset(seed=0)
+    _, _, _, _, info = env.step("x" * 200_000)  # over the server's 64 KiB
+    assert "UnencodableAction" in info["parse_error"]  # the env's own refusal of it
+    _, _, _, _, info = env.step("blue")  # the session goes on
+    assert info["parse_error"] is None
+    game = envsuite.remote.make(guarded.url, "envsuite/Nim-v0", token=TOKEN)
+    game.reset(seed=0)
+    game.step(["take 1 from heap 1"] * 100_000)
+    assert game.infos["player_0"]["parse_error"]
+    env.close()
+    game.close()
