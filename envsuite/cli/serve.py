@@ -15,7 +15,7 @@ EnvIdsArgument = Annotated[
     typer.Argument(
         metavar="ENV_ID",
         help="Envs to serve, e.g. envsuite/Wordle-v0 envsuite/SAT-v0; the first is also "
-        "served at the root paths (/ws, /reset, ...), each at /envs/<Name>-v<N>/.",
+        "served at the root paths (/ws, /reset, ...), each at /envs/NAME-vN/.",
         show_default=False,
     ),
 ]
@@ -53,7 +53,7 @@ AllowOption = Annotated[
         "--allow-kwargs",
         metavar="ENV_ID=NAME[,NAME...]",
         help="The kwargs clients may set for ENV_ID (repeatable; an empty list allows none). "
-        "Default: the env's typed scalar arguments (see `envsuite info ENV_ID`).",
+        "Default: the env's typed scalar arguments (GET /envs lists them).",
         show_default=False,
     ),
 ]
