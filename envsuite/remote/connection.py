@@ -15,8 +15,10 @@ from envsuite.errors import EnvsuiteError
 from envsuite.registry import import_optional
 from envsuite.remote import protocol, wire
 
-#: Seconds to wait for the connection and for each answer, unless told otherwise.
-DEFAULT_TIMEOUT = 60.0
+#: Seconds to wait for the connection and for each answer, unless told otherwise. Long,
+#: since an env step may run a test suite in a sandbox; a server that vanished is noticed
+#: sooner, by the WebSocket pings (every 20 s, 20 s to answer).
+DEFAULT_TIMEOUT = 300.0
 #: Largest message accepted from the server (observations with images can be big).
 MAX_ANSWER_BYTES = 64 << 20
 
