@@ -101,10 +101,12 @@ class Connection:
 
         Raises:
             RemoteError: the server answered with an error.
-            SessionLost: the connection broke (it is then closed on this side too).
+            SessionLost: the connection broke (it is then closed on this side too), or is
+                not open: the session it held is gone, so a message is never sent to a
+                new session behind the caller's back.
         """
         if self._ws is None:
-            self.open()
+            raise SessionLost(LOST.format(url=self.url, why="it was closed earlier"))
         message = {"type": kind} if data is None else {"type": kind, "data": data}
         exceptions = import_optional("websockets.exceptions", extra="serve")
         try:

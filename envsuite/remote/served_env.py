@@ -58,6 +58,7 @@ class ServedEnv:
         self._options = dict(options)
         self._form = form
         self._connection = Connection(url, env_id, token, timeout)
+        self._connection.open()
         self._make()
 
     def _make(self) -> None:
@@ -89,12 +90,16 @@ class ServedEnv:
 
     def _reset_request(self, seed: int | None, options: dict[str, Any] | None) -> Any:
         data = {"seed": seed, "options": None if options is None else wire.encode(options)}
-        try:
-            return self._request(protocol.RESET, data)
-        except SessionLost:
-            if self._connection.is_open:
-                raise
-        self._make()  # a new session: the old one went with the connection
+        if self._connection.is_open:
+            try:
+                return self._request(protocol.RESET, data)
+            except SessionLost:
+                if self._connection.is_open:
+                    raise
+        # A new session, the env made again with this env's kwargs: the old session went
+        # with its connection.
+        self._connection.open()
+        self._make()
         return self._request(protocol.RESET, data)
 
     # -- rendering, closing ---------------------------------------------------------------
@@ -143,4 +148,5 @@ class ServedEnv:
         fork = state.pop("_fork")
         self.__dict__.update(state)
         self._connection = Connection(self.url, self.env_id, self.token, self.timeout)
+        self._connection.open()
         self._request(protocol.ATTACH, {"session_id": fork})

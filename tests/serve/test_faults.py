@@ -69,13 +69,15 @@ def test_a_half_open_websocket_is_reaped() -> None:
 
 def test_a_session_that_never_steps_is_reaped_and_its_client_told() -> None:
     with RunningServer(ServeConfig(("envsuite/Wordle-v0",), port=0, idle_timeout=0.5)) as server:
-        env = envsuite.remote.make(server.url, "envsuite/Wordle-v0")
+        env = envsuite.remote.make(server.url, "envsuite/Wordle-v0", max_guesses=3)
         env.reset(seed=3)
         wait_until(lambda: server.sessions.live_envs() == 0, what="the idle session reaped")
         with pytest.raises(SessionLost, match="idle timeout"):
             env.step("crane")
-        # A reset starts a new session, and the episode is the in-process one.
-        local = envsuite.make("envsuite/Wordle-v0")
+        with pytest.raises(SessionLost, match="closed earlier"):  # never a new session's
+            env.step("crane")
+        # A reset starts a new session with the env's kwargs; the episode is the in-process one.
+        local = envsuite.make("envsuite/Wordle-v0", max_guesses=3)
         assert same(env.reset(seed=3), local.reset(seed=3))
         assert same(env.step("crane"), local.step("crane"))
         env.close()
