@@ -106,3 +106,25 @@ def test_stopping_the_server_closes_every_env() -> None:
         k: v for k, v in counts.items() if k.startswith("sessions_") and k != "sessions_opened"
     }
     assert sum(closed.values()) == 3  # each closed once (by its dropped connection or shutdown)
+
+
+def test_a_turn_based_game_over_http(server) -> None:
+    base = f"{server.url}/envs/Nim-v0"
+    first = httpx.post(f"{base}/reset", json={"seed": 2}, timeout=10).json()
+    session = first["session_id"]
+    local = envsuite.make("envsuite/Nim-v0")
+    local.reset(seed=2)
+    assert first["observation"]["agent_selection"] == local.agent_selection
+    for move in ("take 1 from heap 1", "take 9 from heap 9", "take 1 from heap 2"):
+        mover = local.agent_selection
+        body = {"session_id": session, "action": {"action": move, "agent": mover}}
+        answer = httpx.post(f"{base}/step", json=body, timeout=10).json()
+        local.step(move)
+        observation = answer["observation"]
+        assert observation["agent_selection"] == local.agent_selection
+        assert answer["reward"] == local.rewards[mover]
+        assert same(wire.decode(observation["infos"]), local.infos)
+        assert same(
+            wire.decode(observation["observations"]), {a: local.observe(a) for a in local.agents}
+        )
+    httpx.post(f"{base}/close", json={"session_id": session}, timeout=10)
