@@ -247,6 +247,15 @@ class BrowserScreen:
             raise BrowserError(f"the page script failed: {text}"[:500])
         return reply.get("result", {}).get("value")
 
+    def run_script(self, expression: str) -> Any:
+        """Evaluate ``expression`` in the page and return its JSON value (tests, debugging).
+
+        Raises:
+            BrowserError: the script threw, or the browser crashed or hung.
+        """
+        self.start()
+        return self._evaluate(expression)
+
     # ---- showing and acting ------------------------------------------------------------
 
     def show(self, screen: Screen, theme: Theme = LIGHT) -> None:
