@@ -598,6 +598,14 @@ function drawWidget(item, parentNode, parentRect, focusId) {
   return node;
 }
 
+function fitButtonLabels() {
+  // An icon button's label is left out when it does not fit beside the icon, as the
+  // simulator's painter leaves it out.
+  for (const label of document.querySelectorAll(".button .icon + .txt")) {
+    if (label.scrollWidth > label.clientWidth) label.style.display = "none";
+  }
+}
+
 function fixCarets() {
   for (const inner of document.querySelectorAll(".field .inner")) {
     const caret = inner.querySelector(".caret"), line = inner.querySelector(".line");
@@ -673,6 +681,7 @@ function render() {
     if (item.w.kind === "scroll") scrollBars(nodes.get(item.w.id).node, item.w);
   }
   fixCarets();
+  fitButtonLabels();
 }
 
 // ---- the backend's entry points --------------------------------------------------------

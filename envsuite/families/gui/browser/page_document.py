@@ -86,7 +86,7 @@ body { font-family: "EnvsuiteSans"; font-size: var(--font-size); color: var(--te
   box-sizing: border-box; }
 .thumb { position: absolute; background: var(--border); border-radius: 3px; }
 .dialog { background: var(--surface); border: 1px solid var(--border); align-items: flex-start;
-  box-shadow: 3px 3px 0 var(--scrim); overflow: visible; }
+  box-shadow: 3px 3px 0 var(--shadow); overflow: visible; }
 .dialogbar { position: absolute; left: 0; top: 0; right: 0; background: var(--title-bar);
   color: var(--title-text); font-weight: bold; display: flex; align-items: center;
   padding: 0 24px 0 6px; box-sizing: border-box; }

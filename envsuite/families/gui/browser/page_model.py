@@ -204,6 +204,7 @@ def screen_model(screen: Screen, theme: Theme) -> dict[str, Any]:
         "items": [_node(widget, icons) for widget in screen.items],
         "dialogs": [_node(dialog, icons) for dialog in screen.dialogs],
         "theme": {name: _css(getattr(theme, name)) for name in THEME_COLOURS}
+        | {"shadow": _css(theme.scrim)}
         | {"scrim": f"rgba({', '.join(map(str, theme.scrim))}, {theme.scrim_alpha / 255:.4f})"},
         "font_size": theme.font_size,
         "title_size": theme.title_size,
