@@ -1,0 +1,323 @@
+"""Seeded screen graphs: the compact arrays an app is built from.
+
+:func:`generate_graph` draws everything an app needs as a few numpy arrays with one
+entry per screen (level, parent, title code, pop-up, settings, action) and the edges in
+compressed rows (``offsets`` into ``targets``, each screen's out-edges in display order).
+Nothing per screen is turned into Python objects until the screen is shown
+(:class:`~envsuite.families.gui.apps.graph_app.GraphApp` asks :meth:`AppGraph.out`,
+:meth:`AppGraph.title`, ... on each visit), so drawing a 500-screen app costs a few dozen
+numpy calls.
+
+Topologies (each with a depth, the number of levels below home; a task's target sits on
+the deepest level):
+
+- ``tree``: 2-5 top-level sections, then levels growing by a random factor; every
+  screen has one parent on the level above;
+- ``tree_cross``: a tree plus about ``n / 4`` cross links between random screens;
+- ``hub``: a tree whose 2-5 top-level sections (hubs) every screen links to (a global
+  navigation bar);
+- ``chain``: one path from home to the deepest level, with leaf screens hanging off it
+  (home keeps at most 3 of them);
+- ``grid``: screens on a grid of 2 or 3 rows (the last one partial), each linked to its
+  four neighbours (a paginated gallery); a screen's level is its grid distance from
+  home, and the depth is at most half the screens.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from envsuite.families.gui.apps.styles import DEPTHS, ICONS, LAYOUTS, THEMES, TOPOLOGIES, Layout
+from envsuite.families.gui.apps.vocabulary import (
+    ACTION_NAMES,
+    APP_NAMES,
+    ICON_CONCEPTS,
+    NUM_PAIR_TITLES,
+    POPUPS,
+    SETTING_NAMES,
+    pair_title,
+)
+from envsuite.families.gui.theme import Theme
+
+#: Fewest and most screens an app may have.
+MIN_SCREENS = 10
+MAX_SCREENS = 500
+#: Most top-level sections reached by an icon (they fit the toolbar at width 224).
+MAX_ICON_SECTIONS = 5
+#: Chance that a screen shows a distractor pop-up on arrival (when distractors are on).
+POPUP_CHANCE = 0.3
+#: Chance that a screen has an action button; settings per screen are 0, 1 or 2.
+ACTION_CHANCE = 0.4
+
+
+@dataclass
+class AppGraph:
+    """One generated app as compact arrays (no widgets, no per-screen Python objects).
+
+    Attributes:
+        seed: Root of the per-visit generators (layout shifts), drawn from the task's rng.
+        topology: One of the topologies in the module docstring.
+        depth: Levels below home; the deepest level holds at least one screen.
+        layout: How screens present their edges.
+        theme: The app's theme.
+        name: The app's name (home's title).
+        level: Per screen, its level (home is 0).
+        parent: Per screen, its parent on the route instructions describe (-1 for home).
+        offsets: Screen ``s``'s out-edges are ``targets[offsets[s]:offsets[s + 1]]``.
+        targets: Out-edge targets, grouped by source, in display order.
+        sections: Top-level sections reached by an icon: screen -> icon name.
+        title_codes: Per screen, its two-word title's code (see :func:`~.vocabulary.pair_title`).
+        popup: Per screen, 1 + index into :data:`~.vocabulary.POPUPS` of the pop-up shown on
+            every arrival, or 0.
+        setting_counts: Per screen, how many settings (0-2) it has.
+        setting_codes: Per screen, two distinct indices into :data:`~.vocabulary.SETTING_NAMES`.
+        setting_defaults: Per screen, the two settings' initial values.
+        action_codes: Per screen, an index into :data:`~.vocabulary.ACTION_NAMES`, or -1.
+    """
+
+    seed: int
+    topology: str
+    depth: int
+    layout: Layout
+    theme: Theme
+    name: str
+    level: np.ndarray
+    parent: np.ndarray
+    offsets: np.ndarray
+    targets: np.ndarray
+    sections: dict[int, str]
+    title_codes: np.ndarray
+    popup: np.ndarray
+    setting_counts: np.ndarray
+    setting_codes: np.ndarray
+    setting_defaults: np.ndarray
+    action_codes: np.ndarray
+    _out: dict[int, list[int]] = field(default_factory=dict, repr=False)
+
+    @property
+    def size(self) -> int:
+        """Number of screens."""
+        return len(self.level)
+
+    def out(self, screen: int) -> list[int]:
+        """Screens ``screen`` links to, in display order."""
+        edges = self._out.get(screen)
+        if edges is None:
+            edges = self.targets[self.offsets[screen] : self.offsets[screen + 1]].tolist()
+            self._out[screen] = edges
+        return edges
+
+    def title(self, screen: int) -> str:
+        """The title shown on ``screen`` (and on everything that leads to it)."""
+        if screen == 0:
+            return self.name
+        if screen in self.sections:
+            return ICON_CONCEPTS[self.sections[screen]]
+        return pair_title(int(self.title_codes[screen]))
+
+    def icon(self, screen: int) -> str:
+        """The icon that leads to ``screen``, or "" (not a top-level section)."""
+        return self.sections.get(screen, "")
+
+    def settings(self, screen: int) -> list[tuple[str, bool]]:
+        """``(name, default)`` of each setting on ``screen``."""
+        count = int(self.setting_counts[screen])
+        codes = self.setting_codes[screen, :count].tolist()
+        defaults = self.setting_defaults[screen, :count].tolist()
+        return [(SETTING_NAMES[c], d) for c, d in zip(codes, defaults, strict=True)]
+
+    def actions(self, screen: int) -> list[str]:
+        """Names of the action buttons on ``screen``."""
+        code = int(self.action_codes[screen])
+        return [ACTION_NAMES[code]] if code >= 0 else []
+
+    def route(self, screen: int) -> list[int]:
+        """Screens from home to ``screen`` along parents."""
+        path = [screen]
+        while self.parent[path[-1]] >= 0:
+            path.append(int(self.parent[path[-1]]))
+        return path[::-1]
+
+    def structure_key(self) -> bytes:
+        """Bytes that tell two apps apart (for counting distinct apps)."""
+        parts = [
+            f"{self.topology}|{self.layout.name}|{self.theme.name}|{self.name}|{self.sections}",
+            self.offsets,
+            self.targets,
+            self.title_codes,
+            self.popup,
+            self.setting_counts,
+            self.setting_codes,
+            self.setting_defaults,
+            self.action_codes,
+        ]
+        return b"#".join(p.encode() if isinstance(p, str) else p.tobytes() for p in parts)
+
+
+def generate_graph(
+    rng: np.random.Generator,
+    split: str,
+    min_screens: int = MIN_SCREENS,
+    max_screens: int = 100,
+    distractors: bool = False,
+) -> AppGraph:
+    """Draw an app from ``split``'s topologies, depths, layouts, themes and icons.
+
+    Args:
+        rng: The only source of randomness.
+        split: ``"train"`` or ``"test"`` (see :mod:`~envsuite.families.gui.apps.styles`).
+        min_screens: Fewest screens (at least :data:`MIN_SCREENS`).
+        max_screens: Most screens (at most :data:`MAX_SCREENS`).
+        distractors: Draw pop-ups for about :data:`POPUP_CHANCE` of the screens.
+
+    Raises:
+        ValueError: a screen range outside ``[MIN_SCREENS, MAX_SCREENS]`` or empty.
+    """
+    if not MIN_SCREENS <= min_screens <= max_screens <= MAX_SCREENS:
+        raise ValueError(
+            f"need {MIN_SCREENS} <= min_screens <= max_screens <= {MAX_SCREENS}, "
+            f"got {min_screens} and {max_screens}"
+        )
+    picks = rng.integers(1 << 30, size=6).tolist()
+    n = min_screens + picks[0] % (max_screens - min_screens + 1)
+    topology = _pick(TOPOLOGIES[split], picks[1])
+    depth = _pick(DEPTHS[split], picks[2])
+    layout = _pick(LAYOUTS[split], picks[3])
+    theme = _pick(THEMES[split], picks[4])
+    name = _pick(APP_NAMES, picks[5])
+    if topology == "grid":
+        depth = min(depth, n // 2)
+        level, parent, sources, targets = _grid(rng, n, depth)
+    elif topology == "chain":
+        level, parent, sources, targets = _chain(rng, n, depth)
+    else:
+        level, parent, sources, targets = _tree(rng, n, depth, topology)
+    order = np.argsort(sources, kind="stable")
+    targets = targets[order]
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(sources, minlength=n), out=offsets[1:])
+
+    icons = ICONS[split]
+    top = np.flatnonzero(level == 1)[:MAX_ICON_SECTIONS].tolist()
+    shuffled = rng.permutation(len(icons)).tolist()
+    sections = {screen: icons[which] for screen, which in zip(top, shuffled, strict=False)}
+    title_codes = rng.choice(NUM_PAIR_TITLES, size=n, replace=False)
+    draws = rng.random((n, 5))
+    if distractors:
+        popup = np.where(
+            draws[:, 0] < POPUP_CHANCE, 1 + (draws[:, 1] * len(POPUPS)).astype(np.int64), 0
+        )
+    else:
+        popup = np.zeros(n, dtype=np.int64)
+    vocab = len(SETTING_NAMES)
+    codes = rng.integers(vocab, size=(n, 2))
+    codes[:, 1] = (codes[:, 0] + 1 + codes[:, 1] % (vocab - 1)) % vocab
+    setting_counts = (draws[:, 2] * 3).astype(np.int64)
+    action_codes = np.where(
+        draws[:, 3] < ACTION_CHANCE, (draws[:, 4] * len(ACTION_NAMES)).astype(np.int64), -1
+    )
+    setting_defaults = rng.random((n, 2)) < 0.5
+    seed = int(rng.integers(1 << 63))
+    return AppGraph(
+        seed,
+        topology,
+        depth,
+        layout,
+        theme,
+        name,
+        level,
+        parent,
+        offsets,
+        targets,
+        sections,
+        title_codes,
+        popup,
+        setting_counts,
+        codes,
+        setting_defaults,
+        action_codes,
+    )
+
+
+def _pick(options: tuple, draw: int):  # type: ignore[no-untyped-def]
+    return options[draw % len(options)]
+
+
+Edges = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def _tree(rng: np.random.Generator, n: int, depth: int, topology: str) -> Edges:
+    """Level sizes, parents one level up, then cross links (``tree_cross``) or hubs."""
+    top = min(int(rng.integers(2, 6)), n - depth)
+    rest = n - 1 - top - (depth - 1)
+    growth = rng.uniform(1.2, 3.0)
+    weights = growth ** np.arange(depth - 1, dtype=float)
+    extra = rng.multinomial(rest, weights / weights.sum())
+    sizes = np.concatenate(([1, top], 1 + extra))
+    starts = np.concatenate(([0], np.cumsum(sizes)))
+    level = np.repeat(np.arange(depth + 1), sizes)
+    above = np.maximum(level - 1, 0)
+    parent = starts[above] + (rng.random(n) * sizes[above]).astype(np.int64)
+    parent[0] = -1
+    sources, targets = parent[1:], np.arange(1, n)
+    if topology == "tree_cross":
+        count = max(1, n // 4)
+        extra_sources = rng.integers(n, size=count)
+        extra_targets = rng.integers(1, n, size=count)
+        keep = (extra_sources != extra_targets) & (parent[extra_targets] != extra_sources)
+        pairs = extra_sources[keep] * n + extra_targets[keep]
+        _, first = np.unique(pairs, return_index=True)
+        first.sort()
+        sources = np.concatenate((sources, extra_sources[keep][first]))
+        targets = np.concatenate((targets, extra_targets[keep][first]))
+    elif topology == "hub":
+        hubs = np.arange(1, 1 + top)
+        screens = np.repeat(np.arange(1, n), top)
+        links = np.tile(hubs, n - 1)
+        keep = screens != links
+        sources = np.concatenate((sources, screens[keep]))
+        targets = np.concatenate((targets, links[keep]))
+    return level, parent, sources, targets
+
+
+def _chain(rng: np.random.Generator, n: int, depth: int) -> Edges:
+    """Screens 0..depth form the path; the others hang off path screens."""
+    leaves = n - 1 - depth
+    anchors = rng.integers(1, depth, size=leaves)
+    anchors[: min(3, leaves)] = 0
+    anchors = rng.permutation(anchors)
+    parent = np.concatenate(([-1], np.arange(depth), anchors))
+    level = np.concatenate((np.arange(depth + 1), anchors + 1))
+    return level, parent, parent[1:], np.arange(1, n)
+
+
+def _grid(rng: np.random.Generator, n: int, depth: int) -> Edges:
+    """``rows`` rows (the last one partial), home in the top-left corner."""
+    rows = 2
+    if int(rng.integers(2)) and n >= 12:
+        columns = -(-n // 3)
+        last = n - 2 * columns
+        if max(2 + last - 1, columns) >= depth:
+            rows = 3
+    columns = -(-n // rows)
+    screens = np.arange(n)
+    row, column = np.divmod(screens, columns)
+    level = row + column
+    parent = np.where(row > 0, screens - columns, screens - 1)
+    parent[0] = -1
+    right = (column + 1 < columns) & (screens + 1 < n)
+    down = screens + columns < n
+    left = column > 0
+    up = row > 0
+    sources = np.concatenate((screens[right], screens[down], screens[left], screens[up]))
+    targets = np.concatenate(
+        (screens[right] + 1, screens[down] + columns, screens[left] - 1, screens[up] - columns)
+    )
+    # Each screen's edges in the order right, down, left, up.
+    kind = np.concatenate(
+        (np.zeros(right.sum()), np.ones(down.sum()), np.full(left.sum(), 2), np.full(up.sum(), 3))
+    )
+    order = np.lexsort((kind, sources))
+    return level, parent, sources[order], targets[order]

@@ -1,0 +1,52 @@
+"""Web-form tasks (issue 17): MiniWoB++'s most used task types, generated from a seed.
+
+Each task type is a :class:`~envsuite.families.gui.task.GuiTask` subclass built on
+:class:`~.form_task.FormTask`; :data:`FORM_TASKS` maps the MiniWoB++ name to the class.
+Build one with ``FORM_TASKS[name](rng, split=..., width=..., height=...)`` (and
+optionally ``popup_rate=...`` for the seeded distractor pop-up).
+"""
+
+from __future__ import annotations
+
+from envsuite.families.gui.forms.click_button import ClickButton, ClickButtonSequence
+from envsuite.families.gui.forms.click_checkboxes import ClickCheckboxes, ClickOption
+from envsuite.families.gui.forms.click_dialog import ClickDialog
+from envsuite.families.gui.forms.click_link import ClickLink
+from envsuite.families.gui.forms.click_tab import ClickCollapsible, ClickTab
+from envsuite.families.gui.forms.click_widget import ClickWidget
+from envsuite.families.gui.forms.lists import ChooseList, ClickScrollList
+from envsuite.families.gui.forms.text_entry import (
+    EnterDate,
+    EnterPassword,
+    EnterText,
+    FocusText,
+    LoginUser,
+)
+from envsuite.families.gui.forms.use_autocomplete import UseAutocomplete
+from envsuite.families.gui.task import GuiTask
+
+#: Every form task type by its MiniWoB++ name.
+FORM_TASKS: dict[str, type[GuiTask]] = {
+    task.name: task
+    for task in (
+        ClickButton,
+        ClickButtonSequence,
+        ClickLink,
+        ClickCheckboxes,
+        ClickOption,
+        ClickTab,
+        ClickDialog,
+        ClickCollapsible,
+        FocusText,
+        EnterText,
+        EnterDate,
+        EnterPassword,
+        LoginUser,
+        ChooseList,
+        UseAutocomplete,
+        ClickScrollList,
+        ClickWidget,
+    )
+}
+
+__all__ = ["FORM_TASKS"]

@@ -1,0 +1,40 @@
+"""Registry entries of the gui family (imports nothing heavy).
+
+The conformance kit checks each spec with the variants below (observation and action
+modes, the test split, pop-ups, scaled screenshots); every task type of the forms and
+apps packages is checked by ``tests/families/gui/test_gui_conformance.py``, which reads
+the task index when it runs (so a task type added there is covered without an edit here).
+"""
+
+from envsuite.registry import EnvSpec, register
+
+_PACKAGE = "envsuite.families.gui"
+
+#: The specs of the family, registered below.
+GUI_SPECS: list[EnvSpec] = []
+
+
+def _register(spec: EnvSpec) -> None:
+    GUI_SPECS.append(spec)
+    register(spec)
+
+
+_register(
+    EnvSpec(
+        id="envsuite/GuiForm-v0",
+        entry_point=f"{_PACKAGE}.form_env:GuiFormEnv",
+        family="gui",
+        api="gymnasium",
+        description="Web-form tasks (MiniWoB++ types) on a Pillow GUI simulator; "
+        "screenshot, accessibility tree, instruction; scripted oracle.",
+        extra="gui",
+        oracle=f"{_PACKAGE}.gui_oracle:gui_oracle",
+        oracle_success=1.0,
+        test_variants=(
+            {"observation_mode": "screenshot", "action_mode": "dict"},
+            {"observation_mode": "text", "split": "test", "popup_rate": 1.0},
+            {"observation_mode": "a11y_json+screenshot", "screenshot_size": [128, 128]},
+            {"observation_mode": "instruction", "action_mode": "dict", "popup_rate": 0.5},
+        ),
+    )
+)
