@@ -38,3 +38,20 @@ _register(
         ),
     )
 )
+
+_register(
+    EnvSpec(
+        id="envsuite/GuiFormBrowser-v0",
+        entry_point=f"{_PACKAGE}.form_env:GuiFormEnv",
+        family="gui",
+        api="gymnasium",
+        description="GuiForm-v0's web-form tasks in Debian's headless Chromium (real input "
+        "events, browser screenshots); logical state identical to the simulator's.",
+        kwargs={"backend": "browser"},
+        extra="gui",
+        oracle=f"{_PACKAGE}.gui_oracle:gui_oracle",
+        oracle_success=1.0,
+        nondeterministic=True,
+        test_variants=({"observation_mode": "text", "popup_rate": 1.0},),
+    )
+)
