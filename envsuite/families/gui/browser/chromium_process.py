@@ -35,6 +35,12 @@ DEFAULT_CALL_TIMEOUT = 10.0
 START_TIMEOUT = 30.0
 
 
+#: Events saying the page's renderer died or the page was detached: no reply will come.
+LOST_PAGE_EVENTS = frozenset(
+    {"Inspector.targetCrashed", "Inspector.detached", "Target.detachedFromTarget"}
+)
+
+
 class BrowserError(RuntimeError):
     """The browser failed (an infrastructure problem, never the agent's fault)."""
 
@@ -66,6 +72,21 @@ def chromium_binary() -> str:
         raise BrowserUnavailable(
             "Chromium is not installed: run scripts/install-system-packages (Debian's chromium)"
         )
+    return found
+
+
+def processes_naming(path: Path) -> list[int]:
+    """Pids of the live processes whose command line mentions ``path`` (Linux ``/proc``)."""
+    needle = str(path).encode()
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if needle in (entry / "cmdline").read_bytes():
+                found.append(int(entry.name))
+        except OSError:
+            continue
     return found
 
 
@@ -104,6 +125,8 @@ class ChromiumProcess:
             "--disable-default-apps",
             "--disable-features=Translate,MediaRouter,OptimizationHints",
             "--mute-audio",
+            "--disable-crash-reporter",
+            "--disable-breakpad",
             "--font-render-hinting=none",
             "--allow-file-access-from-files",
             "about:blank",
@@ -118,9 +141,17 @@ class ChromiumProcess:
             os.dup2(high_read, 3)
             os.dup2(high_write, 4)
 
+        # Crashpad (started even in headless mode) keeps its reports under the config home:
+        # inside the profile they are deleted with it, and its processes name the profile.
+        environment = {
+            **os.environ,
+            "HOME": str(self.profile),
+            "XDG_CONFIG_HOME": str(self.profile),
+        }
         try:
             self.process = subprocess.Popen(
                 args,
+                env=environment,
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
@@ -174,6 +205,8 @@ class ChromiumProcess:
                 if "error" in reply:
                     raise BrowserError(f"{method} failed: {reply['error'].get('message', '')}")
                 return reply.get("result", {})
+            if reply.get("method") in LOST_PAGE_EVENTS:
+                raise BrowserCrashed(f"the page went away during {method} ({reply['method']})")
             if "method" in reply:
                 self.events.append(reply)
 
@@ -198,9 +231,16 @@ class ChromiumProcess:
         return json.loads(text)
 
     def kill(self) -> None:
-        """Stop the browser and every process it started, and delete its profile."""
+        """Stop the browser and every process it started, and delete its profile.
+
+        The browser leads its own process group; crash handlers start their own sessions,
+        so they are found by the profile path in their command line.
+        """
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.process.pid, signal.SIGKILL)
+        for pid in processes_naming(self.profile):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.process.wait(timeout=10)
         for fd in (self._to_browser, self._from_browser):

@@ -12,6 +12,7 @@ import pytest
 
 from envsuite.families.gui.action_grammar import parse_gui_action
 from envsuite.families.gui.browser import BrowserCrashed, BrowserError, BrowserHung, BrowserScreen
+from envsuite.families.gui.browser.chromium_process import processes_naming
 from envsuite.families.gui.events import dispatch
 from envsuite.families.gui.showcase import showcase_screen
 from envsuite.families.gui.state_digest import state_digest
@@ -85,6 +86,41 @@ def test_a_killed_browser_is_an_error_then_a_new_one_takes_over(fresh):
     assert browser.process is not None and browser.process.pid != group
 
 
+def test_a_crashed_page_renderer_is_an_error_then_a_new_browser_takes_over(fresh):
+    browser = fresh()
+    real = showcase_screen()
+    act(browser, real, "click(name)")
+    profile = browser.process.profile
+    renderers = [
+        pid
+        for pid in processes_naming(profile)
+        if b"--type=renderer" in Path(f"/proc/{pid}/cmdline").read_bytes()
+        and b"top-chrome" not in Path(f"/proc/{pid}/cmdline").read_bytes()
+    ]
+    assert renderers
+    for pid in renderers:
+        os.kill(pid, signal.SIGKILL)
+    with pytest.raises(BrowserCrashed):
+        for _ in range(20):  # the crash is noticed within a call or two
+            act(browser, real, "key(tab)")
+            time.sleep(0.05)
+    assert browser.restarts == 1 and processes_naming(profile) == []
+    act(browser, real, 'type("x")')
+    assert browser.process is not None
+
+
+def test_chords_the_browser_keeps_for_itself_cannot_close_it(fresh):
+    browser = fresh()
+    sim, real = showcase_screen(), showcase_screen()
+    group = browser.process.pid if browser.process else None
+    for key in ["ctrl+w", "ctrl+shift+w", "meta+w", "ctrl+q", "ctrl+n", "ctrl+t", "alt+left"]:
+        dispatch(sim, parse_gui_action(f"key({key!r})"))
+        act(browser, real, f"key({key!r})")
+        assert state_digest(real) == state_digest(sim), key
+    assert browser.restarts == 0 and group in (None, browser.process.pid)
+    assert browser.run_script("location.href").endswith("envsuite-gui.html")
+
+
 def test_a_page_script_that_never_returns_is_a_hang_not_a_wait(fresh):
     browser = fresh(call_timeout=2.0)
     real = showcase_screen()
@@ -110,8 +146,10 @@ def test_close_leaves_no_process_behind(fresh):
     act(browser, showcase_screen(), "click(save)")
     group = browser.process.pid
     assert len(live_processes_in_group(group)) > 1  # the browser and its helpers
+    profile = browser.process.profile
     browser.close()
     assert wait_gone(group) == [] and browser.process is None
+    assert processes_naming(profile) == [] and not profile.exists()  # crash handlers too
     browser.close()  # twice is fine
 
 
