@@ -8,14 +8,18 @@ terminations must agree, ending in success.
 
 from __future__ import annotations
 
+import zlib
+
 import numpy as np
 import pytest
 
 import envsuite
+from envsuite.families.gui.actions import GuiAction
 from envsuite.families.gui.browser.backend import BrowserBackend
 from envsuite.families.gui.gui_env import GuiEnv
 from envsuite.families.gui.tasks_index import all_tasks, form_tasks
 from tests.families.gui.browser.conftest import require_chromium
+from tests.families.gui.browser.test_parity import random_action
 
 
 @pytest.fixture(scope="module")
@@ -99,3 +103,31 @@ def test_screenshots_of_a_task_differ_between_backends_only_in_rendering():
     assert close > 0.85
     real.close()
     sim.close()
+
+
+@pytest.mark.parametrize("task", sorted(all_tasks()))
+def test_random_actions_on_every_task_keep_both_backends_in_step(task, backend):
+    rng = np.random.default_rng(np.random.SeedSequence([29, zlib.crc32(task.encode())]))
+    sim, real = env_pair(task, backend)
+    seed, steps = 0, 0
+    sim.reset(seed=seed)
+    real.reset(seed=seed)
+    while steps < 40:
+        roll = rng.random()
+        if roll < 0.03:
+            action = GuiAction("home")
+        elif roll < 0.05:
+            action = GuiAction("done")
+        else:
+            action = random_action(rng, sim.task.app.screen)
+        _, r_real, term_real, trunc_real, info_real = real.step(action)
+        _, r_sim, term_sim, trunc_sim, info_sim = sim.step(action)
+        where = f"seed {seed} step {steps}: {action.describe()}"
+        assert real.state_digest() == sim.state_digest(), where
+        assert (r_real, term_real, trunc_real) == (r_sim, term_sim, trunc_sim), where
+        assert info_real["parse_error"] == info_sim["parse_error"], where
+        steps += 1
+        if term_real or trunc_real:
+            seed += 1
+            sim.reset(seed=seed)
+            real.reset(seed=seed)
