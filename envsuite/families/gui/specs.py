@@ -39,6 +39,30 @@ _register(
     )
 )
 
+
+_register(
+    EnvSpec(
+        id="envsuite/GuiApp-v0",
+        entry_point=f"{_PACKAGE}.app_env:GuiAppEnv",
+        family="gui",
+        api="gymnasium",
+        description="Generated screen-graph apps (10-500 screens, back stack, home) on a "
+        "Pillow GUI simulator; reach or use a named screen; shortest-path oracle.",
+        extra="gui",
+        oracle=f"{_PACKAGE}.gui_oracle:gui_oracle",
+        oracle_success=1.0,
+        test_kwargs={"max_screens": 40},
+        test_variants=(
+            {"task": "app-action", "observation_mode": "screenshot", "action_mode": "dict"},
+            {"observation_mode": "text", "split": "test", "distractors": True},
+            {"task": "app-action", "observation_mode": "a11y_json", "distractors": True},
+            {"observation_mode": "instruction", "min_screens": 200, "max_screens": 500},
+        ),
+    )
+)
+
+# The same tasks in Debian's headless Chromium (``backend="browser"``): pixels are the
+# browser's, so the specs are nondeterministic and the kit checks their logical state.
 _register(
     EnvSpec(
         id="envsuite/GuiFormBrowser-v0",
@@ -53,5 +77,23 @@ _register(
         oracle_success=1.0,
         nondeterministic=True,
         test_variants=({"observation_mode": "text", "popup_rate": 1.0},),
+    )
+)
+
+_register(
+    EnvSpec(
+        id="envsuite/GuiAppBrowser-v0",
+        entry_point=f"{_PACKAGE}.app_env:GuiAppEnv",
+        family="gui",
+        api="gymnasium",
+        description="GuiApp-v0's generated screen-graph apps in Debian's headless Chromium "
+        "(real input events, browser screenshots); logical state identical to the simulator's.",
+        kwargs={"backend": "browser"},
+        extra="gui",
+        oracle=f"{_PACKAGE}.gui_oracle:gui_oracle",
+        oracle_success=1.0,
+        nondeterministic=True,
+        test_kwargs={"max_screens": 40},
+        test_variants=({"task": "app-action", "observation_mode": "text", "distractors": True},),
     )
 )

@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import base64
 import io
+from pathlib import Path
 
 import numpy as np
+import pytest
 from PIL import Image
 
 import envsuite
 from envsuite.agents.scripted_endpoint import ScriptedEndpoint, message_text
-from envsuite.evaluation.protocol import adhoc_protocol
+from envsuite.evaluation.protocol import TaskProtocol, adhoc_protocol
 from envsuite.evaluation.run_directory import evaluate
+from envsuite.families.gui.tasks_index import app_tasks, form_tasks
 
 
 def test_a_chat_agent_sends_each_screenshot_as_an_image_part(tmp_path):
@@ -55,16 +58,18 @@ def test_the_oracle_and_random_agents_run_through_the_runner(tmp_path):
     assert len(randomly.records) == 4 and all(r.infra_error is None for r in randomly.records)
 
 
-def test_the_gui_forms_protocol_runs_every_form_task_type():
-    from pathlib import Path
-
-    from envsuite.evaluation.protocol import TaskProtocol
-    from envsuite.families.gui.tasks_index import form_tasks
-
-    path = Path(__file__).resolve().parents[3] / "tasks" / "gui-forms.yaml"
+@pytest.mark.parametrize(
+    ("name", "env_id", "tasks"),
+    [
+        ("gui-forms", "envsuite/GuiForm-v0", form_tasks),
+        ("gui-apps", "envsuite/GuiApp-v0", app_tasks),
+    ],
+)
+def test_the_gui_protocols_run_every_task_type_on_the_test_split(name, env_id, tasks):
+    path = Path(__file__).resolve().parents[3] / "tasks" / f"{name}.yaml"
     protocol = TaskProtocol.load(path)
-    named = {entry.kwargs["task"] for entry in protocol.envs}
-    assert named == set(form_tasks())
+    assert {entry.id for entry in protocol.envs} == {env_id}
+    assert {entry.kwargs["task"] for entry in protocol.envs} == set(tasks())
     assert {entry.kwargs["split"] for entry in protocol.envs} == {"test"}
 
 

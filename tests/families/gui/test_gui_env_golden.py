@@ -125,6 +125,13 @@ def regenerate() -> None:
     if app_tasks():
         plans["envsuite/GuiApp-v0"] = [
             (f"{name}", {"task": name}, seed) for name in sorted(app_tasks()) for seed in (0,)
+        ] + [
+            ("distractors", {"task": "app-navigation", "distractors": True}, 2),
+            (
+                "test-split-big",
+                {"task": "app-action", "split": "test", "min_screens": 300, "max_screens": 500},
+                3,
+            ),
         ]
     for env_id, plan in plans.items():
         rows = []
