@@ -8,13 +8,19 @@ optionally ``popup_rate=...`` for the seeded distractor pop-up).
 
 from __future__ import annotations
 
+from envsuite.families.gui.forms.book_flight import BookFlight
+from envsuite.families.gui.forms.choose_date import ChooseDate
 from envsuite.families.gui.forms.click_button import ClickButton, ClickButtonSequence
 from envsuite.families.gui.forms.click_checkboxes import ClickCheckboxes, ClickOption
 from envsuite.families.gui.forms.click_dialog import ClickDialog
 from envsuite.families.gui.forms.click_link import ClickLink
 from envsuite.families.gui.forms.click_tab import ClickCollapsible, ClickTab
 from envsuite.families.gui.forms.click_widget import ClickWidget
+from envsuite.families.gui.forms.email_inbox import EmailInbox
 from envsuite.families.gui.forms.lists import ChooseList, ClickScrollList
+from envsuite.families.gui.forms.navigate_tree import NavigateTree
+from envsuite.families.gui.forms.search_engine import SearchEngine
+from envsuite.families.gui.forms.social_media import SocialMedia
 from envsuite.families.gui.forms.text_entry import (
     EnterDate,
     EnterPassword,
@@ -46,6 +52,12 @@ FORM_TASKS: dict[str, type[GuiTask]] = {
         UseAutocomplete,
         ClickScrollList,
         ClickWidget,
+        NavigateTree,
+        SearchEngine,
+        EmailInbox,
+        BookFlight,
+        SocialMedia,
+        ChooseDate,
     )
 }
 

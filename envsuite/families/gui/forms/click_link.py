@@ -104,7 +104,9 @@ class ClickLink(FormTask):
     def build_screen(self, screen_id: str) -> Screen:
         """The paragraph (train) or the list (test)."""
         area = layout.content_area(self.width, self.height, self.theme, False)
-        area = Rect(area.x, area.y + self.offset, area.width, area.height - self.offset)
+        step = min(2 * LINE + 8, area.height // len(self.links))
+        offset = min(self.offset, max(area.height - step * len(self.links), 0))
+        area = Rect(area.x, area.y + offset, area.width, area.height - offset)
         if self.layout == "paragraph":
             tokens: list[tuple[str, str | None]] = [(word, None) for word in self.filler]
             for shift, (slot, word) in enumerate(zip(self.slots, self.links, strict=True)):
@@ -128,7 +130,7 @@ class ClickLink(FormTask):
                         name=word,
                     )
                 )
-                y += 2 * LINE + 8
+                y += step
         return Screen(self.width, self.height, items=items)
 
     def judge(self) -> Outcome | None:

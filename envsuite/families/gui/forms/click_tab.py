@@ -148,7 +148,10 @@ class ClickCollapsible(FormTask):
             y += 30
             if opened == s:
                 inner = Rect(area.x + 12, y, area.width - 12, area.bottom - y)
-                rects = _link_rects(self, self.links[s], inner, "column")
+                try:
+                    rects = _link_rects(self, self.links[s], inner, "column")
+                except ValueError:  # a short screen: the links share rows
+                    rects = _link_rects(self, self.links[s], inner, "flow")
                 items.extend(
                     Link(f"link-{s}-{i}", rect, name=w)
                     for i, (w, rect) in enumerate(zip(self.links[s], rects, strict=True))

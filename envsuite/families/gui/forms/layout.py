@@ -43,37 +43,46 @@ def button_width(label: str, theme: Theme) -> int:
 def flow(widths: Sequence[int], area: Rect, height: int = ROW_HEIGHT, gap: int = GAP) -> list[Rect]:
     """Left to right, wrapping to a new row when the next one would pass ``area``'s edge.
 
+    Rows move closer (down to 2 pixels apart) when they would not fit otherwise.
+
     Raises:
         ValueError: the widgets do not fit in ``area``.
     """
-    rects: list[Rect] = []
-    x, y = area.x, area.y
-    for width in widths:
-        width = min(width, area.width)
-        if x > area.x and x + width > area.right:
-            x, y = area.x, y + height + gap
-        rects.append(Rect(x, y, width, height))
-        x += width + gap
-    if rects and rects[-1].bottom > area.bottom:
-        raise ValueError("the widgets do not fit the area")
-    return rects
+    for row_gap in _gaps(gap):
+        rects: list[Rect] = []
+        x, y = area.x, area.y
+        for width in widths:
+            width = min(width, area.width)
+            if x > area.x and x + width > area.right:
+                x, y = area.x, y + height + row_gap
+            rects.append(Rect(x, y, width, height))
+            x += width + gap
+        if not rects or rects[-1].bottom <= area.bottom:
+            return rects
+    raise ValueError("the widgets do not fit the area")
+
+
+def _gaps(gap: int) -> tuple[int, ...]:
+    """The gap, then tighter ones to try when a layout does not fit."""
+    return tuple(sorted({gap, min(gap, 4), 2}, reverse=True))
 
 
 def column(
     widths: Sequence[int], area: Rect, height: int = ROW_HEIGHT, gap: int = GAP
 ) -> list[Rect]:
-    """Stacked top to bottom at ``area``'s left edge.
+    """Stacked top to bottom at ``area``'s left edge (closer together when they must be).
 
     Raises:
         ValueError: the widgets do not fit in ``area``.
     """
-    rects = [
-        Rect(area.x, area.y + index * (height + gap), min(width, area.width), height)
-        for index, width in enumerate(widths)
-    ]
-    if rects and rects[-1].bottom > area.bottom:
-        raise ValueError("the widgets do not fit the area")
-    return rects
+    for row_gap in _gaps(gap):
+        rects = [
+            Rect(area.x, area.y + index * (height + row_gap), min(width, area.width), height)
+            for index, width in enumerate(widths)
+        ]
+        if not rects or rects[-1].bottom <= area.bottom:
+            return rects
+    raise ValueError("the widgets do not fit the area")
 
 
 def grid(
@@ -141,11 +150,22 @@ def labelled_fields(
     """A label and a field per entry, stacked: ``(label_rect, field_rect)`` pairs.
 
     ``style`` ``"left"`` puts each label left of its field on one row (labels share the
-    widest label's width); ``"above"`` puts it on its own line above the field.
+    widest label's width); ``"above"`` puts it on its own line above the field. Rows move
+    closer and labels get shorter when they would not fit otherwise.
 
     Raises:
         ValueError: the rows do not fit in ``area``.
     """
+    for row_gap, label_height in ((gap, 18), (4, 16), (2, 14)):
+        rows = _labelled_rows(labels, area, theme, style, row_gap, label_height)
+        if not rows or rows[-1][1].bottom <= area.bottom:
+            return rows
+    raise ValueError("the fields do not fit the area")
+
+
+def _labelled_rows(
+    labels: Sequence[str], area: Rect, theme: Theme, style: str, gap: int, label_height: int
+) -> list[tuple[Rect, Rect]]:
     rows: list[tuple[Rect, Rect]] = []
     y = area.y
     if style == "left":
@@ -161,9 +181,10 @@ def labelled_fields(
     else:
         for _ in labels:
             rows.append(
-                (Rect(area.x, y, area.width, 18), Rect(area.x, y + 18, area.width, ROW_HEIGHT))
+                (
+                    Rect(area.x, y, area.width, label_height),
+                    Rect(area.x, y + label_height, area.width, ROW_HEIGHT),
+                )
             )
-            y += 18 + ROW_HEIGHT + gap
-    if rows and rows[-1][1].bottom > area.bottom:
-        raise ValueError("the fields do not fit the area")
+            y += label_height + ROW_HEIGHT + gap
     return rows

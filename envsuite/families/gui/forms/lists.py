@@ -56,10 +56,8 @@ class ChooseList(FormTask):
         self.target = int(rng.integers(count))
         if self.layout == "left":
             self.label_rect = Rect(area.x, y, 56, layout.ROW_HEIGHT)
-            self.box = Rect(area.x + 60, y, 120, layout.ROW_HEIGHT)
-            self.submit_rect = Rect(
-                min(self.box.right + 8, area.right - 64), y, 64, layout.ROW_HEIGHT
-            )
+            self.box = Rect(area.x + 60, y, min(area.width - 60 - 80, 150), layout.ROW_HEIGHT)
+            self.submit_rect = Rect(self.box.right + 8, y, 72, layout.ROW_HEIGHT)
         else:
             self.label_rect = Rect(area.x, y - 18, 120, 18)
             self.box = Rect(area.x, y, area.width - 80, layout.ROW_HEIGHT)

@@ -47,6 +47,8 @@ class TextForm(FormTask):
     layouts: ClassVar[dict[str, tuple[str, ...]]] = {"train": ("left",), "test": ("above",)}
     #: Text of the Submit button.
     submit_label: ClassVar[str] = "Submit"
+    #: Whether the form has a Submit button (room is kept for it below the fields).
+    has_submit: ClassVar[bool] = True
     #: Fields that hide their characters.
     password_fields: ClassVar[tuple[int, ...]] = ()
 
@@ -58,7 +60,7 @@ class TextForm(FormTask):
     def place_form(self, rng: np.random.Generator) -> None:
         """Rows for the labels and the Submit button, shifted by a seeded offset."""
         area = layout.content_area(self.width, self.height, self.theme, True)
-        area = Rect(area.x, area.y, area.width, area.height - 40)
+        area = Rect(area.x, area.y, area.width, area.height - (40 if self.has_submit else 0))
         rows = layout.labelled_fields(self.labels, area, self.theme, self.layout)
         flat = [rect for row in rows for rect in row]
         dy = int(rng.integers(0, max(area.bottom - flat[-1].bottom, 0) + 1))
@@ -230,6 +232,7 @@ class FocusText(TextForm):
     name: ClassVar[str] = "focus-text"
     held_out_fields: ClassVar[tuple[str, ...]] = ("field",)
     enter_submits: ClassVar[bool] = False
+    has_submit: ClassVar[bool] = False
 
     def generate(self, rng: np.random.Generator) -> None:
         """Field labels and the target."""

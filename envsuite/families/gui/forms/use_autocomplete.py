@@ -68,7 +68,9 @@ class UseAutocomplete(FormTask):
         self.label = FIELD_LABELS[int(rng.integers(len(FIELD_LABELS)))]
         area = layout.content_area(self.width, self.height, self.theme, False)
         area = Rect(area.x + int(rng.integers(0, 20)), area.y, area.width - 20, area.height)
-        y = area.y + 18 + int(rng.integers(0, 40))
+        below = 18 + layout.ROW_HEIGHT + MAX_SUGGESTIONS * ROW + 12 + layout.ROW_HEIGHT
+        room = area.height - (below if self.layout == "below" else 18 + layout.ROW_HEIGHT)
+        y = area.y + 18 + int(rng.integers(0, max(min(room, 40), 0) + 1))
         width = min(area.width - 80, 170) if self.layout == "beside" else area.width
         self.field_rect = Rect(area.x, y, width, layout.ROW_HEIGHT)
         if self.layout == "beside":

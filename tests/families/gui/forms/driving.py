@@ -44,6 +44,12 @@ def oracle(task: GuiTask) -> GuiAction:
     return task.oracle_action()
 
 
+def drawn(task: GuiTask) -> str:
+    """What the task drew besides its first screen (later screens' words, hidden options)."""
+    skip = {"app", "goal", "theme"}
+    return repr(sorted((k, repr(v)) for k, v in vars(task).items() if k not in skip))
+
+
 def instance_key(task: GuiTask) -> str:
     """What tells two instances apart: goal, theme, state, names, places."""
     screen = task.app.screen
@@ -57,6 +63,7 @@ def instance_key(task: GuiTask) -> str:
             task.app.state(),
             names,
             geometry,
+            drawn(task),
         ],
         sort_keys=True,
         default=str,

@@ -94,6 +94,54 @@ def _other_widget(task):
     return click(f"widget-{other}/0" if task.kinds[other] == "radio" else f"widget-{other}")
 
 
+def _wrong_file(task):
+    inside = task.target.path
+    files = [
+        n
+        for n in task.all_nodes()
+        if not n.folder and n is not task.target and n.path[: len(inside)] != inside
+    ]
+    top = [n for n in files if len(n.path) == 1]
+    if top:
+        return click(top[0].element_id)
+    other = files[0]
+    opened = set(task.app.data.get("open", []))
+    for depth in range(1, len(other.path)):
+        ancestor = "node-" + "-".join(map(str, other.path[:depth]))
+        if ancestor not in opened:
+            return task.reach(ancestor)
+    return task.reach(other.element_id)
+
+
+def _wrong_result(task):
+    if task.app.screen_id == "search":
+        return task.fill("query", task.query) or click("search")
+    return click(f"result-{1 if task.target == 0 else 0}")
+
+
+def _delete_another_email(task):
+    if task.app.screen_id == "inbox":
+        return click(f"open-{(task.target + 1) % len(task.senders)}")
+    return click("delete")
+
+
+def _book_another_flight(task):
+    if task.app.screen_id == "search":
+        return task.oracle_action()
+    return task.reach(f"book-{(task.best + 1) % len(task.prices)}")
+
+
+def _other_post_action(task):
+    return task.reach(f"post-{task.target}-{'like' if task.action != 'Like' else 'share'}")
+
+
+def _wrong_date(task):
+    picked = task.app.data.get("picked")
+    if picked is not None and picked != task.date:
+        return click("submit")
+    return click(f"day-{1 if task.day != 1 else 2}")
+
+
 #: A policy per task type that ends in failure (a wrong click, a wrong submission).
 WRONG = {
     "click-button": _click_other_button,
@@ -113,6 +161,12 @@ WRONG = {
     "click-scroll-list": _other_scroll_item,
     "use-autocomplete": _wrong_item,
     "click-widget": _other_widget,
+    "navigate-tree": _wrong_file,
+    "search-engine": _wrong_result,
+    "email-inbox": _delete_another_email,
+    "book-flight": _book_another_flight,
+    "social-media": _other_post_action,
+    "choose-date": _wrong_date,
 }
 
 
@@ -143,6 +197,18 @@ def test_oracle_recovers_after_the_distractor_popup(name, split):
         outcome, steps = run(task, watch)
         assert (outcome, steps) == ("success", task.optimal_steps), (name, seed)
         assert any(shown)
+
+
+@pytest.mark.parametrize("size", [(200, 200), (256, 200), (200, 320), (480, 360)])
+@pytest.mark.parametrize("name", NAMES)
+def test_oracle_fits_every_screen_size(name, size):
+    width, height = size
+    for seed in range(6):
+        for split in SPLITS:
+            rate = float(seed % 2)
+            task = make(FORM_TASKS[name], seed, split, width=width, height=height, popup_rate=rate)
+            outcome, steps = run(task, oracle)
+            assert (outcome, steps) == ("success", task.optimal_steps), (name, seed, split)
 
 
 @pytest.mark.parametrize("split", SPLITS)
