@@ -17,7 +17,7 @@ the deepest level):
 - ``hub``: a tree whose 2-5 top-level sections (hubs) every screen links to (a global
   navigation bar);
 - ``chain``: one path from home to the deepest level, with leaf screens hanging off it
-  (home keeps at most 3 of them);
+  (home keeps at most 3 of them, so its screen stays short);
 - ``grid``: screens on a grid of 2 or 3 rows (the last one partial), each linked to its
   four neighbours (a paginated gallery); a screen's level is its grid distance from
   home, and the depth is at most half the screens.
@@ -286,7 +286,7 @@ def _chain(rng: np.random.Generator, n: int, depth: int) -> Edges:
     """Screens 0..depth form the path; the others hang off path screens."""
     leaves = n - 1 - depth
     anchors = rng.integers(1, depth, size=leaves)
-    anchors[: min(3, leaves)] = 0
+    anchors[: int(rng.integers(min(3, leaves) + 1))] = 0
     anchors = rng.permutation(anchors)
     parent = np.concatenate(([-1], np.arange(depth), anchors))
     level = np.concatenate((np.arange(depth + 1), anchors + 1))
