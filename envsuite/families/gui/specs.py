@@ -69,8 +69,8 @@ _register(
         entry_point=f"{_PACKAGE}.form_env:GuiFormEnv",
         family="gui",
         api="gymnasium",
-        description="GuiForm-v0's web-form tasks in Debian's headless Chromium (real input "
-        "events, browser screenshots); logical state identical to the simulator's.",
+        description="GuiForm-v0's web-form tasks in headless Chromium: real input events, "
+        "browser screenshots.",
         kwargs={"backend": "browser"},
         extra="gui",
         oracle=f"{_PACKAGE}.gui_oracle:gui_oracle",
@@ -86,8 +86,8 @@ _register(
         entry_point=f"{_PACKAGE}.app_env:GuiAppEnv",
         family="gui",
         api="gymnasium",
-        description="GuiApp-v0's generated screen-graph apps in Debian's headless Chromium "
-        "(real input events, browser screenshots); logical state identical to the simulator's.",
+        description="GuiApp-v0's generated apps in headless Chromium: real input events, "
+        "browser screenshots.",
         kwargs={"backend": "browser"},
         extra="gui",
         oracle=f"{_PACKAGE}.gui_oracle:gui_oracle",
