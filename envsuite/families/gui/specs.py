@@ -61,9 +61,20 @@ _register(
     )
 )
 
-# The same tasks in Debian's headless Chromium (``backend="browser"``): pixels are the
-# browser's, so the specs are nondeterministic and the kit checks their logical state.
-_register(
+#: The same tasks in Debian's headless Chromium (``backend="browser"``). Pixels are the
+#: browser's, so these specs are nondeterministic: the kit checks their logical state, and
+#: instead of screenshot goldens tests/families/gui/browser/ holds them step by step to
+#: the simulator's logical state on every task type. Kept apart from GUI_SPECS, whose
+#: members pin screenshot hashes in golden transcripts.
+BROWSER_SPECS: list[EnvSpec] = []
+
+
+def _register_browser(spec: EnvSpec) -> None:
+    BROWSER_SPECS.append(spec)
+    register(spec)
+
+
+_register_browser(
     EnvSpec(
         id="envsuite/GuiFormBrowser-v0",
         entry_point=f"{_PACKAGE}.form_env:GuiFormEnv",
@@ -80,7 +91,7 @@ _register(
     )
 )
 
-_register(
+_register_browser(
     EnvSpec(
         id="envsuite/GuiAppBrowser-v0",
         entry_point=f"{_PACKAGE}.app_env:GuiAppEnv",

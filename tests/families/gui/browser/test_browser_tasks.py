@@ -131,3 +131,18 @@ def test_random_actions_on_every_task_keep_both_backends_in_step(task, backend):
             seed += 1
             sim.reset(seed=seed)
             real.reset(seed=seed)
+
+
+def test_each_browser_spec_is_a_nondeterministic_twin_of_a_simulator_spec():
+    from envsuite.families.gui.specs import BROWSER_SPECS, GUI_SPECS
+
+    twins = {spec.entry_point: spec for spec in GUI_SPECS}
+    assert {spec.id for spec in BROWSER_SPECS} == {
+        "envsuite/GuiFormBrowser-v0",
+        "envsuite/GuiAppBrowser-v0",
+    }
+    for spec in BROWSER_SPECS:
+        twin = twins[spec.entry_point]
+        assert spec.nondeterministic and not twin.nondeterministic
+        assert spec.kwargs == {**twin.kwargs, "backend": "browser"}
+        assert spec.oracle == twin.oracle and spec.test_kwargs == twin.test_kwargs
