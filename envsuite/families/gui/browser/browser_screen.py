@@ -31,6 +31,7 @@ from __future__ import annotations
 import base64
 import io
 import json
+import os
 import weakref
 from typing import Any
 
@@ -168,7 +169,13 @@ class BrowserScreen:
         return self._process
 
     def start(self) -> None:
-        """Start the browser and open the page (done on first use; a no-op when running)."""
+        """Start the browser and open the page (done on first use; a no-op when running).
+
+        A forked copy (a vector env's worker) leaves its parent's browser alone and starts
+        its own.
+        """
+        if self._process is not None and self._process.owner_pid != os.getpid():
+            self._discard()  # only closes this copy's pipe ends (see ChromiumProcess.kill)
         if self._process is not None:
             return
         process = ChromiumProcess(self.width, self.height, self.call_timeout)

@@ -101,6 +101,8 @@ class ChromiumProcess:
 
     def __init__(self, width: int, height: int, call_timeout: float = DEFAULT_CALL_TIMEOUT):
         self.call_timeout = call_timeout
+        #: The process that started the browser: a forked copy must not drive or kill it.
+        self.owner_pid = os.getpid()
         self.profile = Path(tempfile.mkdtemp(prefix="envsuite-chromium-"))
         self._next_id = 0
         self._buffer = b""
@@ -234,8 +236,14 @@ class ChromiumProcess:
         """Stop the browser and every process it started, and delete its profile.
 
         The browser leads its own process group; crash handlers start their own sessions,
-        so they are found by the profile path in their command line.
+        so they are found by the profile path in their command line. In a forked copy of
+        the process that started it, only the copy's pipe ends are closed.
         """
+        if os.getpid() != self.owner_pid:
+            for fd in (self._to_browser, self._from_browser):
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+            return
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.process.pid, signal.SIGKILL)
         for pid in processes_naming(self.profile):
@@ -250,7 +258,7 @@ class ChromiumProcess:
 
     def close(self) -> None:
         """Ask the browser to quit, then make sure it and its children are gone."""
-        if self.alive():
+        if self.alive() and os.getpid() == self.owner_pid:
             with contextlib.suppress(BrowserError):
                 self.call("Browser.close", timeout=3.0)
             with contextlib.suppress(subprocess.TimeoutExpired):

@@ -161,3 +161,25 @@ def test_a_forgotten_browser_is_killed_when_collected(fresh):
     del browser
     gc.collect()
     assert wait_gone(group) == []
+
+
+def test_a_forked_copy_starts_its_own_browser_and_leaves_the_parents_alone(fresh):
+    browser = fresh()
+    real = showcase_screen()
+    act(browser, real, "click(name)")
+    parent_pid = browser.process.pid
+    child = os.fork()
+    if child == 0:  # the copy: act, close, and report through the exit status
+        status = 1
+        try:
+            act(browser, real, 'type("child")')
+            ok = browser.process.pid != parent_pid and real.find("name").value == "child"
+            browser.close()
+            status = 0 if ok else 2
+        finally:
+            os._exit(status)
+    _, status = os.waitpid(child, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert browser.process.pid == parent_pid and browser.process.alive()
+    act(browser, real, 'type("parent")')
+    assert real.find("name").value == "parent"
