@@ -16,8 +16,9 @@ as are ``home`` and ``done``. A ``scroll`` without a point turns the wheel with 
 told to route it by the simulator's rule (the container around the focused widget, else
 the first one shown) instead of by the pointer.
 
-The page is loaded again whenever the Screen it mirrors is another object or was changed
-outside the browser (an app moved to another screen, a distractor opened a dialog).
+The page is loaded again whenever the Python screen's page model differs from what the
+page shows: another screen (an app moved on), or a change made outside the browser (a
+distractor opened a dialog, a layout shift moved a widget).
 
 Failures: every DevTools call has a deadline. A crashed or hung browser raises a
 :class:`~envsuite.families.gui.browser.chromium_process.BrowserError` after the browser
@@ -49,7 +50,6 @@ from envsuite.families.gui.browser.page_model import apply_page_state, screen_mo
 from envsuite.families.gui.events import DispatchResult
 from envsuite.families.gui.placement import place
 from envsuite.families.gui.screen import Screen
-from envsuite.families.gui.state_digest import state_digest
 from envsuite.families.gui.theme import LIGHT, Theme
 
 #: DevTools key descriptions of the named keys: (DOM key, DOM code, Windows key code).
@@ -156,9 +156,7 @@ class BrowserScreen:
         self._process: ChromiumProcess | None = None
         self._session = ""
         self._viewport: tuple[int, int] | None = None
-        self._shown: Screen | None = None
-        self._shown_digest = ""
-        self._theme: Theme = LIGHT
+        self._shown_model = ""
         self._finalizer: weakref.finalize | None = None
 
     # ---- the browser's life ------------------------------------------------------------
@@ -216,7 +214,7 @@ class BrowserScreen:
             self._process.kill()
         self._process = None
         self._viewport = None
-        self._shown = None
+        self._shown_model = ""
 
     def close(self) -> None:
         """Quit the browser; it and every process it started are gone on return."""
@@ -227,7 +225,7 @@ class BrowserScreen:
             self._process.close()
         self._process = None
         self._viewport = None
-        self._shown = None
+        self._shown_model = ""
 
     def __enter__(self) -> BrowserScreen:
         return self
@@ -273,13 +271,15 @@ class BrowserScreen:
     # ---- showing and acting ------------------------------------------------------------
 
     def show(self, screen: Screen, theme: Theme = LIGHT) -> None:
-        """Make the page show ``screen`` in ``theme`` (loaded again only when needed)."""
+        """Make the page show ``screen`` in ``theme``.
+
+        The page is loaded again only when the model of ``screen`` (everything the page
+        draws and every state it holds, geometry included) differs from what the page
+        shows: a new screen, a dialog opened by the app, a layout shift.
+        """
         self.start()
-        if (
-            screen is self._shown
-            and theme == self._theme
-            and state_digest(screen) == self._shown_digest
-        ):
+        model = json.dumps(screen_model(screen, theme), ensure_ascii=False)
+        if model == self._shown_model:
             return
         if self._viewport != (screen.width, screen.height):
             self._call(
@@ -292,10 +292,8 @@ class BrowserScreen:
                 },
             )
             self._viewport = (screen.width, screen.height)
-        model = json.dumps(screen_model(screen, theme), ensure_ascii=False)
         self._evaluate(f"envsuite.load({model})")
-        self._shown, self._theme = screen, theme
-        self._shown_digest = state_digest(screen)
+        self._shown_model = model
 
     def perform(self, screen: Screen, action: GuiAction, theme: Theme = LIGHT) -> DispatchResult:
         """Apply ``action`` to ``screen`` through the browser (see the module docstring).
@@ -341,7 +339,8 @@ class BrowserScreen:
             navigation = "back"
         report = json.loads(self._evaluate("envsuite.take()"))
         apply_page_state(screen, report)
-        self._shown_digest = state_digest(screen)
+        # The page and the Python screen agree now: remember what the page shows.
+        self._shown_model = json.dumps(screen_model(screen, theme), ensure_ascii=False)
         results = report["results"]
         changed = any(r["changed"] for r in results)
         target = next((r["target"] for r in reversed(results) if r["target"] is not None), None)

@@ -215,3 +215,23 @@ def test_generated_action_sequences_reach_the_same_state(browser, factory):
             if expected is not None and got is not None:
                 assert got.changed == expected.changed, action.describe()
                 assert got.navigation == expected.navigation, action.describe()
+
+
+def test_changes_made_outside_the_browser_are_shown_before_the_next_action(browser):
+    sim, real = two(showcase_screen)
+    step_both(browser, sim, real, parse_gui_action("click(name)"))
+    for screen in (sim, real):  # a layout shift (no state changes): Save moves left
+        screen.find("save").bounds = Rect(8, 222, 80, 26)
+    step_both(browser, sim, real, parse_gui_action("click(20, 230)"))
+    assert_same_state(sim, real, "after the layout shift")
+    assert real.find("save").activations == 1
+    for screen in (sim, real):  # a pop-up and a disabled button, as an app's distractor
+        screen.find("cancel").enabled = False
+        screen.dialogs.append(
+            Dialog("note", Rect(120, 60, 120, 80), name="Note", modal=False, items=[])
+        )
+    for text in ["click(100, 230)", "click(200, 70)", "key(escape)"]:
+        step_both(browser, sim, real, parse_gui_action(text))
+        assert_same_state(sim, real, text)
+    assert real.find("cancel").activations == 0
+    assert real.event_log == [("activate", "save"), ("close", "note")]
