@@ -40,7 +40,7 @@ from envsuite.families.gui.events import dispatch
 from envsuite.families.gui.renderer import render_screen
 from envsuite.families.gui.task import GuiTask
 from envsuite.families.gui.tasks_index import task_class
-from envsuite.seeding import make_generator
+from envsuite.seeding import seed_sequence
 from tests.benchmarks.paired_timing import timed_against_raw
 
 ROUNDS = 3
@@ -75,7 +75,12 @@ DICT_SCRIPT = dict_script()
 def _task(name: str, options: dict[str, Any], rng: np.random.Generator) -> GuiTask:
     """The task the env would draw from its generator ``rng`` (see ``GuiEnv.new_episode``)."""
     root = int(rng.integers(0, 2**63))
-    return task_class(name)(make_generator(root, "gui-task", name), **options)
+    key = _KEYS.setdefault(name, seed_sequence(0, "gui-task", name).spawn_key)
+    sequence = np.random.SeedSequence(root, spawn_key=key)
+    return task_class(name)(np.random.Generator(np.random.PCG64(sequence)), **options)
+
+
+_KEYS: dict[str, tuple[int, ...]] = {}
 
 
 def _options(kwargs: dict[str, Any]) -> tuple[str, dict[str, Any]]:

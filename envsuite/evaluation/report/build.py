@@ -41,8 +41,19 @@ class Report:
     tables: ReportTables
 
 
+#: Longest file-name slug of a configuration, in characters (the index keeps names unique).
+SLUG_CHARS = 60
+
+
 def _slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-")[:60] or "env"
+    """``text`` as a file-name part: alphanumeric words joined by ``-``, cut between words."""
+    words = [word for word in re.split(r"[^A-Za-z0-9]+", text) if word]
+    kept: list[str] = []
+    for word in words:
+        if kept and len("-".join([*kept, word])) > SLUG_CHARS:
+            break
+        kept.append(word[:SLUG_CHARS])
+    return "-".join(kept) or "env"
 
 
 def default_out_dir(run_dirs: Sequence[str | Path]) -> Path:

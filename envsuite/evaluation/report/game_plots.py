@@ -13,8 +13,18 @@ from envsuite.evaluation.metrics.bootstrap import Interval
 from envsuite.evaluation.metrics.game_outcomes import DIMENSION_TITLES
 from envsuite.evaluation.report.formatting import percent
 from envsuite.evaluation.report.games import RatingRow, ReturnRow, WinRateRow
-from envsuite.evaluation.report.labels import config_text, wrap_words
-from envsuite.evaluation.report.plots import DPI, SMALL, TITLE_CHARS_PER_INCH, colour, save
+from envsuite.evaluation.report.labels import config_text, short_agent_names, wrap_words
+from envsuite.evaluation.report.plots import (
+    CHAR_INCHES,
+    DPI,
+    SMALL,
+    TITLE_CHARS_PER_INCH,
+    colour,
+    save,
+)
+
+#: Width of a panel's plotting area, in inches (its tick labels come on top).
+PANEL_INCHES = 3.6
 
 #: Rows shown in the figure: those of the first of these dimensions the rows have.
 SHOWN_DIMENSIONS = ("agent_role", "agent", "team")
@@ -48,7 +58,10 @@ def _group_panel(axes: Axes, rows: Sequence[WinRateRow] | Sequence[ReturnRow]) -
     win_rates = isinstance(rows[0], WinRateRow)
     dimension, shown = _shown(rows)
     runs = list(dict.fromkeys(run for run, _, _ in shown))
-    labels = [group if len(runs) == 1 else f"{group}\n({run})" for run, group, _ in shown]
+    names = short_agent_names([group for _, group, _ in shown])
+    labels = [
+        names[group] if len(runs) == 1 else f"{names[group]}\n({run})" for run, group, _ in shown
+    ]
     positions = list(range(len(shown)))[::-1]  # first row on top
     axes.barh(
         positions,
@@ -64,11 +77,11 @@ def _group_panel(axes: Axes, rows: Sequence[WinRateRow] | Sequence[ReturnRow]) -
         axes.set_xlim(0.0, 1.0)
         axes.axvline(0.5, color="grey", linestyle=":", linewidth=1)
         axes.set_xlabel("win rate (draws are not wins)")
-        title = f"by {DIMENSION_TITLES[dimension]}, {confidence} Wilson intervals"
+        title = f"by {DIMENSION_TITLES[dimension]},\n{confidence} Wilson intervals"
     else:
         axes.axvline(0.0, color="black", linewidth=0.6)
         axes.set_xlabel("mean return per seat held")
-        title = f"by {DIMENSION_TITLES[dimension]}, {confidence} intervals resampling episodes"
+        title = f"by {DIMENSION_TITLES[dimension]},\n{confidence} intervals resampling episodes"
     axes.set_title(title, fontsize=9)
 
 
@@ -91,12 +104,13 @@ def _rating_panel(axes: Axes, rows: Sequence[RatingRow]) -> None:
         color=colour(1),
         label="sequential Elo",
     )
-    axes.set_yticks(positions, [row.rating.agent for row in rows], fontsize=SMALL)
+    names = short_agent_names([row.rating.agent for row in rows])
+    axes.set_yticks(positions, [names[row.rating.agent] for row in rows], fontsize=SMALL)
     axes.set_ylim(-0.6, len(rows) - 0.4)
     axes.axvline(1000.0, color="grey", linestyle=":", linewidth=1)
     axes.set_xlabel("rating (Elo scale, mean 1000)")
     axes.set_title(
-        f"ratings, {percent(intervals[0].confidence)} interval resampling episodes", fontsize=9
+        f"ratings,\n{percent(intervals[0].confidence)} intervals resampling episodes", fontsize=9
     )
     axes.legend(fontsize=SMALL)
 
@@ -107,7 +121,11 @@ def games_figure(
     """The agents figure of one env configuration, laid out (see :func:`plot_games`)."""
     _, shown = _shown(groups)
     panels = int(bool(shown)) + int(bool(ratings))
-    width = 5.5 * panels
+    label_chars = [
+        *(len(name) for name in short_agent_names([group for _, group, _ in shown]).values()),
+        *(len(name) for name in short_agent_names([row.rating.agent for row in ratings]).values()),
+    ]
+    width = panels * (PANEL_INCHES + CHAR_INCHES * max(label_chars, default=10) + 0.4)
     height = 1.2 + 0.35 * max(len(shown), len(ratings), 3)
     figure = Figure(figsize=(width, height), dpi=DPI)
     axes = list(figure.subplots(1, panels, squeeze=False)[0])

@@ -135,6 +135,26 @@ def shared_env(tasks: Sequence[TaskKey]) -> str | None:
     return names.pop() if len(names) == 1 else None
 
 
+def short_agent_names(names: Sequence[str]) -> dict[str, str]:
+    """Each agent name shortened for a plot: ``pkg.module:Class`` becomes ``Class``.
+
+    A class path is cut to its last part only where no other name cuts to the same text
+    (two ``Bot`` classes of different modules keep their paths); the words around it, as
+    in ``pkg.mod:Bot as seer``, stay.
+    """
+
+    def cut(name: str) -> str:
+        return " ".join(
+            word.rpartition(":")[2] if ":" in word else word for word in name.split(" ")
+        )
+
+    cuts = {name: cut(name) for name in names}
+    counts: dict[str, int] = defaultdict(int)
+    for name in dict.fromkeys(names):
+        counts[cuts[name]] += 1
+    return {name: cuts[name] if counts[cuts[name]] == 1 else name for name in names}
+
+
 def wrap_words(text: str, width: int) -> str:
     """``text`` wrapped at spaces into lines of at most ``width`` characters where possible.
 

@@ -165,11 +165,12 @@ def outcomes_figure(tables: ReportTables) -> Figure | None:
     if env is not None and len(tables.tasks) > 1:
         axes[-1].set_xlabel(env)
     axes[0].legend(fontsize=SMALL, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    axes[0].set_title(
+    title = (
         f"per env configuration, {percent(tables.settings.confidence)} bootstrap intervals "
-        f"(seed {tables.settings.seed})",
-        fontsize=9,
+        f"(seed {tables.settings.seed})"
     )
+    # the figure's title, not the panel's: a long legend leaves the panel too narrow for it
+    figure.suptitle(wrap_words(title, int(width * TITLE_CHARS_PER_INCH)), fontsize=9)
     _fit_ticks(figure, list(axes))
     return figure
 

@@ -7,6 +7,8 @@ from envsuite.families.gui.tasks_index import app_tasks
 
 #: Fewest and most screens an app may have (the generator's bounds).
 MIN_APP_SCREENS, MAX_APP_SCREENS = 10, 500
+#: Shallowest and deepest app a ``depth`` may ask for.
+MIN_DEPTH, MAX_DEPTH = 2, 9
 
 
 class GuiAppEnv(GuiEnv):
@@ -45,6 +47,8 @@ class GuiAppEnv(GuiEnv):
         min_screens: Fewest screens of the app (10 to 500).
         max_screens: Most screens of the app (``min_screens`` to 500).
         distractors: Seeded pop-ups and layout reshuffles.
+        depth: Levels below home (2 to 9; the target sits on the deepest), or None for
+            the split's depths (train 2-4, test 5-7).
         split, width, height (at least 224), observation_mode, action_mode,
             screenshot_size, max_steps, invalid_penalty, backend, render_mode: as
             :class:`~.gui_env.GuiEnv`.
@@ -60,11 +64,12 @@ class GuiAppEnv(GuiEnv):
         min_screens: int = MIN_APP_SCREENS,
         max_screens: int = 100,
         distractors: bool = False,
+        depth: int | None = None,
         split: str = "train",
         width: int = 256,
         height: int = 256,
         observation_mode: str = "dict",
-        action_mode: str = "text",
+        action_mode: str | None = None,
         screenshot_size: int | list[int] | None = None,
         max_steps: int | None = None,
         invalid_penalty: float = 0.1,
@@ -88,6 +93,14 @@ class GuiAppEnv(GuiEnv):
             raise ValueError(f"min_screens {min_screens} exceeds max_screens {max_screens}")
         if not isinstance(distractors, bool):
             raise ValueError(f"distractors must be True or False; got {distractors!r}")
+        if depth is not None and (
+            isinstance(depth, bool)
+            or not isinstance(depth, int)
+            or not MIN_DEPTH <= depth <= MAX_DEPTH
+        ):
+            raise ValueError(
+                f"depth must be an int from {MIN_DEPTH} to {MAX_DEPTH} or None; got {depth!r}"
+            )
         super().__init__(
             task=task,
             split=split,
@@ -103,8 +116,9 @@ class GuiAppEnv(GuiEnv):
                 "min_screens": min_screens,
                 "max_screens": max_screens,
                 "distractors": distractors,
+                "depth": depth,
             },
             render_mode=render_mode,
         )
         self.min_screens, self.max_screens = min_screens, max_screens
-        self.distractors = distractors
+        self.distractors, self.depth = distractors, depth

@@ -15,7 +15,8 @@ class GuiFormEnv(GuiEnv):
         One task type of :mod:`envsuite.families.gui.forms` (``task``, a MiniWoB++ name
         such as ``click-button``, ``enter-text`` or ``login-user``), drawn afresh from the
         seed every episode: the words, the layout, the theme and, with ``popup_rate``, a
-        seeded distractor pop-up that must be closed first. Everything else (the loop,
+        seeded distractor pop-up that must be closed first, with ``shift_rate`` a seeded
+        layout shift. Everything else (the loop,
         observations, actions, penalties) is :class:`~.gui_env.GuiEnv`'s.
 
     Observation:
@@ -37,6 +38,8 @@ class GuiFormEnv(GuiEnv):
     Arguments:
         task: The form task type's name (see ``tasks_index.form_tasks()``).
         popup_rate: Probability, per episode, of the distractor pop-up (0 to 1).
+        shift_rate: Probability, per episode, of a layout shift: a banner pushes the form
+            down after a seeded action (0 to 1; it costs no action).
         split, width, height, observation_mode, action_mode, screenshot_size, max_steps,
             invalid_penalty, backend, render_mode: as :class:`~.gui_env.GuiEnv`.
 
@@ -49,11 +52,12 @@ class GuiFormEnv(GuiEnv):
         *,
         task: str = "click-button",
         popup_rate: float = 0.0,
+        shift_rate: float = 0.0,
         split: str = "train",
         width: int = 256,
         height: int = 256,
         observation_mode: str = "dict",
-        action_mode: str = "text",
+        action_mode: str | None = None,
         screenshot_size: int | list[int] | None = None,
         max_steps: int | None = None,
         invalid_penalty: float = 0.1,
@@ -67,13 +71,10 @@ class GuiFormEnv(GuiEnv):
                 if isinstance(task, str)
                 else f"task must be a form task's name; got {task!r}"
             )
-        if (
-            isinstance(popup_rate, bool)
-            or not isinstance(popup_rate, int | float)
-            or not 0 <= popup_rate <= 1
-        ):
-            raise ValueError(f"popup_rate must be a number in [0, 1]; got {popup_rate!r}")
-        options: dict[str, Any] = {"popup_rate": float(popup_rate)}
+        for name, rate in (("popup_rate", popup_rate), ("shift_rate", shift_rate)):
+            if isinstance(rate, bool) or not isinstance(rate, int | float) or not 0 <= rate <= 1:
+                raise ValueError(f"{name} must be a number in [0, 1]; got {rate!r}")
+        options: dict[str, Any] = {"popup_rate": float(popup_rate), "shift_rate": float(shift_rate)}
         super().__init__(
             task=task,
             split=split,
@@ -88,4 +89,4 @@ class GuiFormEnv(GuiEnv):
             task_options=options,
             render_mode=render_mode,
         )
-        self.popup_rate = float(popup_rate)
+        self.popup_rate, self.shift_rate = float(popup_rate), float(shift_rate)

@@ -15,7 +15,9 @@ from envsuite.families.gui.action_grammar import MAX_ACTION_CHARS, parse_gui_act
 from envsuite.families.gui.action_space import action_space as dict_action_space
 from envsuite.families.gui.actions import GuiAction, GuiActionError
 from envsuite.families.gui.backend import GuiBackend, load_backend
+from envsuite.families.gui.discrete_actions import discrete_space, from_discrete
 from envsuite.families.gui.observation_modes import (
+    OBSERVATION_MODES,
     ObservationMode,
     action_help,
     fitted,
@@ -26,19 +28,21 @@ from envsuite.families.gui.observation_modes import (
 from envsuite.families.gui.task import SPLITS, GuiTask
 from envsuite.families.gui.tasks_index import task_class
 from envsuite.rendering import checked_render_mode
-from envsuite.seeding import make_generator
+from envsuite.seeding import seed_sequence
 from envsuite.spaces import UnicodeText
 
 #: Action modes: the action space an agent samples from (every mode accepts every form).
-ACTION_MODES = ("text", "dict")
+ACTION_MODES = ("text", "dict", "discrete")
 #: Longest ``type`` text in the Dict action space.
 DICT_TEXT_CHARS = 64
 #: Fewest steps the default step limit allows.
 MIN_STEP_LIMIT = 20
 #: Smallest and largest logical screen side, and screenshot side, in pixels.
 MIN_SIDE, MAX_SIDE = 64, 2048
-#: Distinct action texts whose parse is remembered (actions repeat a lot in RL loops).
+#: Distinct action texts whose parse is remembered (an RL agent's vocabulary repeats; a
+#: language model's long replies rarely do, so only short texts are kept).
 PARSE_CACHE_SIZE = 4096
+CACHED_ACTION_CHARS = 100
 
 
 class GuiEnv(EnvsuiteEnv[Any, Any, GuiAction]):
@@ -64,7 +68,9 @@ class GuiEnv(EnvsuiteEnv[Any, Any, GuiAction]):
         indented text: one element a line with its id, role, name, bounds and states),
         ``"a11y_json"`` (the tree as JSON), ``"instruction"`` (the goal's sentence only; no
         screen is drawn or described, the fastest mode), ``"text"`` (instruction then
-        accessibility text), or parts joined by ``+``. The first observation's
+        accessibility text), ``"vector"`` (the screenshot, for classic RL: it also makes
+        ``"discrete"`` the default action mode), or parts joined by ``+``. The first
+        observation's
         instruction ends with a few lines on how to act (the grammar, the screen size).
         Coordinates everywhere (bounds, clicks) are the screen's logical pixels, whatever
         ``screenshot_size`` is.
@@ -75,9 +81,12 @@ class GuiEnv(EnvsuiteEnv[Any, Any, GuiAction]):
         ``scroll(0, 120)``, ``drag(x1, y1, x2, y2)``, ``back()``, ``home()``, ``done()``),
         the common GUI-agent formats it reads (UI-TARS calls, computer-use JSON), a JSON
         dict, or an element of the Dict space of
-        :func:`~envsuite.families.gui.action_space.action_space` (for RL agents). Every
+        :func:`~envsuite.families.gui.action_space.action_space` (for RL agents), or
+        ``[verb, x, y]`` of :mod:`~envsuite.families.gui.discrete_actions` (clicks,
+        scrolls and keys at a point, for libraries without Dict action spaces). Every
         form is accepted in every ``action_mode``; the mode only chooses the declared
-        action space: ``"text"`` (envsuite's text space) or ``"dict"``.
+        action space: ``"text"`` (envsuite's text space), ``"dict"`` or ``"discrete"``
+        (``MultiDiscrete([verbs, width, height])``).
 
     Reward:
         1.0 on the step the task succeeds, 0 on other steps; ``-invalid_penalty`` for a
@@ -101,7 +110,8 @@ class GuiEnv(EnvsuiteEnv[Any, Any, GuiAction]):
         width: Logical screen width in pixels (64 to 2048).
         height: Logical screen height in pixels (64 to 2048).
         observation_mode: See Observation.
-        action_mode: ``"text"`` or ``"dict"`` (see Action).
+        action_mode: ``"text"``, ``"dict"`` or ``"discrete"`` (see Action); None for
+            ``"discrete"`` in ``"vector"`` observation mode, else ``"text"``.
         screenshot_size: ``[width, height]`` of screenshots (or one int for a square);
             None for the logical size. Whole-number enlargements repeat pixels.
         max_steps: Step limit; None for ``max(20, 4 * optimal_steps)`` of each episode.
@@ -117,6 +127,8 @@ class GuiEnv(EnvsuiteEnv[Any, Any, GuiAction]):
     """
 
     metadata: dict[str, Any] = {"render_modes": ["rgb_array", "ansi"], "render_fps": 4}
+    #: The named observation modes (besides ``+`` lists of parts).
+    observation_modes: tuple[str, ...] = OBSERVATION_MODES
 
     def __init__(
         self,
@@ -126,7 +138,7 @@ class GuiEnv(EnvsuiteEnv[Any, Any, GuiAction]):
         width: int = 256,
         height: int = 256,
         observation_mode: str = "dict",
-        action_mode: str = "text",
+        action_mode: str | None = None,
         screenshot_size: int | list[int] | tuple[int, int] | None = None,
         max_steps: int | None = None,
         invalid_penalty: float = 0.1,
@@ -140,6 +152,8 @@ class GuiEnv(EnvsuiteEnv[Any, Any, GuiAction]):
             raise ValueError(f"split must be one of {', '.join(SPLITS)}; got {split!r}")
         self.width, self.height = _side("width", width), _side("height", height)
         self.mode: ObservationMode = parse_observation_mode(observation_mode)
+        if action_mode is None:
+            action_mode = "discrete" if self.mode.name == "vector" else "text"
         if action_mode not in ACTION_MODES:
             raise ValueError(f"action_mode must be one of {ACTION_MODES}; got {action_mode!r}")
         if max_steps is not None and (
@@ -167,7 +181,10 @@ class GuiEnv(EnvsuiteEnv[Any, Any, GuiAction]):
             UnicodeText(MAX_ACTION_CHARS)
             if action_mode == "text"
             else dict_action_space(self.width, self.height, DICT_TEXT_CHARS)
+            if action_mode == "dict"
+            else discrete_space(self.width, self.height)
         )
+        self._task_key = seed_sequence(0, "gui-task", self.task_class.name).spawn_key
         self.task: GuiTask | None = None
         self.step_limit_now = MIN_STEP_LIMIT
         self.steps = 0
@@ -179,10 +196,12 @@ class GuiEnv(EnvsuiteEnv[Any, Any, GuiAction]):
         self, seed: int | None, options: dict[str, Any] | None
     ) -> tuple[Any, dict[str, Any]]:
         """Draw a task instance from a generator derived from ``np_random``; show it."""
-        # 63 bits from the env's generator seed a SeedSequence named for the task type:
-        # the task's stream is independent of the env's and reproducible from it.
+        # 63 bits from the env's generator seed a SeedSequence named for the task type
+        # (make_generator(root, "gui-task", name), its spawn key computed once): the
+        # task's stream is independent of the env's and reproducible from it.
         root = int(self.np_random.integers(0, 2**63))
-        rng = make_generator(root, "gui-task", self.task_class.name)
+        sequence = np.random.SeedSequence(root, spawn_key=self._task_key)
+        rng = np.random.Generator(np.random.PCG64(sequence))
         self.task = self.task_class(
             rng, split=self.split, width=self.width, height=self.height, **self.task_options
         )
@@ -196,8 +215,8 @@ class GuiEnv(EnvsuiteEnv[Any, Any, GuiAction]):
         return self._observation, self._info()
 
     def parse_action(self, action: Any) -> GuiAction:
-        """Any accepted action form (text, JSON dict, Dict-space element) as a GuiAction."""
-        if isinstance(action, str):
+        """Any accepted form (text, JSON, a Dict-space element, ``[verb, x, y]``) as a GuiAction."""
+        if isinstance(action, str) and len(action) <= CACHED_ACTION_CHARS:
             parsed = self._parsed.get(action)
             if parsed is None:
                 parsed = parse_gui_action(action)
@@ -205,6 +224,8 @@ class GuiEnv(EnvsuiteEnv[Any, Any, GuiAction]):
                     self._parsed.clear()
                 self._parsed[action] = parsed
             return parsed
+        if isinstance(action, np.ndarray | list | tuple):
+            return from_discrete(action, self.width, self.height)
         return parse_gui_action(action)
 
     def apply_action(self, parsed: GuiAction) -> tuple[Any, float, bool, bool, dict[str, Any]]:

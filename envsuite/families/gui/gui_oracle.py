@@ -4,9 +4,10 @@ Closed-loop: before every step it asks the live task
 (:meth:`~envsuite.families.gui.task.GuiTask.oracle_action`, reading hidden state from
 ``env.unwrapped``) for the next action from the current state, so it recovers from
 whatever happened since the last step. It answers in the env's action mode: the
-action's text in ``"text"`` mode; in ``"dict"`` mode a Dict-space element (a click on an
-element becomes a click on the centre of its visible part), or the text when the space
-cannot say it (a key outside its choices, a longer text, a scroll of the focused container).
+action's text in ``"text"`` mode; in ``"dict"`` mode a Dict-space element and in
+``"discrete"`` mode ``[verb, x, y]`` (a click on an element becomes a click on the centre
+of its visible part), or the text when the space cannot say it (typing in discrete mode,
+a key outside the choices, a longer text, a scroll of the focused container).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import numpy as np
 
 from envsuite.families.gui.action_space import KEY_CHOICES
 from envsuite.families.gui.actions import ACTION_KINDS, GuiAction
+from envsuite.families.gui.discrete_actions import to_discrete
 from envsuite.families.gui.placement import place
 from envsuite.families.gui.screen import Screen
 
@@ -38,6 +40,11 @@ class GuiOracle:
             space_action = to_space_action(action, raw.task.app.screen, raw.action_space)
             if space_action is not None:
                 return space_action
+        if raw.action_mode == "discrete":
+            clicks = action.kind in ("click", "double_click")
+            vector = to_discrete(action, _point(action, raw.task.app.screen) if clicks else None)
+            if vector is not None:
+                return vector
         return action.describe()
 
 

@@ -8,6 +8,8 @@ same tree as JSON). An ``observation_mode`` is
 - one part's name: the observation is that part alone (an image array or a string);
 - ``"text"``: one string, the instruction then the accessibility text (what a text-only
   agent or ``envsuite play`` needs);
+- ``"vector"``: the screenshot, for classic RL (the env's actions then default to
+  ``[verb, x, y]``, see :mod:`~envsuite.families.gui.discrete_actions`);
 - ``"dict"``: a dict of ``instruction``, ``screenshot`` and ``a11y`` (the default: chat
   agents send it part by part, the screenshot as an image part);
 - part names joined by ``+`` (``"screenshot+instruction"``): a dict of those parts, in
@@ -35,6 +37,10 @@ NAMED_MODES: dict[str, tuple[str, ...]] = {
 }
 #: The one-string mode of instruction plus accessibility text.
 TEXT_MODE = "text"
+#: The classic-RL mode: the screenshot alone (the env's default actions become discrete).
+VECTOR_MODE = "vector"
+#: Every named mode.
+OBSERVATION_MODES: tuple[str, ...] = (*NAMED_MODES, *PARTS, TEXT_MODE, VECTOR_MODE)
 #: Longest text part, in characters.
 MAX_TEXT_CHARS = 65_536
 #: How a cut text ends.
@@ -71,12 +77,14 @@ def parse_observation_mode(mode: Any) -> ObservationMode:
         raise ValueError(f"observation_mode must be a non-empty string; got {mode!r}")
     if mode == TEXT_MODE:
         return ObservationMode(mode, ("instruction", "a11y"), as_dict=False)
+    if mode == VECTOR_MODE:
+        return ObservationMode(mode, ("screenshot",), as_dict=False)
     if mode in NAMED_MODES:
         return ObservationMode(mode, NAMED_MODES[mode], as_dict=True)
     parts = tuple(mode.split("+"))
     unknown = [part for part in parts if part not in PARTS]
     if unknown or len(set(parts)) != len(parts):
-        known = ", ".join([*PARTS, TEXT_MODE, *NAMED_MODES])
+        known = ", ".join(OBSERVATION_MODES)
         raise ValueError(
             f"unknown observation_mode {mode!r}: give one of {known}, or parts joined by '+' "
             "(each part once)"

@@ -25,16 +25,16 @@ _register(
         entry_point=f"{_PACKAGE}.form_env:GuiFormEnv",
         family="gui",
         api="gymnasium",
-        description="Web-form tasks (MiniWoB++ types) on a Pillow GUI simulator; "
-        "screenshot, accessibility tree, instruction; scripted oracle.",
+        description="MiniWoB++-style web-form tasks on a Pillow GUI simulator; scripted oracle.",
         extra="gui",
         oracle=f"{_PACKAGE}.gui_oracle:gui_oracle",
         oracle_success=1.0,
         test_variants=(
             {"observation_mode": "screenshot", "action_mode": "dict"},
-            {"observation_mode": "text", "split": "test", "popup_rate": 1.0},
+            {"observation_mode": "text", "split": "test", "popup_rate": 1.0, "shift_rate": 1.0},
             {"observation_mode": "a11y_json+screenshot", "screenshot_size": [128, 128]},
             {"observation_mode": "instruction", "action_mode": "dict", "popup_rate": 0.5},
+            {"observation_mode": "vector", "task": "click-checkboxes"},
         ),
     )
 )
@@ -46,8 +46,8 @@ _register(
         entry_point=f"{_PACKAGE}.app_env:GuiAppEnv",
         family="gui",
         api="gymnasium",
-        description="Generated screen-graph apps (10-500 screens, back stack, home) on a "
-        "Pillow GUI simulator; reach or use a named screen; shortest-path oracle.",
+        description="Generated screen-graph apps (10-500 screens) on a Pillow GUI simulator; "
+        "shortest-path oracle.",
         extra="gui",
         oracle=f"{_PACKAGE}.gui_oracle:gui_oracle",
         oracle_success=1.0,
@@ -57,6 +57,7 @@ _register(
             {"observation_mode": "text", "split": "test", "distractors": True},
             {"task": "app-action", "observation_mode": "a11y_json", "distractors": True},
             {"observation_mode": "instruction", "min_screens": 200, "max_screens": 500},
+            {"observation_mode": "vector", "distractors": True, "depth": 8},
         ),
     )
 )

@@ -1,6 +1,8 @@
-"""A GUI task: from a seeded generator it makes an app and a goal, checks the app's state
-against the goal, and can solve itself. Independent of the backend (BrowserGym's
-``setup`` / ``validate`` / ``cheat``; MiniWoB++'s goal as a sentence plus fields).
+"""A GUI task: an app and a goal made from a seeded generator, a checker, and an oracle.
+
+The task checks the app's state against the goal and can solve itself, independently of
+the backend (BrowserGym's ``setup`` / ``validate`` / ``cheat``; MiniWoB++'s goal as a
+sentence plus fields).
 
 The env (Pillow simulator or browser) owns the loop: it builds the task with
 ``TaskClass(rng, split=..., width=..., height=...)``, shows ``task.app.screen``, applies

@@ -12,6 +12,7 @@ from gymnasium.utils.env_checker import check_env
 from envsuite.families.gui import backend as backend_module
 from envsuite.families.gui.actions import ACTION_KINDS
 from envsuite.families.gui.backend import Performed, SimulatorBackend
+from envsuite.families.gui.discrete_actions import VERBS, from_discrete, to_discrete
 from envsuite.families.gui.gui_env import GuiEnv
 from envsuite.families.gui.gui_oracle import gui_oracle
 from envsuite.families.gui.observation_modes import (
@@ -22,7 +23,16 @@ from envsuite.families.gui.observation_modes import (
 )
 from tests.families.gui.env_test_tasks import HOME_COLOURS, MORE_COLOURS, PickColour
 
-MODES = ("dict", "screenshot", "a11y", "a11y_json", "instruction", "text", "a11y+screenshot")
+MODES = (
+    "dict",
+    "screenshot",
+    "a11y",
+    "a11y_json",
+    "instruction",
+    "text",
+    "vector",
+    "a11y+screenshot",
+)
 
 
 def make(**kwargs) -> GuiEnv:
@@ -50,7 +60,7 @@ def play_oracle(env: GuiEnv, seed: int) -> tuple[int, dict, float]:
 
 
 @pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize("action_mode", ["text", "dict"])
+@pytest.mark.parametrize("action_mode", ["text", "dict", "discrete"])
 def test_every_mode_passes_gymnasium_check_env(mode, action_mode):
     with pytest.warns(UserWarning):  # check_env's advice (no spec, Box action ranges)
         check_env(make(observation_mode=mode, action_mode=action_mode))
@@ -334,3 +344,104 @@ def test_ids_with_hyphens_may_be_written_bare(written):
     info = env.step(written)[4]
     assert info["parse_error"] is None
     assert env.task.app.screen.find("button-0").activations == 1
+
+
+@pytest.mark.parametrize("vectorization_mode", ["sync", "async"])
+def test_vector_envs_carry_screenshots_and_text(vectorization_mode):
+    import envsuite
+
+    envs = envsuite.make_vec(
+        "envsuite/GuiForm-v0", 2, vectorization_mode=vectorization_mode, task="click-button"
+    )
+    try:
+        observations, _ = envs.reset(seed=3)
+        assert observations["screenshot"].shape == (2, 256, 256, 3)
+        assert len(observations["a11y"]) == 2 and "[button-0]" in observations["a11y"][0]
+        observations, rewards, *_ = envs.step(["key(tab)", "nonsense"])
+        assert list(rewards) == [0.0, -0.1] and "focused" in observations["a11y"][0]
+    finally:
+        envs.close()
+
+
+@pytest.mark.parametrize(
+    ("env_id", "kwargs", "message"),
+    [
+        ("envsuite/GuiForm-v0", {"task": "app-navigation"}, "unknown form task"),
+        ("envsuite/GuiForm-v0", {"popup_rate": 1.5}, "popup_rate"),
+        ("envsuite/GuiForm-v0", {"popup_rate": True}, "popup_rate"),
+        ("envsuite/GuiApp-v0", {"task": "click-button"}, "unknown app task"),
+        ("envsuite/GuiApp-v0", {"min_screens": 5}, "min_screens"),
+        ("envsuite/GuiApp-v0", {"max_screens": 501}, "max_screens"),
+        ("envsuite/GuiApp-v0", {"min_screens": 60, "max_screens": 50}, "exceeds"),
+        ("envsuite/GuiApp-v0", {"distractors": "yes"}, "distractors"),
+        ("envsuite/GuiApp-v0", {"depth": 12}, "depth"),
+        ("envsuite/GuiForm-v0", {"shift_rate": -0.1}, "shift_rate"),
+    ],
+)
+def test_the_registered_envs_refuse_bad_arguments_by_name(env_id, kwargs, message):
+    import envsuite
+
+    with pytest.raises(ValueError, match=message):
+        envsuite.make(env_id, **kwargs)
+
+
+def test_app_sizes_reach_the_generated_app():
+    import envsuite
+
+    env = envsuite.make("envsuite/GuiApp-v0", min_screens=300, max_screens=320)
+    env.reset(seed=0)
+    assert 300 <= len(env.unwrapped.task.graph.level) <= 320
+    deep = envsuite.make("envsuite/GuiApp-v0", depth=7)
+    deep.reset(seed=0)
+    assert deep.unwrapped.task.graph.depth == 7
+
+
+def test_vector_mode_gives_the_screenshot_and_verb_point_actions():
+    env = make(observation_mode="vector")
+    observation, _ = env.reset(seed=0)
+    assert observation.shape == (256, 256, 3) and observation.dtype == np.uint8
+    assert env.action_space.nvec.tolist() == [len(VERBS), 256, 256]
+    more = [VERBS.index("click"), 38, 129]  # the "More" link's centre
+    assert env.step(np.array(more))[4]["parse_error"] is None
+    assert env.task.app.screen_id == "more"
+    env.step([VERBS.index("back"), 0, 0])
+    assert env.task.app.screen_id == "home"
+    env.step([VERBS.index("tab"), 0, 0])
+    assert env.task.app.screen.focus_id == "name"
+
+
+@pytest.mark.parametrize(
+    ("action", "message"),
+    [
+        ([99, 0, 0], "verb 99"),
+        ([0, 300, 0], "outside the 256x256 screen"),
+        ([0, 1], "three integers"),
+        (np.array([0.5, 1.0, 2.0]), "three integers"),
+    ],
+)
+def test_bad_verb_point_actions_are_parse_errors(action, message):
+    env = make(observation_mode="vector")
+    env.reset(seed=0)
+    assert message in env.step(action)[4]["parse_error"]
+
+
+def test_verb_point_actions_round_trip_through_the_oracle_form():
+    for verb in VERBS:
+        action = from_discrete([VERBS.index(verb), 10, 20], 256, 256)
+        point = (10, 20) if action.kind in ("click", "double_click") else None
+        again = to_discrete(action, point)
+        assert again is not None and from_discrete(again, 256, 256) == action
+
+
+def test_the_oracle_plays_verb_point_actions_in_vector_mode():
+    env = make(observation_mode="vector")
+    oracle = gui_oracle(env)
+    for seed in range(6):
+        observation, info = env.reset(seed=seed)
+        done = False
+        while not done:
+            action = oracle.act(observation, info)
+            assert env.action_space.contains(action)
+            observation, _, terminated, truncated, info = env.step(action)
+            done = terminated or truncated
+        assert info["success"]

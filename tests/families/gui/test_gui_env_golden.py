@@ -114,6 +114,7 @@ def regenerate() -> None:
         ]
         + [
             ("popup", {"task": "click-button", "popup_rate": 1.0}, 3),
+            ("layout-shift", {"task": "login-user", "shift_rate": 1.0}, 3),
             (
                 "test-split-text",
                 {"task": "click-button", "split": "test", "observation_mode": "text"},
@@ -127,6 +128,7 @@ def regenerate() -> None:
             (f"{name}", {"task": name}, seed) for name in sorted(app_tasks()) for seed in (0,)
         ] + [
             ("distractors", {"task": "app-navigation", "distractors": True}, 2),
+            ("depth-9", {"task": "app-navigation", "depth": 9, "max_screens": 200}, 4),
             (
                 "test-split-big",
                 {"task": "app-action", "split": "test", "min_screens": 300, "max_screens": 500},

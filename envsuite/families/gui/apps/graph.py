@@ -46,6 +46,9 @@ MIN_SCREENS = 10
 MAX_SCREENS = 500
 #: Most top-level sections reached by an icon (they fit the toolbar at width 224).
 MAX_ICON_SECTIONS = 5
+#: Fewest and most levels below home an app may be asked for (``depth``).
+MIN_DEPTH = 2
+MAX_DEPTH = 9
 #: Chance that a screen shows a distractor pop-up on arrival (when distractors are on).
 POPUP_CHANCE = 0.3
 #: Chance that a screen has an action button; settings per screen are 0, 1 or 2.
@@ -142,7 +145,7 @@ class AppGraph:
 
     def structure_key(self) -> bytes:
         """Bytes that tell two apps apart (for counting distinct apps)."""
-        parts = [
+        parts: list[str | np.ndarray] = [
             f"{self.topology}|{self.layout.name}|{self.theme.name}|{self.name}|{self.sections}",
             self.offsets,
             self.targets,
@@ -162,6 +165,7 @@ def generate_graph(
     min_screens: int = MIN_SCREENS,
     max_screens: int = 100,
     distractors: bool = False,
+    depth: int | None = None,
 ) -> AppGraph:
     """Draw an app from ``split``'s topologies, depths, layouts, themes and icons.
 
@@ -171,29 +175,38 @@ def generate_graph(
         min_screens: Fewest screens (at least :data:`MIN_SCREENS`).
         max_screens: Most screens (at most :data:`MAX_SCREENS`).
         distractors: Draw pop-ups for about :data:`POPUP_CHANCE` of the screens.
+        depth: Levels below home (:data:`MIN_DEPTH` to :data:`MAX_DEPTH`), instead of the
+            split's depths; a grid holds at most ``n // 2`` levels.
 
     Raises:
-        ValueError: a screen range outside ``[MIN_SCREENS, MAX_SCREENS]`` or empty.
+        ValueError: a screen range outside ``[MIN_SCREENS, MAX_SCREENS]`` or empty, or a
+            depth outside ``[MIN_DEPTH, MAX_DEPTH]``.
     """
     if not MIN_SCREENS <= min_screens <= max_screens <= MAX_SCREENS:
         raise ValueError(
             f"need {MIN_SCREENS} <= min_screens <= max_screens <= {MAX_SCREENS}, "
             f"got {min_screens} and {max_screens}"
         )
-    picks = rng.integers(1 << 30, size=6).tolist()
-    n = min_screens + picks[0] % (max_screens - min_screens + 1)
+    # Two draws of uniforms feed every choice (numpy calls dominate a small app's cost).
+    if depth is not None and (
+        isinstance(depth, bool) or not isinstance(depth, int) or not MIN_DEPTH <= depth <= MAX_DEPTH
+    ):
+        raise ValueError(f"depth must be an int from {MIN_DEPTH} to {MAX_DEPTH}; got {depth!r}")
+    picks = rng.random(9).tolist()
+    n = min_screens + int(picks[0] * (max_screens - min_screens + 1))
+    draws = rng.random((n, 11))
     topology = _pick(TOPOLOGIES[split], picks[1])
-    depth = _pick(DEPTHS[split], picks[2])
+    depth = _pick(DEPTHS[split], picks[2]) if depth is None else depth
     layout = _pick(LAYOUTS[split], picks[3])
     theme = _pick(THEMES[split], picks[4])
     name = _pick(APP_NAMES, picks[5])
     if topology == "grid":
         depth = min(depth, n // 2)
-        level, parent, sources, targets = _grid(rng, n, depth)
+        level, parent, sources, targets = _grid(n, depth, picks[6])
     elif topology == "chain":
-        level, parent, sources, targets = _chain(rng, n, depth)
+        level, parent, sources, targets = _chain(n, depth, picks[6], draws[:, 8])
     else:
-        level, parent, sources, targets = _tree(rng, n, depth, topology)
+        level, parent, sources, targets = _tree(rng, n, depth, topology, picks[6:8], draws)
     order = np.argsort(sources, kind="stable")
     targets = targets[order]
     offsets = np.zeros(n + 1, dtype=np.int64)
@@ -204,7 +217,6 @@ def generate_graph(
     shuffled = rng.permutation(len(icons)).tolist()
     sections = {screen: icons[which] for screen, which in zip(top, shuffled, strict=False)}
     title_codes = rng.choice(NUM_PAIR_TITLES, size=n, replace=False)
-    draws = rng.random((n, 5))
     if distractors:
         popup = np.where(
             draws[:, 0] < POPUP_CHANCE, 1 + (draws[:, 1] * len(POPUPS)).astype(np.int64), 0
@@ -212,14 +224,14 @@ def generate_graph(
     else:
         popup = np.zeros(n, dtype=np.int64)
     vocab = len(SETTING_NAMES)
-    codes = rng.integers(vocab, size=(n, 2))
-    codes[:, 1] = (codes[:, 0] + 1 + codes[:, 1] % (vocab - 1)) % vocab
+    codes = (draws[:, 5:7] * [vocab, vocab - 1]).astype(np.int64)
+    codes[:, 1] = (codes[:, 0] + 1 + codes[:, 1]) % vocab
     setting_counts = (draws[:, 2] * 3).astype(np.int64)
     action_codes = np.where(
         draws[:, 3] < ACTION_CHANCE, (draws[:, 4] * len(ACTION_NAMES)).astype(np.int64), -1
     )
-    setting_defaults = rng.random((n, 2)) < 0.5
-    seed = int(rng.integers(1 << 63))
+    setting_defaults = draws[:, 9:11] < 0.5
+    seed = int(picks[8] * (1 << 53))
     return AppGraph(
         seed,
         topology,
@@ -241,31 +253,38 @@ def generate_graph(
     )
 
 
-def _pick(options: tuple, draw: int):  # type: ignore[no-untyped-def]
-    return options[draw % len(options)]
+def _pick(options: tuple, draw: float):  # type: ignore[no-untyped-def]
+    return options[int(draw * len(options))]
 
 
 Edges = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
-def _tree(rng: np.random.Generator, n: int, depth: int, topology: str) -> Edges:
+def _tree(
+    rng: np.random.Generator,
+    n: int,
+    depth: int,
+    topology: str,
+    picks: list[float],
+    draws: np.ndarray,
+) -> Edges:
     """Level sizes, parents one level up, then cross links (``tree_cross``) or hubs."""
-    top = min(int(rng.integers(2, 6)), n - depth)
+    top = min(2 + int(picks[0] * 4), n - depth)
     rest = n - 1 - top - (depth - 1)
-    growth = rng.uniform(1.2, 3.0)
+    growth = 1.2 + 1.8 * picks[1]
     weights = growth ** np.arange(depth - 1, dtype=float)
     extra = rng.multinomial(rest, weights / weights.sum())
     sizes = np.concatenate(([1, top], 1 + extra))
     starts = np.concatenate(([0], np.cumsum(sizes)))
     level = np.repeat(np.arange(depth + 1), sizes)
     above = np.maximum(level - 1, 0)
-    parent = starts[above] + (rng.random(n) * sizes[above]).astype(np.int64)
+    parent = starts[above] + (draws[:, 7] * sizes[above]).astype(np.int64)
     parent[0] = -1
     sources, targets = parent[1:], np.arange(1, n)
     if topology == "tree_cross":
         count = max(1, n // 4)
-        extra_sources = rng.integers(n, size=count)
-        extra_targets = rng.integers(1, n, size=count)
+        extra_sources = (draws[:count, 8] * n).astype(np.int64)
+        extra_targets = 1 + (draws[-count:, 8] * (n - 1)).astype(np.int64)
         keep = (extra_sources != extra_targets) & (parent[extra_targets] != extra_sources)
         pairs = extra_sources[keep] * n + extra_targets[keep]
         _, first = np.unique(pairs, return_index=True)
@@ -282,21 +301,20 @@ def _tree(rng: np.random.Generator, n: int, depth: int, topology: str) -> Edges:
     return level, parent, sources, targets
 
 
-def _chain(rng: np.random.Generator, n: int, depth: int) -> Edges:
+def _chain(n: int, depth: int, pick: float, draws: np.ndarray) -> Edges:
     """Screens 0..depth form the path; the others hang off path screens."""
     leaves = n - 1 - depth
-    anchors = rng.integers(1, depth, size=leaves)
-    anchors[: int(rng.integers(min(3, leaves) + 1))] = 0
-    anchors = rng.permutation(anchors)
+    anchors = 1 + (draws[:leaves] * (depth - 1)).astype(np.int64)
+    anchors[: int(pick * (min(3, leaves) + 1))] = 0
     parent = np.concatenate(([-1], np.arange(depth), anchors))
     level = np.concatenate((np.arange(depth + 1), anchors + 1))
     return level, parent, parent[1:], np.arange(1, n)
 
 
-def _grid(rng: np.random.Generator, n: int, depth: int) -> Edges:
+def _grid(n: int, depth: int, pick: float) -> Edges:
     """``rows`` rows (the last one partial), home in the top-left corner."""
     rows = 2
-    if int(rng.integers(2)) and n >= 12:
+    if pick < 0.5 and n >= 12:
         columns = -(-n // 3)
         last = n - 2 * columns
         if max(2 + last - 1, columns) >= depth:

@@ -46,6 +46,8 @@ TABS_ID = "tabs"
 POPUP_ID = "popup"
 #: Height of the tab strip's tabs.
 TAB_STRIP_HEIGHT = 24
+#: Widest the "More" menu gets.
+MENU_WIDTH = 168
 
 
 def screen_id(screen: int) -> str:
@@ -108,6 +110,9 @@ class GraphApp(App):
         self.settings: dict[str, Target] = {}
         self.actions: dict[str, Target] = {}
         self._setting_defaults: dict[str, bool] = {}
+        self._index: dict[str, Widget] = {}
+        self._indexed: Screen | None = None
+        self._leads_to: dict[str, int] = {}
         super().__init__(screen_id(0))
         self.theme = graph.theme
         self.data.setdefault("settings", {})
@@ -115,7 +120,10 @@ class GraphApp(App):
 
     # ----------------------------------------------------------------- building screens
     def build_screen(self, screen_id: str) -> Screen:
-        """Screen ``screen_id`` as it looks on this visit."""
+        """Screen ``screen_id`` as it looks on this visit.
+
+        Also sets :attr:`plan`, :attr:`edges`, :attr:`settings` and :attr:`actions` for it.
+        """
         graph, index = self.graph, screen_index(screen_id)
         out = graph.out(index)
         settings, actions = graph.settings(index), graph.actions(index)
@@ -129,27 +137,38 @@ class GraphApp(App):
         self.plan = plan
         shuffle = self._visit_rng(screen_id) if self.distractors else None
         slots = _shifted(plan, shuffle) if shuffle is not None else list(plan.edges)
+        top_items, panel_items = self._edge_widgets(out, plan, slots)
+        self._control_widgets(screen_id, settings, actions, plan, panel_items[0])
+        items = [*top_items, self._content(plan, panel_items)]
+        dialogs = []
+        popup = int(graph.popup[index])
+        if self.distractors and popup:
+            dialogs.append(self._popup(popup - 1))
+        screen = Screen(
+            self.width, self.height, title=graph.title(index), items=items, dialogs=dialogs
+        )
+        self._index = {widget.element_id: widget for widget in screen.all_widgets()}
+        self._indexed = screen
+        return screen
 
-        width = self.width
+    def _edge_widgets(
+        self, out: list[int], plan: ScreenPlan, slots: list[Slot]
+    ) -> tuple[list[Widget], list[list[Widget]]]:
+        """The toolbar and menu (top items) and each tab's edge widgets; sets :attr:`edges`."""
+        graph, width = self.graph, self.width
         toolbar_y = 26 if graph.layout.toolbar == "top" else self.height - 26
         top_items: list[Widget] = []
         panel_items: list[list[Widget]] = [[] for _ in range(plan.panels)]
         rows: dict[int, list[tuple[int, int, int, Slot]]] = {}  # panel -> row, edge, target
         menu: list[tuple[int, int, int]] = []
-        self.edges = [None] * len(out)  # type: ignore[list-item]
+        edges: list[Target | None] = [None] * len(out)
         for position, (target, slot) in enumerate(zip(out, slots, strict=True)):
             title = graph.title(target)
             element_id = f"go/{position}"
             if slot.kind == "toolbar":
-                top_items.append(
-                    Button(
-                        element_id,
-                        Rect(4 + 28 * slot.index, toolbar_y, 24, 24),
-                        name=title,
-                        icon=graph.icon(target),
-                    )
-                )
-                self.edges[position] = Target(element_id, "button", 0, "", slot, target)
+                box = Rect(4 + 28 * slot.index, toolbar_y, 24, 24)
+                top_items.append(Button(element_id, box, name=title, icon=graph.icon(target)))
+                edges[position] = Target(element_id, "button", 0, "", slot, target)
             elif slot.kind == "menu":
                 menu.append((slot.index, position, target))
             elif graph.layout.style == "rows":
@@ -162,101 +181,97 @@ class GraphApp(App):
                 else:
                     widget = Button(element_id, box, name=title)
                 panel_items[slot.panel].append(widget)
-                self.edges[position] = Target(
-                    element_id, "button", slot.panel, f"panel{slot.panel}", slot, target
-                )
+                container = f"panel{slot.panel}"
+                edges[position] = Target(element_id, "button", slot.panel, container, slot, target)
         for panel, entries in sorted(rows.items()):
             entries.sort()
             list_id = f"list{panel}"
-            top = plan.panel_top
+            box = Rect(8, plan.panel_top, width - 28, ROW * len(entries))
+            titles = [graph.title(target) for _, _, target, _ in entries]
             panel_items[panel].insert(
-                0,
-                ListBox(
-                    list_id,
-                    Rect(8, top, width - 28, ROW * len(entries)),
-                    name="Sections",
-                    items=[graph.title(target) for _, _, target, _ in entries],
-                    item_height=ROW,
-                ),
+                0, ListBox(list_id, box, name="Sections", items=titles, item_height=ROW)
             )
             for row, position, target, slot in entries:
-                self.edges[position] = Target(
+                edges[position] = Target(
                     f"{list_id}/{row}", "row", panel, f"panel{panel}", slot, target
                 )
         if menu:
             menu.sort()
+            # As wide as the top row leaves free (its entries are as wide as the box).
+            icons = sum(1 for slot in slots if slot.kind == "toolbar")
+            free = width - 8 - (28 * icons + 4 if graph.layout.toolbar == "top" else 0)
+            menu_width = min(free, MENU_WIDTH)
             top_items.append(
                 Dropdown(
                     MENU_ID,
-                    Rect(width - 78, 27, 74, 22),
+                    Rect(width - 4 - menu_width, 27, menu_width, 22),
                     name="More",
                     options=[graph.title(target) for _, _, target in menu],
                     placeholder="More",
                 )
             )
             for entry, position, target in menu:
-                self.edges[position] = Target(
+                edges[position] = Target(
                     f"{MENU_ID}/{entry}", "option", 0, "", slots[position], target
                 )
+        self.edges = [edge for edge in edges if edge is not None]
+        self._leads_to = {t.element_id: t.screen for t in self.edges if t.kind == "button"}
+        return top_items, panel_items
 
+    def _control_widgets(
+        self,
+        screen_id: str,
+        settings: list[tuple[str, bool]],
+        actions: list[str],
+        plan: ScreenPlan,
+        panel: list[Widget],
+    ) -> None:
+        """Add the settings and action buttons to the first tab's ``panel``."""
         self.settings, self.actions = {}, {}
         stored = self.data.get("settings", {})
         for k, ((name, default), slot) in enumerate(zip(settings, plan.settings, strict=True)):
             key = f"{screen_id}/{name}"
             box = self._row_rect(plan, slot, full=True)
-            panel_items[0].append(
-                Checkbox(
-                    f"set/{k}",
-                    Rect(box.x, box.y + 2, box.width, 20),
-                    name=name,
-                    checked=stored.get(key, default),
-                )
-            )
+            checked = stored.get(key, default)
+            box = Rect(box.x, box.y + 2, box.width, 20)
+            panel.append(Checkbox(f"set/{k}", box, name=name, checked=checked))
             self.settings[key] = Target(f"set/{k}", "checkbox", 0, "panel0", slot)
             self._setting_defaults[key] = default
         for k, (name, slot) in enumerate(zip(actions, plan.actions, strict=True)):
-            panel_items[0].append(
-                Button(f"act/{k}", self._row_rect(plan, slot, True), name=name, primary=True)
-            )
+            box = self._row_rect(plan, slot, full=True)
+            panel.append(Button(f"act/{k}", box, name=name, primary=True))
             self.actions[f"{screen_id}/{name}"] = Target(f"act/{k}", "button", 0, "panel0", slot)
-        if not panel_items[0]:
-            panel_items[0].append(
-                Label(
-                    "empty",
-                    Rect(8, plan.panel_top + 6, width - 28, 16),
-                    text="Nothing here yet.",
-                    muted=True,
-                )
-            )
+        if not panel:
+            box = Rect(8, plan.panel_top + 6, self.width - 28, 16)
+            panel.append(Label("empty", box, text="Nothing here yet.", muted=True))
 
-        bottom = plan.panel_top + plan.visible_rows * ROW
+    def _content(self, plan: ScreenPlan, panel_items: list[list[Widget]]) -> Widget:
+        """One scrolling viewport per tab; under a tab strip when there are several."""
+        height = plan.visible_rows * ROW
         containers = [
             ScrollContainer(
                 f"panel{panel}",
-                Rect(4, plan.panel_top, width - 8, bottom - plan.panel_top),
+                Rect(4, plan.panel_top, self.width - 8, height),
                 name=TAB_LABELS[panel] if plan.panels > 1 else "Content",
                 items=items,
             )
             for panel, items in enumerate(panel_items)
         ]
-        items: list[Widget] = list(top_items)
-        if plan.panels > 1:
-            items.append(
-                Tabs(
-                    TABS_ID,
-                    Rect(0, CONTENT_TOP, width, TAB_STRIP_HEIGHT),
-                    name="Sections",
-                    labels=list(TAB_LABELS[: plan.panels]),
-                    panels=[[container] for container in containers],
-                )
-            )
-        else:
-            items.append(containers[0])
-        dialogs = []
-        popup = int(graph.popup[index])
-        if self.distractors and popup:
-            dialogs.append(self._popup(popup - 1))
-        return Screen(width, self.height, title=graph.title(index), items=items, dialogs=dialogs)
+        if plan.panels == 1:
+            return containers[0]
+        return Tabs(
+            TABS_ID,
+            Rect(0, CONTENT_TOP, self.width, TAB_STRIP_HEIGHT),
+            name="Sections",
+            labels=list(TAB_LABELS[: plan.panels]),
+            panels=[[container] for container in containers],
+        )
+
+    def widget(self, element_id: str) -> Widget | None:
+        """The shown screen's widget ``element_id`` (by an index made when it was built)."""
+        if self.screen is self._indexed:
+            return self._index.get(element_id)
+        return self.screen.find(element_id)  # a backend replaced the screen object
 
     def _row_rect(self, plan: ScreenPlan, slot: Slot, full: bool = False) -> Rect:
         """The box of a content slot (before scrolling); ``full`` spans both columns."""
@@ -310,9 +325,8 @@ class GraphApp(App):
         """A navigation button leads to its screen; an action button is recorded."""
         if kind != "activate":
             return None
-        for target in self.edges:
-            if target.element_id == element_id and target.kind == "button":
-                return screen_id(target.screen)
+        if element_id in self._leads_to:
+            return screen_id(self._leads_to[element_id])
         for key, target in self.actions.items():
             if target.element_id == element_id:
                 self.data["pressed"].append(key)
@@ -330,7 +344,7 @@ class GraphApp(App):
     def _remember_settings(self) -> None:
         stored: dict[str, bool] = self.data["settings"]
         for key, target in self.settings.items():
-            widget = self.screen.find(target.element_id)
+            widget = self.widget(target.element_id)
             if isinstance(widget, Checkbox):
                 before = stored.get(key, self._setting_defaults[key])
                 if widget.checked != before:
@@ -341,11 +355,11 @@ class GraphApp(App):
         for target in self.edges:
             if target.kind == "row":
                 list_id, row = target.element_id.split("/")
-                widget = self.screen.find(list_id)
+                widget = self.widget(list_id)
                 if isinstance(widget, ListBox) and widget.selected == int(row):
                     return target.screen
             elif target.kind == "option":
-                widget = self.screen.find(MENU_ID)
+                widget = self.widget(MENU_ID)
                 index = int(target.element_id.split("/")[1])
                 if isinstance(widget, Dropdown) and widget.selected == index:
                     return target.screen

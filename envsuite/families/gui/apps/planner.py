@@ -126,7 +126,7 @@ def best_action(
         return 0, GuiAction("done")
     screen = app.screen
     modal = any(dialog.modal for dialog in screen.open_dialogs())
-    menu = screen.find(MENU_ID)
+    menu = app.widget(MENU_ID)
     expanded = isinstance(menu, Dropdown) and menu.expanded
     best: tuple[int, GuiAction] | None = None
 
@@ -175,7 +175,7 @@ def _reach(app: GraphApp, target: Target, modal: bool, expanded: bool) -> tuple[
             return 3, GuiAction("click", element_id=f"{POPUP_ID}/no")
         if expanded:
             return 1, click
-        menu = screen.find(MENU_ID)
+        menu = app.widget(MENU_ID)
         index = int(target.element_id.split("/")[1])
         if isinstance(menu, Dropdown) and screen.focus_id == MENU_ID and menu.selected is None:
             if index == 0:
@@ -187,10 +187,10 @@ def _reach(app: GraphApp, target: Target, modal: bool, expanded: bool) -> tuple[
     first = _prefix_action(modal, expanded)
     if not target.container:
         return prefix + 1, first or click
-    tabs = screen.find(TABS_ID)
+    tabs = app.widget(TABS_ID)
     active = tabs.active if isinstance(tabs, Tabs) else 0
-    container = screen.find(target.container)
-    widget = screen.find(target.element_id)
+    container = app.widget(target.container)
+    widget = app.widget(target.element_id)
     assert isinstance(container, ScrollContainer) and widget is not None
     if prefix == 0 and target.panel == active:
         shortcut = _keyboard(app, target)
@@ -215,11 +215,11 @@ def _keyboard(app: GraphApp, target: Target) -> GuiAction | None:
     if focus is None:
         return None
     if focus == target.element_id:
-        widget = screen.find(focus)
+        widget = app.widget(focus)
         return GuiAction("key", key="space" if isinstance(widget, Checkbox) else "enter")
     if target.kind == "row":
         list_id, row = target.element_id.split("/")
-        box = screen.find(list_id)
+        box = app.widget(list_id)
         if focus == list_id and isinstance(box, ListBox) and box.selected is None:
             if int(row) == 0:
                 return GuiAction("key", key="down")

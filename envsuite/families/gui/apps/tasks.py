@@ -34,6 +34,8 @@ class AppTask(GuiTask):
         max_screens: Most screens of the app (at most 500).
         distractors: Pop-ups on arrival at about 30% of the screens and layouts reshuffled
             on every visit (:mod:`~envsuite.families.gui.apps.graph_app`).
+        depth: Levels below home, 2 to 9 (the target sits on the deepest), instead of
+            the split's depths (train 2-4, test 5-7); None draws from the split.
 
     Attributes:
         graph: The app's compact data.
@@ -51,6 +53,7 @@ class AppTask(GuiTask):
         min_screens: int = MIN_SCREENS,
         max_screens: int = 100,
         distractors: bool = False,
+        depth: int | None = None,
     ) -> None:
         if width < MIN_WIDTH or height < MIN_HEIGHT:
             raise ValueError(
@@ -64,6 +67,7 @@ class AppTask(GuiTask):
         self.min_screens = min_screens
         self.max_screens = max_screens
         self.distractors = distractors
+        self.depth = depth
         self.graph: AppGraph
         self.target: int
         self._goal_key: str | None = None
@@ -76,7 +80,7 @@ class AppTask(GuiTask):
     def setup(self, rng: np.random.Generator) -> None:
         """Draw the app and the target, then the fewest actions from the start."""
         graph = generate_graph(
-            rng, self.split, self.min_screens, self.max_screens, self.distractors
+            rng, self.split, self.min_screens, self.max_screens, self.distractors, self.depth
         )
         deepest = np.flatnonzero(graph.level == graph.depth)
         self.graph = graph

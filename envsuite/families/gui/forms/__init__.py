@@ -2,8 +2,22 @@
 
 Each task type is a :class:`~envsuite.families.gui.task.GuiTask` subclass built on
 :class:`~.form_task.FormTask`; :data:`FORM_TASKS` maps the MiniWoB++ name to the class.
-Build one with ``FORM_TASKS[name](rng, split=..., width=..., height=...)`` (and
-optionally ``popup_rate=...`` for the seeded distractor pop-up).
+Build one with ``FORM_TASKS[name](rng, split=..., width=..., height=...)``; optional
+``popup_rate=`` and ``shift_rate=`` switch on the seeded distractors (a modal pop-up, a
+banner that pushes the layout down; :mod:`.distractors`).
+
+The 23 types, by screen: one form (click-button, click-button-sequence, click-link,
+click-checkboxes, click-option, click-tab, click-dialog, click-collapsible,
+click-scroll-list, click-widget, focus-text, enter-text, enter-date, enter-password,
+login-user, choose-list, use-autocomplete, navigate-tree, choose-date, social-media) or
+several (search-engine, email-inbox, book-flight). Each module's docstring gives the
+instance it draws, its success and failure rules, its fewest steps and its count of
+distinct instances.
+
+Splits: ``test`` draws words, names, places and date years from parts of the pools in
+:mod:`.vocabulary` that ``train`` never draws, and layouts from
+``FormTask.layouts["test"]``, disjoint from the train ones; themes (light, dark) come in
+both. Everything is built from the core widget toolkit: no new widget kind.
 """
 
 from __future__ import annotations

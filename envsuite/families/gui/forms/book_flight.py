@@ -24,7 +24,7 @@ from envsuite.families.gui.actions import GuiAction
 from envsuite.families.gui.buttons import Button
 from envsuite.families.gui.forms import layout
 from envsuite.families.gui.forms.form_task import FormTask, click
-from envsuite.families.gui.forms.vocabulary import CITIES, pool
+from envsuite.families.gui.forms.vocabulary import CITIES, pool, split_years
 from envsuite.families.gui.geometry import Rect
 from envsuite.families.gui.screen import Screen
 from envsuite.families.gui.scroll_container import ScrollContainer
@@ -36,11 +36,6 @@ from envsuite.families.gui.widget import Label, Widget
 FIELDS = ("From", "To", "Departure")
 #: Height of a flight row.
 FLIGHT_ROW = 44
-
-
-def split_years(split: str) -> list[int]:
-    """Years a split's dates fall in (``year % 4 == 3`` for test, the others for train)."""
-    return [y for y in range(1950, 2031) if (y % 4 == 3) == (split == "test")]
 
 
 class BookFlight(FormTask):
@@ -111,14 +106,14 @@ class BookFlight(FormTask):
             return Screen(self.width, self.height, title="Book a flight", items=items)
         origin, destination, date = self.app_data().get("search", ["", "", ""])
         pane = self._pane()
-        rows: list[Widget] = []
+        flights: list[Widget] = []
         for i in range(len(self.prices)):
             y = pane.y + i * FLIGHT_ROW + 4
             start, length = self.departures[i], self.durations[i]
             end = (start + length) % (24 * 60)
             times = f"{start // 60:02d}:{start % 60:02d} → {end // 60:02d}:{end % 60:02d}"
-            rows.append(Label(f"times-{i}", Rect(pane.x + 6, y, 130, 18), text=times, bold=True))
-            rows.append(
+            flights.append(Label(f"times-{i}", Rect(pane.x + 6, y, 130, 18), text=times, bold=True))
+            flights.append(
                 Label(
                     f"length-{i}",
                     Rect(pane.x + 6, y + 18, 130, 16),
@@ -126,12 +121,12 @@ class BookFlight(FormTask):
                     muted=True,
                 )
             )
-            rows.append(
+            flights.append(
                 Label(
                     f"price-{i}", Rect(pane.right - 124, y + 8, 54, 18), text=f"${self.prices[i]}"
                 )
             )
-            rows.append(
+            flights.append(
                 Button(
                     f"book-{i}",
                     Rect(pane.right - 66, y + 6, 56, layout.ROW_HEIGHT),
@@ -149,7 +144,7 @@ class BookFlight(FormTask):
             "flights",
             pane,
             name="Flights",
-            items=rows,
+            items=flights,
             content_height=len(self.prices) * FLIGHT_ROW + 8,
         )
         return Screen(self.width, self.height, title="Flights", items=[header, pane_widget])

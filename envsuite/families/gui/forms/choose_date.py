@@ -20,13 +20,19 @@ import numpy as np
 from envsuite.families.gui.actions import GuiAction
 from envsuite.families.gui.buttons import Button
 from envsuite.families.gui.forms import layout
-from envsuite.families.gui.forms.book_flight import split_years
 from envsuite.families.gui.forms.form_task import FormTask, click, submit_button
+from envsuite.families.gui.forms.vocabulary import split_years
 from envsuite.families.gui.geometry import Rect
 from envsuite.families.gui.screen import Screen
 from envsuite.families.gui.task import Goal, Outcome
 from envsuite.families.gui.widget import Label, Widget
 
+#: Weekday headings from Monday, and month names (fixed English, whatever the locale).
+WEEKDAYS = ("Mo", "Tu", "We", "Th", "Fr", "Sa", "Su")
+MONTHS = (
+    "January", "February", "March", "April", "May", "June", "July", "August", "September",
+    "October", "November", "December",
+)  # fmt: skip
 #: Size of a day button.
 CELL_W, CELL_H = 28, 18
 
@@ -41,6 +47,7 @@ class ChooseDate(FormTask):
 
     name: ClassVar[str] = "choose-date"
     held_out_fields: ClassVar[tuple[str, ...]] = ("date",)
+    layout_shifts: ClassVar[bool] = False
     layouts: ClassVar[dict[str, tuple[str, ...]]] = {"train": ("sunday",), "test": ("monday",)}
 
     def generate(self, rng: np.random.Generator) -> None:
@@ -72,7 +79,7 @@ class ChooseDate(FormTask):
             Label(
                 "month",
                 Rect(x0 + 40, area.y + 30, 7 * CELL_W - 80, 22),
-                text=f"{calendar.month_name[month]} {year}",
+                text=f"{MONTHS[month - 1]} {year}",
                 bold=True,
             ),
             Button(
@@ -84,7 +91,7 @@ class ChooseDate(FormTask):
         ]
         first = 6 if self.layout == "sunday" else 0
         heads = calendar.Calendar(firstweekday=first)
-        names = [calendar.day_abbr[(first + i) % 7][:2] for i in range(7)]
+        names = [WEEKDAYS[(first + i) % 7] for i in range(7)]
         for i, name in enumerate(names):
             items.append(
                 Label(

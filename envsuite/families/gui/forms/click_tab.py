@@ -122,6 +122,7 @@ class ClickCollapsible(FormTask):
 
     name: ClassVar[str] = "click-collapsible"
     held_out_fields: ClassVar[tuple[str, ...]] = ("link",)
+    layout_shifts: ClassVar[bool] = False
     layouts: ClassVar[dict[str, tuple[str, ...]]] = {"train": ("wide",), "test": ("narrow",)}
 
     def generate(self, rng: np.random.Generator) -> None:

@@ -22,7 +22,8 @@ from envsuite.families.gui.actions import GuiAction
 from envsuite.families.gui.buttons import Button, Link
 from envsuite.families.gui.dropdown import Dropdown
 from envsuite.families.gui.forms import layout
-from envsuite.families.gui.forms.form_task import POPUP_ID, FormTask, click
+from envsuite.families.gui.forms.distractors import BANNER_ID, POPUP_ID
+from envsuite.families.gui.forms.form_task import FormTask, click
 from envsuite.families.gui.forms.vocabulary import WORDS, pool
 from envsuite.families.gui.geometry import Rect
 from envsuite.families.gui.screen import Screen
@@ -40,6 +41,7 @@ class ClickWidget(FormTask):
     """Click a widget of the named kind (MiniWoB++ ``click-widget``)."""
 
     name: ClassVar[str] = "click-widget"
+    _before: dict[str, str]
     layouts: ClassVar[dict[str, tuple[str, ...]]] = {"train": ("column",), "test": ("scatter",)}
 
     def generate(self, rng: np.random.Generator) -> None:
@@ -88,7 +90,7 @@ class ClickWidget(FormTask):
         return {
             w["id"]: json.dumps(w, sort_keys=True)
             for w in state["widgets"]
-            if not w["id"].startswith(POPUP_ID)
+            if not w["id"].startswith(POPUP_ID) and w["id"] != BANNER_ID
         }
 
     def after_step(self) -> bool:

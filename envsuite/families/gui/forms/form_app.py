@@ -4,8 +4,8 @@ A form task draws its instance once (words, layout, the records of a mailbox); t
 :class:`FormApp` asks the task for each screen and for what an event leads to, and keeps
 the dynamic state (what was submitted, which mail was deleted) in :attr:`App.data`, so
 both backends see one state. After every action it also lets the task react to changes
-that log no event (typed text that refreshes a suggestion list) and shows the seeded
-distractor pop-up when its time comes.
+that log no event (typed text that refreshes a suggestion list) and applies the seeded
+distractors (a pop-up, a layout shift) when their time comes.
 
 A reaction that changes the shown screen in place (a section expanded, a suggestion list
 refreshed, a pop-up opened) bumps :attr:`App.revision`, so a backend redraws the screen.
@@ -41,6 +41,10 @@ class FormDelegate(Protocol):
 
     def make_popup(self) -> Dialog | None:
         """The distractor pop-up to open now, or None."""
+        ...
+
+    def shift_layout(self) -> bool:
+        """Shift the layout if its time has come (or keep rebuilt widgets shifted)."""
         ...
 
 
@@ -83,6 +87,7 @@ class FormApp(App):
                 changed = True
             self._popup = None
         changed = self.delegate.after_step() or changed
+        changed = self.delegate.shift_layout() or changed
         popup = self.delegate.make_popup()
         if popup is not None:
             self.open_popup(popup)

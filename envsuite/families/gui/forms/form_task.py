@@ -1,4 +1,4 @@
-"""The base of every web-form task: theme, layout split, distractor pop-up, oracle helpers.
+"""The base of every web-form task: theme, layout split, distractors, oracle helpers.
 
 A concrete task fills in four hooks (Minigrid's template method): :meth:`FormTask.generate`
 draws the instance from the generator and sets the goal and the fewest steps,
@@ -7,13 +7,15 @@ app's state, :meth:`FormTask.solve` gives the next oracle action. Multi-screen t
 give :meth:`FormTask.on_event`; tasks whose screen reacts to typing give
 :meth:`FormTask.after_step`.
 
-Seeded distractor (off by default): with ``popup_rate`` > 0 a modal pop-up (a newsletter
-offer, a cookie notice) opens, with that probability, after a seeded number of actions
-``k`` between 0 (on the first screen) and the fewest steps less one, so it always shows
-before the task can be finished. It must be closed (its ``×``, its button, ``escape`` or
-``back``) before anything else can be clicked; :attr:`GuiTask.optimal_steps` counts that
-one extra action. Everything the pop-up needs is drawn after the instance, so a seed gives
-the same goal and form with or without pop-ups.
+Seeded distractors (off by default; see :mod:`.distractors`): with ``popup_rate`` > 0
+a modal pop-up opens, with that probability, after a seeded number of actions ``k``
+between 0 (on the first screen) and the fewest steps less one, so it always shows before
+the task can be finished; :attr:`GuiTask.optimal_steps` counts the one action closing it
+takes. With ``shift_rate`` > 0 a banner pushes the shown screen's layout down after a
+seeded action between the first and the last but one (tasks of one step, and those
+that rebuild their layout in place, :attr:`FormTask.layout_shifts` False, have none); it
+costs no action. Everything the distractors need is drawn after the instance, so a seed
+gives the same goal and form with or without them.
 """
 
 from __future__ import annotations
@@ -25,7 +27,15 @@ import numpy as np
 
 from envsuite.families.gui.actions import GuiAction
 from envsuite.families.gui.buttons import Button
-from envsuite.families.gui.dialog import TITLE_BAR_HEIGHT, Dialog
+from envsuite.families.gui.dialog import Dialog
+from envsuite.families.gui.forms.distractors import (
+    BANNER_TEXTS,
+    POPUP_BUTTONS,
+    POPUP_ID,
+    POPUP_TEXTS,
+    popup_dialog,
+    shift_layout,
+)
 from envsuite.families.gui.forms.form_app import FormApp
 from envsuite.families.gui.geometry import Rect
 from envsuite.families.gui.placement import place
@@ -34,23 +44,10 @@ from envsuite.families.gui.scroll_container import ScrollContainer
 from envsuite.families.gui.task import GuiTask, Outcome
 from envsuite.families.gui.text_field import TextField
 from envsuite.families.gui.theme import THEMES, Theme
-from envsuite.families.gui.widget import Label, Widget
+from envsuite.families.gui.widget import Widget
 
 #: Element id of a form's Submit button.
 SUBMIT_ID = "submit"
-#: Element id of the distractor pop-up (its close button is ``popup/close``).
-POPUP_ID = "popup"
-#: Titles and texts of distractor pop-ups.
-POPUP_TEXTS = (
-    ("Subscribe to our newsletter", "Get the best deals weekly."),
-    ("We use cookies", "They help us improve the site."),
-    ("Rate your visit", "Tell us how we are doing."),
-    ("Get our app", "It is faster on your phone."),
-    ("Special offer", "Save 20% on your next order."),
-    ("Stay in touch", "Follow us for news and tips."),
-)
-#: Labels of the pop-up's dismissing button.
-POPUP_BUTTONS = ("No thanks", "Not now", "Maybe later", "Dismiss")
 #: Smallest screen the forms are laid out for.
 MIN_WIDTH, MIN_HEIGHT = 200, 200
 
@@ -85,22 +82,27 @@ class FormTask(GuiTask):
         width: Screen width in pixels (at least 200).
         height: Screen height in pixels (at least 200).
         popup_rate: Probability of the distractor pop-up (see the module docstring).
+        shift_rate: Probability of the layout shift (see the module docstring).
 
     Attributes:
         theme: The theme drawn (light or dark, in both splits).
         layout: The arrangement drawn from :attr:`layouts` for the split.
         popup_at: After how many actions the pop-up opens, or None without one.
+        shift_at: After how many actions the layout shifts, or None without a shift.
 
     Raises:
         ValueError: an unknown split, a screen below 200 x 200, or a rate outside [0, 1].
     """
 
+    app: FormApp
     #: Arrangements each split draws from (the test split's are held out).
     layouts: ClassVar[dict[str, tuple[str, ...]]] = {"train": ("default",), "test": ("default",)}
     #: Goal fields whose values come from split word pools (test values never train ones).
     held_out_fields: ClassVar[tuple[str, ...]] = ()
     #: Id of the first screen.
     home_id: ClassVar[str] = "form"
+    #: Whether the layout shift applies (not to tasks that rebuild their layout in place).
+    layout_shifts: ClassVar[bool] = True
     #: Whether ``enter`` in a text field submits the form (as in an HTML form).
     enter_submits: ClassVar[bool] = True
 
@@ -112,12 +114,17 @@ class FormTask(GuiTask):
         height: int = 256,
         *,
         popup_rate: float = 0.0,
+        shift_rate: float = 0.0,
     ) -> None:
         if width < MIN_WIDTH or height < MIN_HEIGHT:
             raise ValueError(f"form tasks need at least {MIN_WIDTH}x{MIN_HEIGHT} pixels")
-        if not 0.0 <= popup_rate <= 1.0:
-            raise ValueError(f"popup_rate must lie in [0, 1], not {popup_rate}")
+        for label, rate in (("popup_rate", popup_rate), ("shift_rate", shift_rate)):
+            if not 0.0 <= rate <= 1.0:
+                raise ValueError(f"{label} must lie in [0, 1], not {rate}")
         self.popup_rate = popup_rate
+        self.shift_rate = shift_rate
+        self.shift_at: int | None = None
+        self._shift = (0, BANNER_TEXTS[0])
         self._changed = False
         self.popup_at: int | None = None
         self._popup_text = POPUP_TEXTS[0]
@@ -128,7 +135,7 @@ class FormTask(GuiTask):
     # -- the template ---------------------------------------------------------------
 
     def setup(self, rng: np.random.Generator) -> None:
-        """Theme, layout, the task's own instance, the app, then the pop-up's draws."""
+        """Theme, layout, the task's own instance, the app, then the distractors' draws."""
         names = sorted(THEMES)
         self.theme: Theme = THEMES[names[int(rng.integers(len(names)))]]
         choices = self.layouts[self.split]
@@ -140,6 +147,15 @@ class FormTask(GuiTask):
             self._draw_popup(rng)
             if self.popup_at == 0:
                 self.app.open_popup(self._popup_dialog())
+        if (
+            self.layout_shifts
+            and self.shift_rate > 0
+            and rng.random() < self.shift_rate
+            and self.optimal_steps > 1
+        ):
+            self.shift_at = int(rng.integers(1, self.optimal_steps))
+            text = BANNER_TEXTS[int(rng.integers(len(BANNER_TEXTS)))]
+            self._shift = (int(rng.integers(16, 49)), text)
 
     @abc.abstractmethod
     def generate(self, rng: np.random.Generator) -> None:
@@ -235,27 +251,14 @@ class FormTask(GuiTask):
         return list(range(self.optimal_steps))
 
     def _popup_dialog(self) -> Dialog:
-        box = self._popup_rect
         title, text = self._popup_text
-        inner = box.x + 10
-        return Dialog(
-            POPUP_ID,
-            box,
-            name=title,
-            items=[
-                Label(
-                    f"{POPUP_ID}/text",
-                    Rect(inner, box.y + TITLE_BAR_HEIGHT + 8, box.width - 20, 18),
-                    text=text,
-                ),
-                Button(
-                    f"{POPUP_ID}/dismiss",
-                    Rect(box.right - 100, box.bottom - 34, 90, 24),
-                    name=self._popup_button,
-                    dismisses=True,
-                ),
-            ],
-        )
+        return popup_dialog(self._popup_rect, title, text, self._popup_button)
+
+    def shift_layout(self) -> bool:
+        """Shift the shown screen's layout when its time comes; True if it moved."""
+        if self.shift_at is None or self.app.steps != self.shift_at:
+            return False
+        return shift_layout(self.app.screen, *self._shift) > 0
 
     def make_popup(self) -> Dialog | None:
         """The pop-up once :attr:`popup_at` actions are done (the app asks after each)."""

@@ -59,6 +59,7 @@ class NavigateTree(FormTask):
 
     name: ClassVar[str] = "navigate-tree"
     held_out_fields: ClassVar[tuple[str, ...]] = ("name",)
+    layout_shifts: ClassVar[bool] = False
     layouts: ClassVar[dict[str, tuple[str, ...]]] = {"train": ("triangles",), "test": ("signs",)}
 
     def generate(self, rng: np.random.Generator) -> None:

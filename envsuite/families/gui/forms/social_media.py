@@ -39,6 +39,7 @@ class SocialMedia(FormTask):
 
     name: ClassVar[str] = "social-media"
     held_out_fields: ClassVar[tuple[str, ...]] = ("user",)
+    layout_shifts: ClassVar[bool] = False  # the feed fills the screen
     layouts: ClassVar[dict[str, tuple[str, ...]]] = {"train": ("words",), "test": ("icons",)}
 
     def generate(self, rng: np.random.Generator) -> None:

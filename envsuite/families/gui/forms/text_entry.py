@@ -28,7 +28,7 @@ import numpy as np
 from envsuite.families.gui.actions import GuiAction
 from envsuite.families.gui.forms import layout
 from envsuite.families.gui.forms.form_task import FormTask, click, submit_button
-from envsuite.families.gui.forms.vocabulary import FIRST_NAMES, WORDS, pool
+from envsuite.families.gui.forms.vocabulary import FIRST_NAMES, WORDS, pool, split_years
 from envsuite.families.gui.geometry import Rect
 from envsuite.families.gui.screen import Screen
 from envsuite.families.gui.task import Goal, Outcome
@@ -153,7 +153,7 @@ class EnterDate(TextForm):
 
     def generate(self, rng: np.random.Generator) -> None:
         """A date in the split's years."""
-        years = [y for y in range(1950, 2031) if (y % 4 == 3) == (self.split == "test")]
+        years = split_years(self.split)
         year = years[int(rng.integers(len(years)))]
         month = int(rng.integers(1, 13))
         day = int(rng.integers(1, 29))

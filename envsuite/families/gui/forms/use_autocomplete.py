@@ -45,6 +45,7 @@ class UseAutocomplete(FormTask):
     """Enter the item a start and an end describe (MiniWoB++ ``use-autocomplete``)."""
 
     name: ClassVar[str] = "use-autocomplete"
+    layout_shifts: ClassVar[bool] = False
     layouts: ClassVar[dict[str, tuple[str, ...]]] = {"train": ("beside",), "test": ("below",)}
 
     def generate(self, rng: np.random.Generator) -> None:

@@ -3,6 +3,7 @@
 Every pool is one tuple of distinct entries; :func:`pool` gives a split's part of it:
 entries at positions ``3, 7, 11, ...`` (every fourth) belong to ``test``, the rest to
 ``train``, so the test split draws only words, names and places train never shows.
+Dates split by year the same way (:func:`split_years`).
 """
 
 from __future__ import annotations
@@ -107,3 +108,15 @@ def pool(entries: tuple[str, ...], split: str) -> tuple[str, ...]:
     if split == "train":
         return tuple(entry for index, entry in enumerate(entries) if index % 4 != 3)
     raise ValueError(f"unknown split {split!r}")
+
+
+@functools.cache
+def split_years(split: str) -> tuple[int, ...]:
+    """Years a split's dates fall in: ``year % 4 == 3`` for test, the others for train.
+
+    Raises:
+        ValueError: an unknown split.
+    """
+    if split not in ("train", "test"):
+        raise ValueError(f"unknown split {split!r}")
+    return tuple(y for y in range(1950, 2031) if (y % 4 == 3) == (split == "test"))

@@ -8,7 +8,7 @@ import re
 import numpy as np
 import pytest
 
-from envsuite.families.gui.actions import GuiAction
+from envsuite.families.gui.actions import GuiAction, GuiActionError
 from envsuite.families.gui.apps.graph_app import MENU_ID, POPUP_ID, GraphApp, screen_id
 from envsuite.families.gui.apps.tasks import ROUTE_SEPARATOR
 from envsuite.families.gui.dropdown import Dropdown
@@ -82,7 +82,7 @@ def test_list_rows_and_menu_entries_navigate():
     option = next(e for e in task.app.edges if e.kind == "option")
     menu = task.app.screen.find(MENU_ID)
     assert isinstance(menu, Dropdown) and not menu.expanded
-    with pytest.raises(Exception, match="is shown on this screen"):
+    with pytest.raises(GuiActionError, match="is shown on this screen"):
         step(task.app, click(option.element_id))  # entries are hidden until the menu opens
     step(task.app, click(MENU_ID))
     step(task.app, click(option.element_id))
@@ -112,7 +112,7 @@ def test_rows_below_the_fold_need_a_scroll_and_other_tabs_a_click():
     )
     if hidden.panel:
         step(app, click(f"tabs/{hidden.panel}"))
-    with pytest.raises(Exception, match="scrolled out of view"):
+    with pytest.raises(GuiActionError, match="scrolled out of view"):
         step(app, click(hidden.element_id))
     box = app.screen.find(hidden.container).bounds
     row = app.screen.find(hidden.element_id).bounds
@@ -134,7 +134,7 @@ def test_popups_appear_on_every_arrival_and_block_until_dismissed():
     assert [d.element_id for d in dialogs] == [POPUP_ID] and dialogs[0].modal
     assert all(p.inert for p in place(app.screen) if p.widget.element_id.startswith("go/"))
     if app.edges:
-        with pytest.raises(Exception, match="behind a modal dialog"):
+        with pytest.raises(GuiActionError, match="behind a modal dialog"):
             step(app, click(app.edges[0].element_id))
     step(app, GuiAction("back"))  # back closes the pop-up first
     assert app.screen_id == screen_id(edge.screen) and not app.screen.open_dialogs()

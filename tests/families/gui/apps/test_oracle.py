@@ -3,6 +3,7 @@ costs agree with an independent search, and no shorter solution exists."""
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import itertools
 from collections import deque
@@ -10,7 +11,7 @@ from collections import deque
 import numpy as np
 import pytest
 
-from envsuite.families.gui.actions import GuiAction
+from envsuite.families.gui.actions import GuiAction, GuiActionError
 from envsuite.families.gui.apps import APP_TASKS
 from envsuite.families.gui.apps.graph_app import POPUP_ID, GraphApp, screen_id
 from envsuite.families.gui.apps.screen_plan import edge_costs, plan_screen
@@ -133,10 +134,15 @@ def test_vectorised_edge_costs_agree_with_the_screen_plans():
         assert vector.tolist() == looped, seed
 
 
-def _candidate_actions(app: GraphApp) -> list[GuiAction]:
-    """Every click on a live control, every scroll that shows a hidden row, back, home
-    and escape: what a shortest solution could use."""
-    actions = [GuiAction("back"), GuiAction("home"), GuiAction("key", key="escape")]
+#: Keys a shortest solution could use.
+KEYS = ("escape", "tab", "shift+tab", "enter", "space", "up", "down", "left", "right")
+
+
+def _candidate_actions(app: GraphApp, keys: bool = False) -> list[GuiAction]:
+    """Every click on a live control, every scroll that shows a hidden row, back, home,
+    escape, and with ``keys`` every key that can act: what a shortest solution could use."""
+    actions = [GuiAction("back"), GuiAction("home")]
+    actions += [GuiAction("key", key=k) for k in (KEYS if keys else KEYS[:1])]
     placed = place(app.screen)
     clickable = (Button, Link, Tab, ListItem, Dropdown, DropdownOption, Checkbox)
     for item in placed:
@@ -152,41 +158,68 @@ def _candidate_actions(app: GraphApp) -> list[GuiAction]:
     return actions
 
 
+def _shortest_by_search(task, budget: int, keys: bool) -> int | None:
+    """Fewest actions to success found by breadth-first search over real app states
+    (dispatch on copies), up to ``budget`` actions; None if none within it."""
+    frontier = [task]
+    seen = {task.app.state_digest()}
+    for depth in range(1, budget + 1):
+        nxt = []
+        for node in frontier:
+            for action in _candidate_actions(node.app, keys):
+                child = copy.deepcopy(node, memo={id(node.graph): node.graph})
+                try:
+                    step(child.app, action)
+                except GuiActionError:  # an action that cannot apply is not a step
+                    continue
+                digest = child.app.state_digest()
+                if digest in seen:
+                    continue
+                seen.add(digest)
+                if child.outcome() == "success":
+                    return depth
+                if child.outcome() is None:
+                    nxt.append(child)
+        frontier = nxt
+    return None
+
+
 @pytest.mark.parametrize("name", TASKS)
 def test_no_shorter_solution_exists_on_small_apps(name):
-    """Breadth-first search over the real app states (dispatch on copies) to one action
-    short of ``optimal_steps`` finds no solution; at ``optimal_steps`` it finds one."""
+    """Search over the real app states finds no solution shorter than ``optimal_steps``."""
     checked = 0
     for seed in range(40):
         task = make(name, seed, min_screens=10, max_screens=10, distractors=bool(seed % 2))
         if task.optimal_steps > 4 or checked == 6:
             continue
         checked += 1
-        frontier = [task]
-        seen = {task.app.state_digest()}
-        solved_at = None
-        for depth in range(1, task.optimal_steps + 1):
-            nxt = []
-            for node in frontier:
-                for action in _candidate_actions(node.app):
-                    child = copy.deepcopy(node, memo={id(node.graph): node.graph})
-                    try:
-                        step(child.app, action)
-                    except Exception:  # an action that cannot apply is not a step
-                        continue
-                    digest = child.app.state_digest()
-                    if digest in seen:
-                        continue
-                    seen.add(digest)
-                    if child.outcome() == "success":
-                        solved_at = solved_at or depth
-                    elif child.outcome() is None:
-                        nxt.append(child)
-            if solved_at is not None:
-                break
-            frontier = nxt
-        assert solved_at == task.optimal_steps, (seed, task.goal.instruction)
+        assert _shortest_by_search(task, task.optimal_steps, keys=False) == task.optimal_steps
     assert checked == 6
+
+
+@pytest.mark.parametrize("name", TASKS)
+def test_remaining_steps_are_exact_from_perturbed_states_with_keyboard_focus(name):
+    """After random actions (keys too: focus moved, menus opened, tabs switched), search
+    with every key finds no solution shorter than the planner's count, and the oracle
+    finishes in exactly that count."""
+    checked = 0
+    for seed in range(150):
+        if checked == 8:
+            break
+        task = make(name, seed, min_screens=10, max_screens=10, distractors=bool(seed % 2))
+        rng = np.random.default_rng(seed)
+        for _ in range(3):
+            options = _candidate_actions(task.app, keys=True)
+            with contextlib.suppress(GuiActionError):  # e.g. a click behind a pop-up
+                step(task.app, options[int(rng.integers(len(options)))])
+        remaining = task.remaining_steps() if task.outcome() is None else 0
+        if not 1 <= remaining <= 3:
+            continue
+        checked += 1
+        assert _shortest_by_search(copy.deepcopy(task), remaining, keys=True) == remaining, seed
+        actions = run_oracle(task)
+        assert task.outcome() == "success" and len(actions) == remaining
+    assert checked == 8
 
 
 def test_oracle_recovers_from_a_wrong_turn():
@@ -198,9 +231,9 @@ def test_oracle_recovers_from_a_wrong_turn():
         for _ in range(4):
             if task.outcome() is not None:
                 break
-            options = [a for a in _candidate_actions(task.app) if a.kind != "key"]
-            action = options[int(rng.integers(len(options)))]
-            step(task.app, action)
+            options = _candidate_actions(task.app, keys=True)
+            with contextlib.suppress(GuiActionError):  # e.g. a click behind a pop-up
+                step(task.app, options[int(rng.integers(len(options)))])
         if task.outcome() is not None:
             continue
         remaining = task.remaining_steps()

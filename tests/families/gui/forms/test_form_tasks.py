@@ -9,6 +9,7 @@ import pytest
 
 from envsuite.families.gui.actions import GuiAction
 from envsuite.families.gui.forms import FORM_TASKS
+from envsuite.families.gui.forms.distractors import BANNER_ID
 from envsuite.families.gui.forms.form_task import POPUP_ID, FormTask, click
 from envsuite.families.gui.renderer import render_screen
 from tests.families.gui.forms.driving import instance_key, make, oracle, random_actions, run
@@ -199,6 +200,29 @@ def test_oracle_recovers_after_the_distractor_popup(name, split):
         assert any(shown)
 
 
+@pytest.mark.parametrize("split", SPLITS)
+@pytest.mark.parametrize("name", NAMES)
+def test_layout_shifts_cost_the_oracle_nothing(name, split):
+    cls = FORM_TASKS[name]
+    shifted = 0
+    for seed in SEEDS:
+        plain = make(cls, seed, split, popup_rate=1.0)
+        task = make(cls, seed, split, popup_rate=1.0, shift_rate=1.0)
+        assert task.goal == plain.goal and task.optimal_steps == plain.optimal_steps
+        banners = []
+
+        def watch(t, banners=banners):
+            banners.append(t.widget(BANNER_ID) is not None)
+            return oracle(t)
+
+        assert run(task, watch) == ("success", task.optimal_steps), (name, seed)
+        shifted += any(banners)
+    if cls.layout_shifts:
+        assert shifted > 0
+    else:
+        assert shifted == 0
+
+
 @pytest.mark.parametrize("size", [(200, 200), (256, 200), (200, 320), (480, 360)])
 @pytest.mark.parametrize("name", NAMES)
 def test_oracle_fits_every_screen_size(name, size):
@@ -292,6 +316,8 @@ def test_small_screens_and_bad_arguments_are_refused():
         make(cls, 0, width=120)
     with pytest.raises(ValueError):
         make(cls, 0, popup_rate=1.5)
+    with pytest.raises(ValueError):
+        make(cls, 0, shift_rate=-0.1)
     with pytest.raises(ValueError):
         make(cls, 0, split="valid")
 

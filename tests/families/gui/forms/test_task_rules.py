@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import pickle
+
 import numpy as np
 import pytest
 
 from envsuite.families.gui.actions import GuiAction, GuiActionError
 from envsuite.families.gui.forms import FORM_TASKS
+from envsuite.families.gui.forms.distractors import BANNER_ID
 from envsuite.families.gui.forms.form_task import POPUP_ID, click, key, type_text
 from envsuite.families.gui.forms.vocabulary import (
     CITIES,
@@ -15,6 +18,7 @@ from envsuite.families.gui.forms.vocabulary import (
     LAST_NAMES,
     WORDS,
     pool,
+    split_years,
 )
 from envsuite.families.gui.list_box import ListBox
 from tests.families.gui.forms.driving import make, oracle, run, step
@@ -29,6 +33,13 @@ def test_word_pools_split_into_disjoint_parts(entries):
     assert len(test) >= len(entries) // 4
     with pytest.raises(ValueError):
         pool(entries, "valid")
+
+
+def test_date_years_split_into_disjoint_parts():
+    train, test = set(split_years("train")), set(split_years("test"))
+    assert train and test and not train & test
+    with pytest.raises(ValueError):
+        split_years("valid")
 
 
 def test_autocomplete_suggests_and_fills_the_field():
@@ -71,6 +82,25 @@ def test_the_popup_opens_on_time_bumps_revision_and_returns_focus():
     assert oracle(task) == click(f"{POPUP_ID}/close")
     step(task, key("escape"))  # any way of closing it will do
     assert not popup.is_open and task.app.screen.focus_id == "field-0"
+    assert run(task, oracle)[0] == "success"
+
+
+def test_the_layout_shift_moves_the_form_under_a_banner():
+    task = next(
+        t
+        for s in range(200)
+        if (t := make(FORM_TASKS["enter-text"], s, shift_rate=1.0)).shift_at == 1
+    )
+    before = task.widget("submit").bounds
+    revision = task.app.revision
+    step(task, click("field-0"))
+    after = task.widget("submit").bounds
+    assert task.app.revision > revision and task.widget(BANNER_ID) is not None
+    assert after.x == before.x and 12 <= after.y - before.y <= 48
+    assert after.bottom <= task.height
+    stale = GuiAction("click", x=before.center[0], y=before.y + 2)  # where Submit was
+    step(task, stale)
+    assert "submitted" not in task.app.data
     assert run(task, oracle)[0] == "success"
 
 
@@ -203,3 +233,13 @@ def test_same_seed_and_actions_give_the_same_states():
                     outcomes.append(type(error).__name__)
             assert outcomes[0] == outcomes[1]
             assert one.app.state_digest() == two.app.state_digest()
+
+
+@pytest.mark.parametrize("name", sorted(FORM_TASKS))
+def test_a_task_pickled_mid_episode_plays_on_alike(name):
+    task = make(FORM_TASKS[name], 3, popup_rate=1.0, shift_rate=1.0)
+    step(task, oracle(task))
+    copy = pickle.loads(pickle.dumps(task))
+    assert copy.app.state_digest() == task.app.state_digest()
+    assert run(copy, oracle) == run(task, oracle)
+    assert copy.app.state_digest() == task.app.state_digest()
