@@ -6,11 +6,12 @@ Build one with ``FORM_TASKS[name](rng, split=..., width=..., height=...)``; opti
 ``popup_rate=`` and ``shift_rate=`` switch on the seeded distractors (a modal pop-up, a
 banner that pushes the layout down; :mod:`.distractors`).
 
-The 23 types, by screen: one form (click-button, click-button-sequence, click-link,
+The 28 types, by screen: one form (click-button, click-button-sequence, click-link,
 click-checkboxes, click-option, click-tab, click-dialog, click-collapsible,
-click-scroll-list, click-widget, focus-text, enter-text, enter-date, enter-password,
-login-user, choose-list, use-autocomplete, navigate-tree, choose-date, social-media) or
-several (search-engine, email-inbox, book-flight). Each module's docstring gives the
+click-scroll-list, click-widget, focus-text, enter-text, enter-text-2, enter-date,
+enter-password, login-user, choose-list, use-autocomplete, use-spinner, navigate-tree,
+choose-date, social-media, find-word, simple-arithmetic, read-table) or several
+(search-engine, email-inbox, book-flight). Each module's docstring gives the
 instance it draws, its success and failure rules, its fewest steps and its count of
 distinct instances.
 
@@ -22,6 +23,12 @@ both. Everything is built from the core widget toolkit: no new widget kind.
 
 from __future__ import annotations
 
+from envsuite.families.gui.forms.answer_forms import (
+    EnterText2,
+    FindWord,
+    ReadTable,
+    SimpleArithmetic,
+)
 from envsuite.families.gui.forms.book_flight import BookFlight
 from envsuite.families.gui.forms.choose_date import ChooseDate
 from envsuite.families.gui.forms.click_button import ClickButton, ClickButtonSequence
@@ -43,6 +50,7 @@ from envsuite.families.gui.forms.text_entry import (
     LoginUser,
 )
 from envsuite.families.gui.forms.use_autocomplete import UseAutocomplete
+from envsuite.families.gui.forms.use_spinner import UseSpinner
 from envsuite.families.gui.task import GuiTask
 
 #: Every form task type by its MiniWoB++ name.
@@ -72,6 +80,11 @@ FORM_TASKS: dict[str, type[GuiTask]] = {
         BookFlight,
         SocialMedia,
         ChooseDate,
+        EnterText2,
+        FindWord,
+        SimpleArithmetic,
+        ReadTable,
+        UseSpinner,
     )
 }
 

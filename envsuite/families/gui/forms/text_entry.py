@@ -49,6 +49,8 @@ class TextForm(FormTask):
     submit_label: ClassVar[str] = "Submit"
     #: Whether the form has a Submit button (room is kept for it below the fields).
     has_submit: ClassVar[bool] = True
+    #: Whether Submit sits right of the last field (else below it).
+    submit_beside: ClassVar[bool] = False
     #: Fields that hide their characters.
     password_fields: ClassVar[tuple[int, ...]] = ()
 
@@ -57,20 +59,35 @@ class TextForm(FormTask):
     prefill: list[str]
     placeholders: list[str]
 
-    def place_form(self, rng: np.random.Generator) -> None:
-        """Rows for the labels and the Submit button, shifted by a seeded offset."""
+    def place_form(self, rng: np.random.Generator, reserve: int = 0) -> None:
+        """Rows for the labels and the Submit button, shifted by a seeded offset.
+
+        Args:
+            rng: For the offset.
+            reserve: Pixels kept free at the top for :meth:`header_widgets`.
+        """
         area = layout.content_area(self.width, self.height, self.theme, True)
-        area = Rect(area.x, area.y, area.width, area.height - (40 if self.has_submit else 0))
+        below = self.has_submit and not self.submit_beside
+        room = area.height - reserve - (40 if below else 0)
+        area = Rect(area.x, area.y + reserve, area.width, room)
         rows = layout.labelled_fields(self.labels, area, self.theme, self.layout)
         flat = [rect for row in rows for rect in row]
         dy = int(rng.integers(0, max(area.bottom - flat[-1].bottom, 0) + 1))
         self.rows = [(a.moved(0, dy), b.moved(0, dy)) for a, b in rows]
         last = self.rows[-1][1]
-        self.submit_rect = Rect(last.right - 90, last.bottom + 12, 90, layout.ROW_HEIGHT)
+        if self.submit_beside:
+            self.rows[-1] = (self.rows[-1][0], Rect(last.x, last.y, last.width - 78, last.height))
+            self.submit_rect = Rect(last.right - 72, last.y, 72, layout.ROW_HEIGHT)
+        else:
+            self.submit_rect = Rect(last.right - 90, last.bottom + 12, 90, layout.ROW_HEIGHT)
+
+    def header_widgets(self) -> list[Widget]:
+        """What the form shows above its fields (a text to read, a table), if anything."""
+        return []
 
     def build_screen(self, screen_id: str) -> Screen:
-        """Labels, fields and Submit."""
-        items: list[Widget] = []
+        """Header, labels, fields and Submit."""
+        items: list[Widget] = self.header_widgets()
         for i, (label, (label_rect, field_rect)) in enumerate(
             zip(self.labels, self.rows, strict=True)
         ):
