@@ -31,7 +31,10 @@ def backend():
 
 
 def env_pair(task: str, backend: BrowserBackend) -> tuple[GuiEnv, GuiEnv]:
-    options = {"popup_rate": 1.0} if task in form_tasks() else None
+    # Every distractor on: pop-ups, and layout shifts made by the app outside the browser.
+    options = (
+        {"popup_rate": 1.0, "shift_rate": 1.0} if task in form_tasks() else {"distractors": True}
+    )
     sim = GuiEnv(task=task, observation_mode="instruction", task_options=options)
     real = GuiEnv(task=task, observation_mode="instruction", task_options=options)
     real.backend = backend  # one browser for the module (each env would start its own)
