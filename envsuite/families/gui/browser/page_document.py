@@ -38,7 +38,7 @@ body { font-family: "EnvsuiteSans"; font-size: var(--font-size); color: var(--te
 .popups > .w { pointer-events: auto; }
 .muted { color: var(--muted-text) !important; }
 .label.bold { font-weight: bold; }
-.button { justify-content: center; gap: 4px; padding: 0 6px; background: var(--surface);
+.button { justify-content: center; gap: 4px; padding: 0 2px 0 6px; background: var(--surface);
   border: 1px solid var(--border); border-radius: var(--radius); }
 .button.primary { background: var(--accent); color: var(--accent-text); }
 .button.primary-outline { border-color: var(--accent); }
