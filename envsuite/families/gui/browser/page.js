@@ -724,6 +724,7 @@ function take() {
   const out = { focus: S.model.focus, events: S.newEvents, results: S.results, widgets };
   S.newEvents = [];
   S.results = [];
+  S.pointless = false; // a wheel turned by zero may never arrive: the aim ends with the action
   return JSON.stringify(out);
 }
 

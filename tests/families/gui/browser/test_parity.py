@@ -235,3 +235,28 @@ def test_changes_made_outside_the_browser_are_shown_before_the_next_action(brows
         assert_same_state(sim, real, text)
     assert real.find("cancel").activations == 0
     assert real.event_log == [("activate", "save"), ("close", "note")]
+
+
+def test_edge_actions_agree(browser):
+    sim, real = two(layered_screen)
+    script = [
+        'type("")',
+        "click('f0')",
+        'type("a\\nb")',
+        'type("' + "x" * 300 + '")',
+        "scroll(0, 0)",  # a wheel turned by nothing, with no point
+        "scroll(0, 40, 100, 200)",  # then one at a point: routed by the point, not focus
+        "scroll(100000, -100000, 30, 130)",
+        "drag(30, 130, 30, 130)",
+        "key('+')",
+        "key('ctrl++')",
+        "double_click(5, 5)",
+        "back()",
+        "home()",
+        "done()",
+    ]
+    for text in script:
+        expected, got = step_both(browser, sim, real, parse_gui_action(text))
+        assert_same_state(sim, real, text)
+        if expected is not None and got is not None:
+            assert (got.changed, got.navigation) == (expected.changed, expected.navigation), text
