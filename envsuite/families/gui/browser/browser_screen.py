@@ -76,14 +76,19 @@ BROWSER_RESERVED_KEYS = frozenset("wqnt")
 MODIFIER_BITS = {"alt": 1, "ctrl": 2, "meta": 4, "shift": 8}
 
 
+def split_chord(key: str) -> tuple[list[str], str]:
+    """``(modifiers, key name)`` of a canonical key or chord (``"ctrl++"``: ctrl and plus)."""
+    if key == "+":
+        return [], "+"
+    if key.endswith("++"):
+        return key[:-2].split("+"), "+"
+    *modifiers, name = key.split("+")
+    return modifiers, name
+
+
 def key_event(key: str) -> dict[str, Any]:
     """The ``Input.dispatchKeyEvent`` parameters of the canonical key or chord ``key``."""
-    if key == "+":
-        modifiers, name = [], "+"
-    elif key.endswith("++"):
-        modifiers, name = key[:-2].split("+"), "+"
-    else:
-        *modifiers, name = key.split("+")
+    modifiers, name = split_chord(key)
     bits = sum(MODIFIER_BITS[m] for m in modifiers if m in MODIFIER_BITS)
     if name in NAMED_KEYS:
         dom_key, code, virtual = NAMED_KEYS[name]
@@ -105,7 +110,7 @@ def browser_reserved(key: str) -> bool:
     A page never receives such chords in a real browser either; the backend hands them to
     the page script by name instead, so an agent's key cannot close the browser.
     """
-    *modifiers, name = key.split("+") if not key.endswith("++") else [*key[:-2].split("+"), "+"]
+    modifiers, name = split_chord(key)
     return name.lower() in BROWSER_RESERVED_KEYS and bool({"ctrl", "meta"} & set(modifiers))
 
 
