@@ -3,7 +3,8 @@
 Chromium started with ``--remote-debugging-pipe`` reads DevTools protocol commands from
 its file descriptor 3 and writes replies and events to descriptor 4, each message one
 JSON text ended by a NUL byte. No port is opened, so there is no socket to block, no
-port to race for and no websocket client to install.
+port to race for and no websocket client to install. The browser resolves no host name
+and runs no background networking: the page is a local file, its fonts are local files.
 
 Every call has a deadline: a reply that does not come in time (a page script that loops
 forever blocks the renderer, and with it every input event) raises
@@ -123,6 +124,11 @@ class ChromiumProcess:
             "--disable-extensions",
             "--disable-background-networking",
             "--disable-component-update",
+            "--disable-domain-reliability",
+            "--disable-client-side-phishing-detection",
+            "--no-pings",
+            # No name resolves: whatever Chromium might try to fetch fails at once.
+            "--host-resolver-rules=MAP * ~NOTFOUND",
             "--disable-sync",
             "--disable-default-apps",
             "--disable-features=Translate,MediaRouter,OptimizationHints",

@@ -184,3 +184,11 @@ def test_a_forked_copy_starts_its_own_browser_and_leaves_the_parents_alone(fresh
     assert browser.process.pid == parent_pid and browser.process.alive()
     act(browser, real, 'type("parent")')
     assert real.find("name").value == "parent"
+
+
+def test_the_page_reaches_no_network(fresh):
+    browser = fresh()
+    outcome = browser.run_script(
+        "fetch('http://example.com/').then(() => 'reached', () => 'refused')"
+    )
+    assert outcome == "refused"
