@@ -78,3 +78,25 @@ def test_screenshots_come_at_the_configured_size(browser):
     assert big.shape == (512, 512, 3)
     assert np.array_equal(big[::2, ::2], browser.screenshot(screen))  # whole-number: repeated
     assert browser.screenshot(screen, size=(200, 150)).shape == (150, 200, 3)
+
+
+def test_icons_are_the_simulators_shapes(browser):
+    from envsuite.families.gui.buttons import Button, Icon
+    from envsuite.families.gui.geometry import Rect
+    from envsuite.families.gui.icon_shapes import ICON_NAMES
+    from envsuite.families.gui.screen import Screen
+
+    items = [
+        Icon(f"i{i}", Rect(8 + (i % 8) * 30, 8 + (i // 8) * 30, 20, 20), shape=name)
+        for i, name in enumerate(ICON_NAMES)
+    ]
+    items += [
+        Button(f"b{i}", Rect(8 + i * 40, 200, 36, 24), name=name, icon=name, enabled=i % 2 == 0)
+        for i, name in enumerate(ICON_NAMES[:6])
+    ]
+    screen = Screen(256, 256, items=items)
+    shot, sim = browser.screenshot(screen), render_screen(screen)
+    save_pair("icons", shot, sim)
+    icons = (slice(0, 8 + 30 * ((len(ICON_NAMES) + 7) // 8)), slice(0, 256))
+    assert close_enough(shot[icons], sim[icons]) > 0.99  # the same masks, pixel for pixel
+    assert close_enough(shot, sim) > 0.97
