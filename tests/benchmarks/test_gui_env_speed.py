@@ -75,7 +75,9 @@ DICT_SCRIPT = dict_script()
 def _task(name: str, options: dict[str, Any], rng: np.random.Generator) -> GuiTask:
     """The task the env would draw from its generator ``rng`` (see ``GuiEnv.new_episode``)."""
     root = int(rng.integers(0, 2**63))
-    key = _KEYS.setdefault(name, seed_sequence(0, "gui-task", name).spawn_key)
+    if name not in _KEYS:
+        _KEYS[name] = seed_sequence(0, "gui-task", name).spawn_key
+    key = _KEYS[name]
     sequence = np.random.SeedSequence(root, spawn_key=key)
     return task_class(name)(np.random.Generator(np.random.PCG64(sequence)), **options)
 

@@ -41,6 +41,10 @@ class Placed(NamedTuple):
     inert: bool
 
 
+#: ``Placed(...)`` without the named tuple's Python-level ``__new__`` (one frame per widget).
+_new = tuple.__new__
+
+
 def place(screen: Screen) -> list[Placed]:
     """Every shown widget of ``screen`` in drawing order (later ones are on top)."""
     placed: list[Placed] = []
@@ -71,7 +75,7 @@ def place(screen: Screen) -> list[Placed]:
             visible = rect  # wholly inside its clip: the common case, no new rectangle
         else:
             visible = rect.intersection(clip)
-        placed.append(Placed(widget, rect, visible, parent, depth, inert))
+        placed.append(_new(Placed, (widget, rect, visible, parent, depth, inert)))
         if widget.popup_children():
             popups.append((widget, offset, widget.element_id, depth + 1, inert))
         children = widget.children()
