@@ -88,7 +88,10 @@ _register_browser(
         oracle=f"{_PACKAGE}.gui_oracle:gui_oracle",
         oracle_success=1.0,
         nondeterministic=True,
-        test_variants=({"observation_mode": "text", "popup_rate": 1.0},),
+        test_variants=(
+            {"observation_mode": "text", "popup_rate": 1.0},
+            {"observation_mode": "screenshot", "action_mode": "dict", "shift_rate": 1.0},
+        ),
     )
 )
 
