@@ -148,6 +148,7 @@ class DroneBatchedVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         self._every = np.ones(n, dtype=bool)
         self._none = np.zeros(n, dtype=bool)
         self._action_shape = (n, self.action_size)
+        self._rows = np.zeros((self.observation_size, n))
 
     # -- reset -------------------------------------------------------------------------
     def reset(
@@ -349,27 +350,26 @@ class DroneBatchedVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         engine = self.engine
         q = engine._q
         x, y, z, w = q[0], q[1], q[2], q[5]
-        out = np.empty((self.num_envs, self.observation_size), dtype=np.float32)
-        rows = out.T
+        rows = self._rows
         rows[0:3] = engine.position
         rows[3:6] = q[0:3]
         rows[6] = w
         # Roll, pitch, yaw as PyBullet's getEulerFromQuaternion computes them.
         ww, xx, yy, zz = w * w, x * x, y * y, z * z
-        rows[7] = np.arctan2(2 * (y * z + w * x), ww - xx - yy + zz)
+        np.arctan2(2 * (y * z + w * x), ww - xx - yy + zz, out=rows[7])
         sine = -2 * (x * z - w * y)
-        pitch = np.arcsin(np.clip(sine, -1.0, 1.0))
-        pitch[sine <= -1.0] = -0.5 * 3.141592538
-        pitch[sine >= 1.0] = 0.5 * 3.141592538
-        rows[8] = pitch
-        rows[9] = np.arctan2(2 * (x * y + w * z), ww + xx - yy - zz)
+        pitch = np.arcsin(np.clip(sine, -1.0, 1.0), out=rows[8])
+        if np.abs(sine).max() >= 1.0:
+            pitch[sine <= -1.0] = -0.5 * 3.141592538
+            pitch[sine >= 1.0] = 0.5 * 3.141592538
+        np.arctan2(2 * (x * y + w * z), ww + xx - yy - zz, out=rows[9])
         rows[10:13] = engine.velocity
-        rows[13:16] = engine.angular_velocity()
+        engine.angular_velocity(out=rows[13:16])
         end = KIN_SIZE + self.task.task_size
         rows[KIN_SIZE:end] = self.task.features(engine.position, self.steps)
         if self.buffer_length:
-            out[:, end:] = self.buffer
-        return out
+            rows[end:] = self.buffer.T
+        return rows.T.astype(np.float32, order="C")
 
     # -- state -------------------------------------------------------------------------
     def drone_states(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
