@@ -160,9 +160,7 @@ def test_batched_against_sync_vector_env(
     benchmark: Any, batched: Any, recorded: np.ndarray
 ) -> None:
     seeds = derive_seeds(SEED, NUM_ENVS, "vector")[:SYNC_ENVS]
-    sync = gymnasium.vector.SyncVectorEnv(
-        [lambda: envsuite.make(HOVER, physics="dyn")] * SYNC_ENVS
-    )
+    sync = gymnasium.vector.SyncVectorEnv([lambda: envsuite.make(HOVER, physics="dyn")] * SYNC_ENVS)
     sync_actions = recorded[:SYNC_STEPS, :SYNC_ENVS]
 
     # The same work: the sync envs fly exactly the first envs of the batched env.
@@ -178,9 +176,8 @@ def test_batched_against_sync_vector_env(
     for _ in range(ROUNDS):
         batched_best = min(
             batched_best,
-            process_seconds(
-                lambda: replay(batched, recorded), lambda: batched.reset(seed=SEED)
-            ) / (NUM_ENVS * STEPS),
+            process_seconds(lambda: replay(batched, recorded), lambda: batched.reset(seed=SEED))
+            / (NUM_ENVS * STEPS),
         )
         sync_best = min(
             sync_best,

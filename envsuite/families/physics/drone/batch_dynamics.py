@@ -30,6 +30,7 @@ views instead of nine on single rows.
 from __future__ import annotations
 
 import math
+
 import numpy as np
 
 from envsuite.families.physics.drone import aerodynamics

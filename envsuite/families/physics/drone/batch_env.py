@@ -375,7 +375,12 @@ class DroneBatchedVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
     def drone_states(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Every drone's position, quaternion, velocity and body rates, ``(num_envs, k)``."""
         e = self.engine
-        return e.position.T.copy(), e.quaternion.T.copy(), e.velocity.T.copy(), e.body_rates.T.copy()
+        return (
+            e.position.T.copy(),
+            e.quaternion.T.copy(),
+            e.velocity.T.copy(),
+            e.body_rates.T.copy(),
+        )
 
     def close_extras(self, **kwargs: Any) -> None:
         """Release the template env."""

@@ -90,6 +90,7 @@ class HoverTask(BatchTask):
         self.one_d = template.actions.kind == "one_d_rpm"
 
     def draw(self, env: int, rng: np.random.Generator) -> tuple[tuple[float, float, float], float]:
+        """Draw env ``env``'s episode as the single env's ``task_reset`` does."""
         ux, uy, uz, uyaw = rng.random(4).tolist()
         spread = self.template.start_spread
         dx, dy, dz = spread * (2.0 * ux - 1.0), spread * (2.0 * uy - 1.0), spread * (2.0 * uz - 1.0)
@@ -102,12 +103,15 @@ class HoverTask(BatchTask):
         return (tx + dx, ty + dy, max(tz + dz, hover.MIN_START_HEIGHT)), yaw
 
     def reset_info(self, env: int) -> dict[str, Any]:
+        """The single env's ``task_info`` for env ``env``."""
         return {"target": list(self.template.target)}
 
     def features(self, position: np.ndarray, steps: np.ndarray) -> np.ndarray:
+        """The single env's ``task_features`` for every env."""
         return self._target - position
 
     def evaluate(self, position: np.ndarray, crash: np.ndarray, steps: np.ndarray) -> Evaluation:
+        """The single env's ``task_step`` for every env."""
         distance = _norm(self._target - position)
         crashed = crash != 0
         flying = ~crashed
@@ -130,7 +134,7 @@ class HoverTask(BatchTask):
 
 
 class WaypointsTask(BatchTask):
-    """DroneWaypoints-v0's task (:class:`~envsuite.families.physics.drone.waypoints.DroneWaypointsEnv`)."""
+    """DroneWaypoints-v0's task (see :mod:`~envsuite.families.physics.drone.waypoints`)."""
 
     task_size = 9
 
@@ -151,6 +155,7 @@ class WaypointsTask(BatchTask):
         self._rows = np.arange(count)
 
     def draw(self, env: int, rng: np.random.Generator) -> tuple[tuple[float, float, float], float]:
+        """Draw env ``env``'s episode as the single env's ``task_reset`` does."""
         t = self.template
         start = np.array([rng.uniform(-0.5, 0.5), rng.uniform(-0.5, 0.5), rng.uniform(0.8, 1.2)])
         points = random_waypoints(rng, start, self.k, 1.5, (0.5, 1.8), 0.6, 1.2)
@@ -172,6 +177,7 @@ class WaypointsTask(BatchTask):
         return (float(start[0]), float(start[1]), float(start[2])), yaw
 
     def reset_info(self, env: int) -> dict[str, Any]:
+        """The single env's ``task_info`` for env ``env``."""
         return {
             "waypoints": self.waypoints[env].tolist(),
             "reference_duration": float(self.durations_total[env]),
@@ -199,12 +205,14 @@ class WaypointsTask(BatchTask):
         return position.T, velocity.T
 
     def features(self, position: np.ndarray, steps: np.ndarray) -> np.ndarray:
+        """The single env's ``task_features`` for every env."""
         reference, velocity = self.reference(steps)
         index = np.minimum(self.reached, self.k - 1)
         waypoint = self.waypoints[self._rows, index].T
         return np.concatenate([reference - position, velocity, waypoint - position])
 
     def evaluate(self, position: np.ndarray, crash: np.ndarray, steps: np.ndarray) -> Evaluation:
+        """The single env's ``task_step`` for every env."""
         reference, _ = self.reference(steps)
         error = _norm(reference - position)
         self.error_sum += error
@@ -253,6 +261,7 @@ class GateTask(BatchTask):
         self._rows = np.arange(count)
 
     def draw(self, env: int, rng: np.random.Generator) -> tuple[tuple[float, float, float], float]:
+        """Draw env ``env``'s episode as the single env's ``task_reset`` does."""
         start = np.array([rng.uniform(-0.3, 0.3), rng.uniform(-0.3, 0.3), rng.uniform(0.9, 1.1)])
         centres, headings = gate.draw_course(rng, start, self.g, self.template.half_width)
         self.centres[env] = centres
@@ -266,6 +275,7 @@ class GateTask(BatchTask):
         return (float(start[0]), float(start[1]), float(start[2])), yaw
 
     def reset_info(self, env: int) -> dict[str, Any]:
+        """The single env's ``task_info`` for env ``env``."""
         return {
             "gate_centres": self.centres[env].tolist(),
             "gate_headings": self.headings[env].tolist(),
@@ -273,6 +283,7 @@ class GateTask(BatchTask):
         }
 
     def features(self, position: np.ndarray, steps: np.ndarray) -> np.ndarray:
+        """The single env's ``task_features`` for every env."""
         rows = self._rows
         index = np.minimum(self.passed, self.g - 1)
         following_index = np.minimum(index + 1, self.g - 1)
@@ -309,6 +320,7 @@ class GateTask(BatchTask):
         return passing, frame
 
     def evaluate(self, position: np.ndarray, crash: np.ndarray, steps: np.ndarray) -> Evaluation:
+        """The single env's ``task_step`` for every env."""
         rows, g = self._rows, self.g
         reward = np.zeros(self.count)
         frame_hit = np.zeros(self.count, dtype=bool)
@@ -327,9 +339,7 @@ class GateTask(BatchTask):
         index = np.minimum(self.passed, g - 1)
         distance = _norm(self.centres[rows, index].T - position)
         going = self.passed < g
-        reward += np.where(
-            going, gate.PROGRESS_REWARD * (self.previous_distance - distance), 0.0
-        )
+        reward += np.where(going, gate.PROGRESS_REWARD * (self.previous_distance - distance), 0.0)
         self.previous_distance[going] = distance[going]
         info = {"gates_passed": self.passed.copy(), "gate_distance": distance}
         crash[(crash == 0) & frame_hit] = FRAME_CODE

@@ -224,7 +224,7 @@ def test_an_ended_episode_restarts_on_the_next_step_with_its_reset_info() -> Non
         _, reward, terminated, truncated, info = env.step(np.zeros((2, 4)))
     assert truncated.all() and not terminated.any()
     assert info["_success"].all() and info["_score"].all() and info["_crash"].all()
-    observations, reward, terminated, truncated, info = env.step(np.ones((2, 4)))
+    _, reward, terminated, truncated, info = env.step(np.ones((2, 4)))
     assert (reward == 0.0).all() and not (terminated | truncated).any()
     assert info["_target"].all() and "distance" not in info
     assert (env.steps == 0).all()
