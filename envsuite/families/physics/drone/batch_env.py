@@ -324,7 +324,7 @@ class DroneBatchedVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         total = float(np.add.reduce(values, axis=None))
         if total - total == 0.0:  # finite, so is every value (an overflow takes the long way)
             return np.clip(values, -1.0, 1.0, out=values), None
-        finite = np.isfinite(values).all(axis=1)
+        finite = np.asarray(np.isfinite(values).all(axis=1))
         values[~finite] = 0.0
         np.clip(values, -1.0, 1.0, out=values)
         if finite.all():

@@ -80,8 +80,9 @@ class HoverTask(BatchTask):
     """DroneHover-v0's task (:class:`~envsuite.families.physics.drone.hover.DroneHoverEnv`)."""
 
     task_size = 3
+    template: hover.DroneHoverEnv
 
-    def __init__(self, template: Any, count: int) -> None:
+    def __init__(self, template: hover.DroneHoverEnv, count: int) -> None:
         super().__init__(template, count)
         self.target = np.array(template.target, dtype=np.float64)
         self._target = self.target[:, None]
@@ -137,8 +138,9 @@ class WaypointsTask(BatchTask):
     """DroneWaypoints-v0's task (see :mod:`~envsuite.families.physics.drone.waypoints`)."""
 
     task_size = 9
+    template: waypoints.DroneWaypointsEnv
 
-    def __init__(self, template: Any, count: int) -> None:
+    def __init__(self, template: waypoints.DroneWaypointsEnv, count: int) -> None:
         super().__init__(template, count)
         k = template.num_waypoints
         self.k = k
@@ -244,8 +246,9 @@ class GateTask(BatchTask):
     """DroneGate-v0's task (:class:`~envsuite.families.physics.drone.gate.DroneGateEnv`)."""
 
     task_size = 10
+    template: gate.DroneGateEnv
 
-    def __init__(self, template: Any, count: int) -> None:
+    def __init__(self, template: gate.DroneGateEnv, count: int) -> None:
         super().__init__(template, count)
         g = template.num_gates
         self.g = g
