@@ -46,6 +46,9 @@ NOT_DYN = (
 )
 #: Gust steps drawn at a time from each drone's wind generator.
 GUST_BLOCK = 256
+#: Where each entry of a row-major rotation matrix is in the grouped order of
+#: ``BatchDynamics._rotation_matrices``: diagonal, then (01, 12, 20), then (10, 21, 02).
+_MATRIX_ORDER = np.array([0, 3, 8, 6, 1, 4, 5, 7, 2])
 #: Most terms of the Taylor series of sin(h)/h and cos(h) in h² the engine sums.
 _SERIES_TERMS = 8
 #: _SERIES_LIMITS[t - 1]: the largest h² at which t terms leave out less than 1e-18 (the
@@ -190,6 +193,12 @@ class BatchDynamics:
         self.km = np.full(n, model.km)
         self.motor_lag = np.zeros(n)
         self.mixer = np.zeros((4, 4, n))
+        # Thrust and torques per unit coefficient: rows 1, y, −x, spin (then times kf, kf,
+        # kf, km of each drone).
+        self._layout = np.stack(
+            [np.ones(4), self.motor_xy[:, 1], -self.motor_xy[:, 0], self.spin]
+        )
+        self._coefficients = np.zeros((4, n))
         self.lag_alpha = np.ones(n)
         self.lagged = np.zeros(n, dtype=bool)
         self._dt_over_mass = np.zeros(n)
@@ -222,13 +231,21 @@ class BatchDynamics:
         self._dq = np.zeros((6, n))  # the rotation increment, laid out as _q
         self._nq = np.zeros((6, n))
         self._s = np.zeros(n)
-        self._thrust = np.zeros(n)
-        self._torque = np.zeros((3, n))
         self._squared = np.zeros((4, n))
         self._wrench = np.zeros((4, n))
-        self._mixed = np.zeros((4, 4, n))
+        self._thrust = self._wrench[0]
+        self._torque = self._wrench[1:]
         self._command = np.zeros((4, n))
-        self._effect_torque = self._torque
+        self._effect_torque = np.zeros((3, n))
+        self._force = np.zeros((3, n))
+        self._world = np.zeros((3, n))
+        self._body = np.zeros((3, n))
+        self._w3 = np.zeros((3, n))
+        self._heights = np.zeros((4, n))
+        self._extra = np.zeros((4, n))
+        self._r9 = np.zeros((9, n))
+        self._r = np.zeros((3, 3, n))
+        self._r9_ordered = self._r.reshape(9, n)
 
     # -- views -------------------------------------------------------------------------
     @property
@@ -247,22 +264,8 @@ class BatchDynamics:
         return self._inertia[:3]
 
     def rotations(self) -> np.ndarray:
-        """Body-to-world rotation matrices ``(3, 3, N)`` (as ``rotation_matrix`` computes)."""
-        x, y, z, w = self._q[0], self._q[1], self._q[2], self._q[5]
-        xx, yy, zz = x * x, y * y, z * z
-        xy, xz, yz = x * y, x * z, y * z
-        wx, wy, wz = w * x, w * y, w * z
-        out = np.empty((3, 3, self.count))
-        out[0, 0] = 1 - 2 * (yy + zz)
-        out[0, 1] = 2 * (xy - wz)
-        out[0, 2] = 2 * (xz + wy)
-        out[1, 0] = 2 * (xy + wz)
-        out[1, 1] = 1 - 2 * (xx + zz)
-        out[1, 2] = 2 * (yz - wx)
-        out[2, 0] = 2 * (xz - wy)
-        out[2, 1] = 2 * (yz + wx)
-        out[2, 2] = 1 - 2 * (xx + yy)
-        return out
+        """Body-to-world rotation matrices ``(3, 3, N)`` (a new array)."""
+        return self._rotation_matrices().copy()
 
     def angular_velocity(self, out: np.ndarray | None = None) -> np.ndarray:
         """World-frame angular velocities ``(3, N)``, ``R·ω``, into ``out`` if given.
@@ -302,6 +305,8 @@ class BatchDynamics:
         self.mixer[1, :, ids] = kf[:, None] * self.motor_xy[:, 1]
         self.mixer[2, :, ids] = -kf[:, None] * self.motor_xy[:, 0]
         self.mixer[3, :, ids] = km[:, None] * self.spin
+        self._coefficients[0:3, ids] = kf
+        self._coefficients[3, ids] = km
 
     def start(self, ids: np.ndarray, positions: np.ndarray, quaternions: np.ndarray) -> None:
         """Put drones ``ids`` at rest at these poses ``(k, 3)``, ``(k, 4)``, motors at hover."""
@@ -352,16 +357,14 @@ class BatchDynamics:
             np.copyto(self.rpm, np.where(self.lagged, self.rpm + step, command))
 
     def _motor_wrench(self) -> None:
-        """Thrust and body torques of the motors, ``M·ω²`` per drone."""
+        """Thrust and body torques of the motors, ``M·ω²`` per drone.
+
+        As one product of the motor layout with the squared speeds, scaled by each drone's
+        coefficients: ``kf·Σω²``, ``kf·Σ y·ω²``, ``−kf·Σ x·ω²``, ``km·Σ spin·ω²``.
+        """
         np.multiply(self.rpm, self.rpm, out=self._squared)
-        np.multiply(self.mixer, self._squared[None], out=self._mixed)
-        m = self._mixed
-        wrench = self._wrench
-        np.add(m[:, 0], m[:, 1], out=wrench)
-        wrench += m[:, 2]
-        wrench += m[:, 3]
-        np.copyto(self._thrust, wrench[0])
-        np.copyto(self._torque, wrench[1:])
+        np.matmul(self._layout, self._squared, out=self._wrench)
+        self._wrench *= self._coefficients
         # The velocity change the thrust makes in one physics step, along body z: rows 0
         # and 1 of body z are 2(xz + wy), 2(yz − wx), row 2 is 1 − 2(x² + y²).
         step, lift = self._thrust_step, self._lift
@@ -392,53 +395,105 @@ class BatchDynamics:
         np.multiply(self.velocity, self.dt, out=self._move)
         self.position += self._move
 
+    def _rotation_matrices(self) -> np.ndarray:
+        """Body-to-world rotations ``(3, 3, N)`` into a preallocated array (10 numpy calls).
+
+        The entries are computed three at a time in the order diagonal, ``(01, 12, 20)``,
+        ``(10, 21, 02)``, where each group is one cyclic pattern of products, then put in
+        place by one ``take``; the formulas are ``rotation_matrix``'s.
+        """
+        q, groups, squares = self._q, self._r9, self._sq
+        np.multiply(q[0:5], q[0:5], out=squares[0:5])  # xx, yy, zz, xx, yy
+        np.add(squares[1:4], squares[2:5], out=self._c1)  # yy+zz, zz+xx, xx+yy
+        self._c1 *= 2.0
+        np.subtract(1.0, self._c1, out=groups[0:3])
+        products = self._c2
+        np.multiply(q[0:3], q[1:4], out=products)  # xy, yz, zx
+        np.multiply(q[5], q[2:5], out=self._w3)  # wz, wx, wy
+        np.subtract(products, self._w3, out=groups[3:6])
+        np.add(products, self._w3, out=groups[6:9])
+        groups[3:9] *= 2.0
+        np.take(groups, _MATRIX_ORDER, axis=0, out=self._r9_ordered)
+        return self._r
+
     def _translate_with_effects(self) -> None:
         """Motor wrench plus ground effect, drag, downwash and wind, then translate."""
-        r = self.rotations()
-        force = np.zeros((3, self.count))
-        force[2] = self._thrust
-        torque = self._torque.copy()
-        squared = self._squared
+        r = self._rotation_matrices()
+        force, world = self._force, self._world
+        force[0:2] = 0.0
+        np.copyto(force[2], self._thrust)
+        torque = self._effect_torque
+        np.copyto(torque, self._torque)
         if self.gnd:
-            # (N, 4): extra thrust per propeller, as aerodynamics.ground_effect_thrust.
-            extra = aerodynamics.ground_effect_thrust(
-                self.model,
-                self.kf,
-                squared.T,
-                self.position.T,
-                np.moveaxis(r, 2, 0),
-            )
-            force[2] += extra.sum(axis=1)
-            torque[0] += extra @ self.motor_xy[:, 1]
-            torque[1] -= extra @ self.motor_xy[:, 0]
+            self._ground_effect(r, force, torque)
         if self.drag:
-            body_velocity = r[0] * self.velocity[0] + r[1] * self.velocity[1]
+            body_velocity = self._body
+            np.multiply(r[0], self.velocity[0], out=body_velocity)
+            body_velocity += r[1] * self.velocity[1]
             body_velocity += r[2] * self.velocity[2]
-            spin = (2.0 * np.pi / 60.0) * self.rpm.sum(axis=0)
-            force -= self.drag_coeff * body_velocity * spin
-        world = np.zeros((3, self.count))
-        if self.downwash:
-            g = self.group_size
-            positions = self.position.T.reshape(-1, g, 3)
-            thrusts = self._thrust.reshape(-1, g)
-            for group in range(positions.shape[0]):
-                world[:, group * g : (group + 1) * g] += aerodynamics.downwash_force(
-                    self.model, positions[group], thrusts[group]
-                ).T
-        if self.wind is not None:
-            relative = self.wind.velocity - self.velocity
-            speed = np.sqrt(relative[0] * relative[0] + relative[1] * relative[1]
-                            + relative[2] * relative[2])  # fmt: skip
-            world += self.model.wind_drag * speed * relative
-        # The world-frame forces in the body frame: Rᵀ·f.
-        force += r[0] * world[0] + r[1] * world[1] + r[2] * world[2]
-        self._effect_torque = torque
+            body_velocity *= self.drag_coeff
+            body_velocity *= self.rpm.sum(axis=0) * (2.0 * np.pi / 60.0)
+            force -= body_velocity
+        if self.downwash or self.wind is not None:
+            world[:] = 0.0
+            if self.downwash:
+                world[2] = self._downwash()
+            if self.wind is not None:
+                relative = self.wind.velocity - self.velocity
+                speed = np.sqrt(relative[0] * relative[0] + relative[1] * relative[1]
+                                + relative[2] * relative[2])  # fmt: skip
+                world += self.model.wind_drag * speed * relative
+            # The world-frame forces in the body frame: Rᵀ·f.
+            force += r[0] * world[0]
+            force += r[1] * world[1]
+            force += r[2] * world[2]
         acc = self._acc
         np.multiply(r[:, 0], force[0], out=acc)
         acc += r[:, 1] * force[1]
         acc += r[:, 2] * force[2]
         acc *= self._dt_over_mass
         self._translate(acc)
+
+    def _ground_effect(self, r: np.ndarray, force: np.ndarray, torque: np.ndarray) -> None:
+        """Add the ground effect's thrust and torques (``aerodynamics.ground_effect_thrust``)."""
+        x, y = self.motor_xy[:, 0:1], self.motor_xy[:, 1:2]
+        heights = self._heights
+        np.multiply(x, r[2, 0], out=heights)
+        heights += y * r[2, 1]
+        heights += self.position[2]
+        np.maximum(heights, self.ground_clip, out=heights)
+        extra = self._extra
+        np.multiply(self._squared, self.kf, out=extra)
+        extra *= self.model.ground_effect_coeff
+        np.divide(self.model.prop_radius, 4.0 * heights, out=heights)
+        heights *= heights
+        extra *= heights
+        upright = (r[2, 2] > 0.0) & (np.abs(r[2, 0]) < 1.0)
+        if not upright.all():
+            extra[:, ~upright] = 0.0
+        force[2] += extra.sum(axis=0)
+        torque[0] += self.motor_xy[:, 1] @ extra
+        torque[1] -= self.motor_xy[:, 0] @ extra
+
+    def _downwash(self) -> np.ndarray:
+        """World z force on every drone from the drones above it in its group (``(N,)``).
+
+        ``aerodynamics.downwash_force`` for every group at once.
+        """
+        model, g = self.model, self.group_size
+        c1, c2, c3 = model.downwash_coeffs
+        p = self.position.reshape(3, -1, g)
+        thrust = self._thrust.reshape(-1, g)
+        delta = p[:, :, None, :] - p[:, :, :, None]  # [axis, group, i, j]: j relative to i
+        dz = delta[2]
+        dxy = np.hypot(delta[0], delta[1])
+        above = (dz > 0.0) & (dxy < aerodynamics.DOWNWASH_RANGE)
+        safe_dz = np.where(above, dz, 1.0)
+        alpha = c1 * (model.prop_radius / (4.0 * safe_dz)) ** 2
+        alpha = np.minimum(alpha, np.maximum(thrust, 0.0)[:, None, :])
+        beta = np.maximum(np.abs(c2 * safe_dz + c3), model.prop_radius)
+        push = alpha * np.exp(-0.5 * (dxy / beta) ** 2)
+        return -np.where(above, push, 0.0).sum(axis=2).reshape(-1)
 
     def _rotate(self) -> None:
         """Euler's equations for the body rates, then the exact quaternion update.

@@ -55,6 +55,8 @@ from envsuite.families.physics.drone.waypoints import DroneWaypointsEnv
 from envsuite.seeding import derive_seeds, make_generator
 
 BATCH_ACTIONS = ("rpm", "one_d_rpm")
+#: Engines the env runs on: numpy (the default), or JAX (``pip install 'envsuite[jax]'``).
+BACKENDS = ("numpy", "jax")
 UNSUPPORTED_ACTION = (
     "the batched drone env flies 'rpm' and 'one_d_rpm' actions, got action_type={value!r}; "
     "the controller-tracked types run in single envs (make_vec's 'sync' or 'async' modes)"
@@ -75,6 +77,9 @@ class DroneBatchedVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
             ``TimeLimit``), or None (the drone specs set none).
         physics: ``"dyn"`` optionally followed by ``_gnd``, ``_drag``, ``_dw`` (the last
             acts between drones of one swarm, so not in these single-drone tasks).
+        backend: ``"numpy"`` (:class:`~envsuite.families.physics.drone.batch_dynamics.
+            BatchDynamics`) or ``"jax"`` (:class:`~envsuite.families.physics.drone.
+            batch_dynamics_jax.JaxBatchDynamics`, XLA-compiled, on CPU or any JAX device).
         env_kwargs: The single env's other keyword arguments (``drone_model``,
             ``physics_freq``, ``ctrl_freq``, ``action_type``, ``action_buffer``,
             ``domain_randomization``, ``wind``, and the task's own).
@@ -94,10 +99,13 @@ class DroneBatchedVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         *,
         max_episode_steps: int | None = None,
         physics: str = "dyn",
+        backend: str = "numpy",
         **env_kwargs: Any,
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int | np.integer) or num_envs < 1:
             raise ValueError(f"num_envs must be an int >= 1, got {num_envs!r}")
+        if backend not in BACKENDS:
+            raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
         if parse_physics(physics)[0] != "dyn":
             raise ValueError(NOT_DYN.format(value=physics))
         action_type = env_kwargs.get("action_type", "rpm")
@@ -120,7 +128,12 @@ class DroneBatchedVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         self.model = t.model
         self.ctrl_freq = t.ctrl_freq
         self.randomization = t.randomization
-        self.engine = BatchDynamics(
+        engine_class = BatchDynamics
+        if backend == "jax":
+            from envsuite.families.physics.drone.batch_dynamics_jax import JaxBatchDynamics
+
+            engine_class = JaxBatchDynamics
+        self.engine = engine_class(
             t.model,
             n,
             physics,
