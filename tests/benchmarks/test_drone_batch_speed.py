@@ -9,7 +9,9 @@ every env (NEXT_STEP autoreset) and 9 steps of the next episode.
 
 - ``test_batched_hover_1024``: still air, nominal airframes;
 - ``test_batched_hover_1024_effects_randomization_wind``: ground effect and drag, domain
-  randomisation and wind (every drone its own airframe and air mass).
+  randomisation and wind (every drone its own airframe and air mass);
+- ``test_batched_hover_1024_jax_backend``: the first, on the JAX backend (``vector_kwargs=
+  {"backend": "jax"}``; skipped without JAX).
 
 Group ``drone-batch-vs-sync``: the same batched env against Gymnasium's ``SyncVectorEnv``
 of ``envsuite.make("envsuite/DroneHover-v0", physics="dyn")`` single envs (what
@@ -144,6 +146,18 @@ def test_batched_hover_1024_effects_randomization_wind(benchmark: Any) -> None:
     drone_steps, ended = run(benchmark, env, actions)
     assert drone_steps == NUM_ENVS * STEPS
     assert NUM_ENVS <= ended < 1.2 * NUM_ENVS
+    env.close()
+
+
+@pytest.mark.benchmark(group="drone-batch")
+def test_batched_hover_1024_jax_backend(benchmark: Any, recorded: np.ndarray) -> None:
+    """The same flight on the JAX backend (XLA on this machine's CPU)."""
+    if os.environ.get("ENVSUITE_REQUIRE_ALL_EXTRAS") != "1":
+        pytest.importorskip("jax")
+    env = batched_env(vector_kwargs={"backend": "jax"})
+    drone_steps, ended = run(benchmark, env, recorded)
+    assert drone_steps == NUM_ENVS * STEPS
+    assert NUM_ENVS <= ended < 1.05 * NUM_ENVS
     env.close()
 
 

@@ -195,9 +195,7 @@ class BatchDynamics:
         self.mixer = np.zeros((4, 4, n))
         # Thrust and torques per unit coefficient: rows 1, y, −x, spin (then times kf, kf,
         # kf, km of each drone).
-        self._layout = np.stack(
-            [np.ones(4), self.motor_xy[:, 1], -self.motor_xy[:, 0], self.spin]
-        )
+        self._layout = np.stack([np.ones(4), self.motor_xy[:, 1], -self.motor_xy[:, 0], self.spin])
         self._coefficients = np.zeros((4, n))
         self.lag_alpha = np.ones(n)
         self.lagged = np.zeros(n, dtype=bool)

@@ -191,9 +191,7 @@ def _control_step(engine: BatchDynamics) -> Callable[..., Any]:
             # integrate_quaternion
             angle = jnp.sqrt((w * w).sum(axis=0)) * dt
             half = 0.5 * angle
-            scale = jnp.where(
-                angle > 1e-12, jnp.sin(half) / jnp.where(angle > 0, angle, 1.0), 0.5
-            )
+            scale = jnp.where(angle > 1e-12, jnp.sin(half) / jnp.where(angle > 0, angle, 1.0), 0.5)
             axis = w * dt * scale
             vector, scalar = q[0:3], q[3]
             product_vector = scalar * axis + jnp.cos(half) * vector + cross(vector, axis)

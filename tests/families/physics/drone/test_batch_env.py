@@ -53,7 +53,7 @@ def assert_close(a: Any, b: Any, where: str) -> None:
             np.testing.assert_allclose(a, b, rtol=tolerance, atol=tolerance, err_msg=where)
         else:
             np.testing.assert_array_equal(a, b, err_msg=where)
-    elif isinstance(a, list):
+    elif isinstance(a, list | tuple):
         assert len(a) == len(b), where
         for x, y in zip(a, b, strict=True):
             assert_close(x, y, where)
