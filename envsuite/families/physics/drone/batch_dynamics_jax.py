@@ -12,7 +12,8 @@ same arrays whichever backend runs.
 
 The formulas are the single env's (``FlightDynamics``), written in ``jax.numpy``: sin and
 cos for the rotation increment and a renormalisation at every physics step, exactly as the
-single env. The tests hold it to the numpy engine and the single envs to 1e-9 on CPU.
+single env. The tests hold it to the numpy engine (which they hold to the single envs) to
+1e-9, on CPU.
 The drone tasks' batched vector env runs on it with ``backend="jax"`` (``make_vec(...,
 vectorization_mode="vector_entry_point", vector_kwargs={"backend": "jax"})``).
 """
