@@ -375,23 +375,25 @@ class BatchDynamics:
             body_velocity *= self.drag_coeff
             body_velocity *= self.rpm.sum(axis=0) * (2.0 * np.pi / 60.0)
             force -= body_velocity
-        if self.downwash or self.wind is not None:
-            world[:] = 0.0
-            if self.downwash:
-                world[2] = self._downwash()
-            if self.wind is not None:
-                relative = self.wind.velocity - self.velocity
-                speed = np.sqrt(relative[0] * relative[0] + relative[1] * relative[1]
-                                + relative[2] * relative[2])  # fmt: skip
-                world += self.model.wind_drag * speed * relative
-            # The world-frame forces in the body frame: Rᵀ·f.
-            force += r[0] * world[0]
-            force += r[1] * world[1]
-            force += r[2] * world[2]
         acc = self._acc
         np.multiply(r[:, 0], force[0], out=acc)
         acc += r[:, 1] * force[1]
         acc += r[:, 2] * force[2]
+        if self.downwash or self.wind is not None:
+            # The single env turns world-frame forces into the body frame (Rᵀ·f) and the
+            # sum back (R·): R·Rᵀ is the identity, so they are added as they are.
+            if self.downwash:
+                acc[2] += self._downwash()
+            if self.wind is not None:
+                relative, squares, speed = world, self._body, self._s
+                np.subtract(self.wind.velocity, self.velocity, out=relative)
+                np.multiply(relative, relative, out=squares)
+                np.add(squares[0], squares[1], out=speed)
+                speed += squares[2]
+                np.sqrt(speed, out=speed)
+                speed *= self.model.wind_drag
+                relative *= speed
+                acc += relative
         acc *= self._dt_over_mass
         self._translate(acc)
 
