@@ -7,7 +7,8 @@ first-order motor lag, ground effect, rotor drag, downwash between the drones of
 (a swarm), wind (steady plus Ornstein–Uhlenbeck gusts, one air mass per drone) and
 per-drone masses, inertias, ``kf``, ``km`` and motor lags. A control step is a fixed
 sequence of numpy calls on ``(components, N)`` arrays, whatever N: no Python loop runs over
-drones, and the arrays are allocated once.
+drones, and without effects or wind a physics step allocates no array (every result goes
+into one allocated with the engine).
 
 Where it departs from PyBullet's contact physics (the ``pyb`` modes): there is no
 collision at all beyond the floor plane, an inelastic floor under the collision cylinder
@@ -17,9 +18,14 @@ through each other and through gates; the tasks judge crashes by rule
 as the single-env ``dyn`` mode does. Nothing is written to PyBullet: there are no cameras.
 
 The same seeds and actions give the same trajectories as the single-env ``dyn`` mode to
-within rounding (the tests hold them to 1e-9 over hundreds of steps): the formulas are
-the same, evaluated in the same order except where a few products are regrouped to act on
-three components at once (the quaternion product, the wrench).
+within rounding (the tests hold them to 1e-9 over hundreds of steps). The equations are
+the same; only the order of the arithmetic differs, to act on three components at once and
+spare numpy calls: products regrouped (the motor wrench, the gyroscopic term, the
+quaternion product), ``sin(h)/h`` and ``cos(h)`` of the rotation increment from their
+Taylor series where that is exact to rounding, world-frame forces (wind, downwash) added to
+the acceleration without the single env's round trip through the body frame, and the
+quaternions renormalised once per control step instead of every physics step (a physics
+step moves their norm by about 1e-16).
 
 State layout: ``position``, ``velocity`` ``(3, N)`` (world frame), ``quaternion`` ``(4, N)``
 (x, y, z, w), ``body_rates`` ``(3, N)`` (body frame). The arrays behind them carry two
