@@ -25,14 +25,14 @@ machine distort far less than the wall clock), and ``extra_info`` holds drone-st
 second of each and their ratio per drone-step.
 
 Measured 2026-11-28 on the repository's 2-core test machine (AMD EPYC), shared with other
-jobs (load average 11-13), two runs. Process time (``--benchmark-timer=time.process_time``),
-mean and best round: 1,024 drones 1.21-1.24 million drone-steps/s (the target was 1
-million); with ground effect, drag, randomisation and wind 0.39-0.41 million; the JAX
-backend 0.73-0.83 million (XLA's threads all count here); SyncVectorEnv of single ``dyn``
-envs 903-924 drone-steps/s, so the batched env does 1,328-1,354x as many drone-steps per
-second of CPU time. Wall clock (the default timer) on the same loaded machine, where this
-process got about a fifth of the CPU: 0.32-0.36 million drone-steps/s (effects 0.14-0.20,
-JAX 0.34-0.43 million).
+jobs (load average 11-15), three runs. Process time (``--benchmark-timer=
+time.process_time``), mean and best round: 1,024 drones 1.21-1.28 million drone-steps/s
+(the target was 1 million); with ground effect, drag, randomisation and wind 0.43-0.46
+million (last run); the JAX backend 0.73-0.94 million (XLA's threads all count here);
+SyncVectorEnv of single ``dyn`` envs 903-932 drone-steps/s, so the batched env does
+1,328-1,380x as many drone-steps per second of CPU time. Wall clock (the default timer) on
+the same loaded machine, where this process got about a fifth of the CPU: 0.32-0.36
+million drone-steps/s (effects 0.14-0.20, JAX 0.34-0.43 million).
 
 ``pytest tests/benchmarks/test_drone_batch_speed.py --benchmark-enable`` prints each group's
 table and the ``extra_info``. The repo's pytest config passes ``--benchmark-disable``, so in
