@@ -56,6 +56,23 @@ if [ "${1:-}" = social-deduction ]; then
   exit 0
 fi
 
+# GUI apps and web forms (gui family, Pillow simulator). `make_baselines.sh gui` makes this
+# board alone.
+gui() {
+  $E leaderboard create tasks/gui.yaml --seeds 10 --metric success_rate --replay-per-env 2 --title "GUI: web-form tasks and generated apps in the simulator (test split)"
+  baselines <<'LIST'
+gui|random|random|Random|uniformly random actions from the Dict action space (clicks at random points, random keys, typing and scrolling)
+gui|oracle|oracle|Oracle (scripted solvers and shortest-path planner)|each task's closed-loop oracle: the form tasks' scripted solvers and the apps' shortest-path planner over the screen graph
+LIST
+  $E leaderboard publish gui
+}
+if [ "${1:-}" = gui ]; then
+  rm -rf "$R"/gui-*
+  gui
+  $E leaderboard render
+  exit 0
+fi
+
 rm -rf "$R"
 $E leaderboard create tasks/text-games-2p.yaml --seeds 50 --replay-per-env 4 --workers 2 --title "Two-player text games: Bradley-Terry rating against a fixed panel, with exploitability"
 $E leaderboard create tasks/decision-regret.yaml --seeds 10 --metric success_rate --replay-per-env 4 --title "In-context decision making: regret"
