@@ -1,0 +1,51 @@
+"""``envsuite rollout``: groups, summary, files, resume."""
+
+from __future__ import annotations
+
+from typer.testing import CliRunner
+
+from envsuite.agents.scripted_endpoint import ScriptedEndpoint
+from envsuite.cli import app
+from envsuite.evaluation.rollout import read_transcripts
+from envsuite.records import read_records
+
+runner = CliRunner()
+
+
+def words(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_rollout_writes_groups_and_prints_their_mean_and_std(tmp_path):
+    with ScriptedEndpoint() as endpoint:
+        args = [
+            "rollout", "envsuite/Bandit-v0", "--set", "horizon=4", "--model", "scripted",
+            "--base-url", endpoint.base_url, "--groups", "3", "--group-size", "2",
+            "--concurrency", "6", "--out", str(tmp_path),
+        ]  # fmt: skip
+        result = runner.invoke(app, args)
+        assert result.exit_code == 0, result.output
+        assert "mean return" in result.output and "std" in result.output
+        assert "(6 new, 0 resumed)" in words(result.output)
+        records = read_records(tmp_path / "episodes.jsonl")
+        assert sorted((r.seed, r.attempt) for r in records) == [
+            (seed, member) for seed in range(3) for member in range(2)
+        ]
+        assert {r.agent_info["rollout"]["sampling"]["temperature"] for r in records} == {1.0}
+        assert len(read_transcripts(tmp_path / "transcripts.jsonl")) == 6
+        again = runner.invoke(app, args)
+        assert again.exit_code == 0, again.output
+        assert "(0 new, 6 resumed)" in words(again.output)
+        assert len(read_records(tmp_path / "episodes.jsonl")) == 6
+
+
+def test_rollout_refuses_a_multi_agent_env(tmp_path):
+    result = runner.invoke(
+        app,
+        [
+            "rollout", "envsuite/ConnectFour-v0", "--model", "m",
+            "--base-url", "http://127.0.0.1:9/v1", "--out", str(tmp_path),
+        ],
+    )  # fmt: skip
+    assert result.exit_code != 0
+    assert "multi-agent" in result.output
