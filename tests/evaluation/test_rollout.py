@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import threading
 
 import pytest
 
+from envsuite.agents.async_chat_agent import AsyncChatAgent
 from envsuite.agents.chat_agent import ChatAgent
 from envsuite.agents.scripted_endpoint import ScriptedEndpoint, cycle_valid_actions
 from envsuite.evaluation.episode_runner import run_job
 from envsuite.evaluation.protocol import TaskProtocol
 from envsuite.evaluation.rollout import (
     RolloutError,
+    local_env,
     read_transcripts,
     rollout,
     rollout_protocol,
@@ -259,10 +263,6 @@ def test_multi_agent_envs_are_refused(tmp_path):
 
 def test_the_async_and_sync_agents_send_the_same_request(tmp_path):
     """Same seed and observation: the same body, so members are seeded as eval's attempts."""
-    import asyncio
-
-    from envsuite.agents.async_chat_agent import AsyncChatAgent
-
     with ScriptedEndpoint() as endpoint:
         sync = ChatAgent("m", base_url=endpoint.base_url, temperature=0.5)
         sync.reset(seed=11)
@@ -278,3 +278,72 @@ def test_the_async_and_sync_agents_send_the_same_request(tmp_path):
 
         assert asyncio.run(one()) == "a"
         assert endpoint.requests[0] == endpoint.requests[1]
+
+
+def test_an_env_factory_in_threads_gives_the_same_records(tmp_path):
+    """The factory slot a remote env fills: made through it, stepped in worker threads."""
+    made, stepped_in = [], set()
+
+    def factory(env_id, env_kwargs):
+        env = local_env(env_id, env_kwargs)
+        made.append(env_id)
+        step = env.step
+
+        def step_noting_thread(action):
+            stepped_in.add(threading.current_thread() is threading.main_thread())
+            return step(action)
+
+        env.step = step_noting_thread
+        return env
+
+    protocol = rollout_protocol("envsuite/Bandit-v0", {"horizon": 4}, groups=3, group_size=3)
+    with ScriptedEndpoint() as endpoint:
+        options = {"base_url": endpoint.base_url}
+        plain = rollout(protocol, "scripted", tmp_path / "plain", agent_options=options)
+        threaded = rollout(
+            protocol,
+            "scripted",
+            tmp_path / "threaded",
+            agent_options=options,
+            concurrency=4,
+            env_factory=factory,
+            env_calls_in_thread=True,
+        )
+    assert 1 <= len(made) <= 4  # envs are reused across episodes, one per slot at most
+    assert stepped_in == {False}
+
+    def key(record):
+        return record.key
+
+    assert [comparable(r) for r in sorted(plain.records, key=key)] == [
+        comparable(r) for r in sorted(threaded.records, key=key)
+    ]
+
+
+def test_an_env_that_raises_is_an_infra_error_and_the_rest_run(tmp_path):
+    def factory(env_id, env_kwargs):
+        env = local_env(env_id, env_kwargs)
+        reset = env.reset
+
+        def reset_failing_on_seed_1(*, seed=None, options=None):
+            if seed == 1:
+                raise RuntimeError("sandbox lost")
+            return reset(seed=seed, options=options)
+
+        env.reset = reset_failing_on_seed_1
+        return env
+
+    protocol = rollout_protocol("envsuite/Bandit-v0", {"horizon": 3}, groups=3, group_size=2)
+    with ScriptedEndpoint() as endpoint:
+        result = rollout(
+            protocol,
+            "scripted",
+            tmp_path,
+            agent_options={"base_url": endpoint.base_url},
+            env_factory=factory,
+        )
+    failed = sorted((r.seed, r.attempt) for r in result.records if r.infra_error is not None)
+    assert failed == [(1, 0), (1, 1)]
+    assert all("sandbox lost" in r.infra_error for r in result.records if r.infra_error)
+    assert [g.infra_errors for g in result.groups] == [0, 2, 0]
+    assert result.groups[1].mean_return is None
