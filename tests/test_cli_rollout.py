@@ -49,3 +49,35 @@ def test_rollout_refuses_a_multi_agent_env(tmp_path):
     )  # fmt: skip
     assert result.exit_code != 0
     assert "multi-agent" in result.output
+
+
+def test_rollout_of_a_task_protocol_takes_its_seeds_as_groups(tmp_path):
+    task = tmp_path / "task.yaml"
+    task.write_text(
+        "id: two-envs\n"
+        "envs:\n"
+        "  - {id: envsuite/Bandit-v0, kwargs: {horizon: 3}}\n"
+        "  - {id: envsuite/SAT-v0}\n"
+        "seeds: [4, 9]\n"
+        "attempts: 1\n"
+        "metrics: [mean_return]\n"
+    )
+    out = tmp_path / "out"
+    with ScriptedEndpoint() as endpoint:
+        result = runner.invoke(
+            app,
+            [
+                "rollout", str(task), "--model", "scripted", "--base-url", endpoint.base_url,
+                "--group-size", "3", "--out", str(out), "--no-progress",
+            ],
+        )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    records = read_records(out / "episodes.jsonl")
+    assert len(records) == 2 * 2 * 3
+    groups = {(r.env_id, r.seed): r.agent_info["rollout"]["group"] for r in records}
+    assert groups == {
+        ("envsuite/Bandit-v0", 4): 0,
+        ("envsuite/Bandit-v0", 9): 1,
+        ("envsuite/SAT-v0", 4): 0,
+        ("envsuite/SAT-v0", 9): 1,
+    }

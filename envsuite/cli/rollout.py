@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from envsuite.cli.console import line, print_table, stderr, stdout
@@ -69,6 +70,7 @@ def rollout_command(
         int | None,
         typer.Option(min=1, help="Env targets: the runner's step budget per episode."),
     ] = None,
+    progress: Annotated[bool, typer.Option(help="Show the progress bar.")] = True,
 ) -> None:
     """Roll out MODEL on TARGET in groups sharing a seed; write records and transcripts.
 
@@ -105,7 +107,17 @@ def rollout_command(
         options["max_tokens"] = max_tokens
     if api_key is not None:
         options["api_key"] = api_key
-    result = rollout(protocol, model, out, agent_options=options, concurrency=concurrency)
+    columns = (TextColumn("[bold]episodes"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=stderr(), disable=not progress) as bar:
+        task = bar.add_task("episodes", total=protocol.episode_count())
+        result = rollout(
+            protocol,
+            model,
+            out,
+            agent_options=options,
+            concurrency=concurrency,
+            on_episode=lambda _: bar.advance(task),
+        )
     _print_summary(result)
 
 
