@@ -45,6 +45,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "transcript",
     "select_policy",
     "leaderboard",
+    "serve",
 )
 
 
