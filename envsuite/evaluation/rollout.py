@@ -47,9 +47,13 @@ is retried ``max_infra_retries`` times as the runner does and then recorded with
 ``infra_error`` set. Other episodes carry on.
 
 Envs come from ``env_factory(env_id, env_kwargs)``: :func:`local_env` (``envsuite.make``)
-by default; a remote env (``envsuite.remote.make``) fits the same slot. An env whose calls
-block on the network should be stepped with ``env_calls_in_thread=True``, which runs each
-``reset`` and ``step`` in a worker thread so the event loop keeps serving other episodes.
+by default; a remote env fits the same slot (``lambda env_id, kwargs:
+envsuite.remote.make(url, env_id, **kwargs)``), and gives the same records and
+transcripts as in-process (tested). An env whose calls block on the network should be
+stepped with ``env_calls_in_thread=True``, which runs each ``reset`` and ``step`` in a
+worker thread so the event loop keeps serving other episodes. What the wire does not carry
+(the env's system prompt, the info keys it records as curves and metrics) is read from
+the same env made here once per (id, kwargs).
 Only single-agent (Gymnasium) envs are rolled out; multi-agent specs are refused.
 """
 
@@ -391,6 +395,48 @@ class _EnvPool:
         self.free.clear()
 
 
+@dataclass(frozen=True)
+class _EnvTraits:
+    """What the runner reads off an env besides reset and step: its prompt, recorded keys.
+
+    An envsuite env made in this process has them; an env behind ``envsuite serve`` does
+    not carry them over the wire, so they are read from the same env made here once (they
+    depend only on the env's id and kwargs), and the records and transcripts come out as
+    in-process. If it cannot be made here (an extra missing on this machine), the env
+    class's declared keys and the chat agent's generic prompt are used.
+    """
+
+    system_prompt: str
+    record_curves: tuple[str, ...]
+    record_metrics: tuple[str, ...]
+
+    @classmethod
+    def of(cls, env: Any, env_id: str, env_kwargs: dict[str, Any]) -> _EnvTraits:
+        raw = getattr(env, "unwrapped", env)
+        if hasattr(raw, "record_curves") and hasattr(raw, "record_metrics"):
+            return cls._read(raw)
+        try:
+            local = registry[env_id].make(**env_kwargs)
+        except Exception:  # no local copy: the class's declarations
+            try:
+                return cls._read(registry[env_id].load())
+            except Exception:
+                return cls(system_prompt_of(env), (), ())
+        try:
+            return cls._read(local.unwrapped)
+        finally:
+            with contextlib.suppress(Exception):
+                local.close()
+
+    @classmethod
+    def _read(cls, raw: Any) -> _EnvTraits:
+        return cls(
+            system_prompt_of(raw),
+            tuple(getattr(raw, "record_curves", ())),
+            tuple(getattr(raw, "record_metrics", ())),
+        )
+
+
 class _Runner:
     """Runs one job into (record, transcript line), retrying infra errors as the runner does."""
 
@@ -406,6 +452,7 @@ class _Runner:
         self.options = options
         self.pool = _EnvPool(env_factory)
         self.in_thread = in_thread
+        self._traits: dict[str, _EnvTraits] = {}
         self.groups = groups
 
     def close(self) -> None:
@@ -419,9 +466,16 @@ class _Runner:
         except Exception as exc:
             raise InfraError(f"{what} raised {type(exc).__name__}: {exc}") from exc
 
-    def _agent(self, env: Any, client: httpx.AsyncClient) -> AsyncChatAgent:
+    def traits(self, job: EpisodeJob, env: Any) -> _EnvTraits:
+        """The env's prompt and recorded keys, read once per (env id, kwargs)."""
+        key = job.env_id + canonical_json(job.env_kwargs)
+        if key not in self._traits:
+            self._traits[key] = _EnvTraits.of(env, job.env_id, job.env_kwargs)
+        return self._traits[key]
+
+    def _agent(self, job: EpisodeJob, env: Any, client: httpx.AsyncClient) -> AsyncChatAgent:
         options = dict(self.options)
-        options.setdefault("system_prompt", system_prompt_of(env))
+        options.setdefault("system_prompt", self.traits(job, env).system_prompt)
         return AsyncChatAgent(self.model, client=client, **options)
 
     def _rollout_info(self, job: EpisodeJob, agent: AsyncChatAgent | None) -> dict[str, Any]:
@@ -461,7 +515,7 @@ class _Runner:
     ) -> tuple[EpisodeRecord, dict[str, Any]]:
         env = await self._call("making the env", self.pool.take, job)
         try:
-            agent = self._agent(env, client)
+            agent = self._agent(job, env, client)
         except Exception as exc:  # the agent's constructor refused its options
             self.pool.give_back(job, env)
             raise InfraError(f"making the agent raised {type(exc).__name__}: {exc}") from exc
@@ -492,9 +546,8 @@ class _Runner:
     async def _play(self, job: EpisodeJob, env: Any, agent: AsyncChatAgent) -> tuple[Any, Any]:
         """The Gymnasium loop of :mod:`envsuite.episodes`, awaiting the agent between steps."""
         started = time.perf_counter()
-        raw = env.unwrapped
-        curve_keys: tuple[str, ...] = tuple(getattr(raw, "record_curves", ()))
-        metric_keys: tuple[str, ...] = tuple(getattr(raw, "record_metrics", ()))
+        traits = self.traits(job, env)
+        curve_keys, metric_keys = traits.record_curves, traits.record_metrics
         agent.reset(seed=derive_seed(job.seed, "agent", job.attempt))
         recorder = TranscriptRecorder(agent.system_prompt, limits=agent.image_limits)
         observation, info = await self._call("env.reset", env.reset, seed=job.seed)
