@@ -9,10 +9,11 @@ bounds one request in time and in bytes:
   shuts that socket down, so whatever read or write is blocked on it returns at once. The
   client must keep at most one connection (``httpx.Limits(max_connections=1)``), so the
   remembered socket is the one in use.
-- :func:`read_capped_body` reads a streamed response's raw bytes and decodes ``gzip`` and
-  ``deflate`` itself, a bounded piece at a time, refusing a body whose raw or decoded size
-  passes the cap (a gzip bomb stops at the cap, not at the end of the bomb). Other
-  content encodings are refused: requests ask for ``gzip, deflate`` only.
+- :func:`read_capped_body` (and :func:`aread_capped_body`, its async twin) reads a
+  streamed response's raw bytes and decodes ``gzip`` and ``deflate`` itself, a bounded
+  piece at a time, refusing a body whose raw or decoded size passes the cap (a gzip bomb
+  stops at the cap, not at the end of the bomb). Other content encodings are refused:
+  requests ask for ``gzip, deflate`` only.
 - :func:`retry_after_seconds` reads a ``Retry-After`` header (seconds or an HTTP date),
   and refuses negative, non-finite and unparseable values.
 """
@@ -122,6 +123,44 @@ class _Decoder:
         return self.decode(self._zlib.unconsumed_tail, room)
 
 
+class _CappedBody:
+    """A response body read chunk by chunk, decoded, within a byte cap (raw and decoded)."""
+
+    def __init__(self, response: httpx.Response, limit: int) -> None:
+        declared = response.headers.get("content-length", "")
+        if declared.strip().isdigit() and int(declared) > limit:
+            raise BodyError(
+                f"the response declares {int(declared):,} bytes, over the {limit:,} cap"
+            )
+        encodings = [
+            part.strip().lower()
+            for part in response.headers.get("content-encoding", "").split(",")
+            if part.strip()
+        ]
+        if len(encodings) > 1:
+            raise BodyError(f"unsupported Content-Encoding {', '.join(encodings)!r} (one at most)")
+        self.decoder = _Decoder(encodings[0] if encodings else "")
+        self.limit = limit
+        self.parts: list[bytes] = []
+        self.raw = self.decoded = 0
+
+    def feed(self, chunk: bytes) -> None:
+        """Take one raw chunk; raise :class:`BodyError` past the cap."""
+        limit = self.limit
+        self.raw += len(chunk)
+        if self.raw > limit:
+            raise BodyError(f"the response is over the {limit:,}-byte cap")
+        out = self.decoder.decode(chunk, limit - self.decoded)
+        while True:
+            self.decoded += len(out)
+            if self.decoded > limit:
+                raise BodyError(f"the response decompresses to over the {limit:,}-byte cap")
+            self.parts.append(out)
+            if not self.decoder.has_more():
+                break
+            out = self.decoder.more(limit - self.decoded)
+
+
 def read_capped_body(response: httpx.Response, limit: int) -> bytes:
     """The decoded body of a streamed ``response``, refusing more than ``limit`` bytes.
 
@@ -130,33 +169,18 @@ def read_capped_body(response: httpx.Response, limit: int) -> bytes:
             ``Content-Encoding`` is unsupported or corrupt.
         httpx.TransportError: the connection failed while reading.
     """
-    declared = response.headers.get("content-length", "")
-    if declared.strip().isdigit() and int(declared) > limit:
-        raise BodyError(f"the response declares {int(declared):,} bytes, over the {limit:,} cap")
-    encodings = [
-        part.strip().lower()
-        for part in response.headers.get("content-encoding", "").split(",")
-        if part.strip()
-    ]
-    if len(encodings) > 1:
-        raise BodyError(f"unsupported Content-Encoding {', '.join(encodings)!r} (one at most)")
-    decoder = _Decoder(encodings[0] if encodings else "")
-    parts: list[bytes] = []
-    raw = decoded = 0
+    body = _CappedBody(response, limit)
     for chunk in response.iter_raw():
-        raw += len(chunk)
-        if raw > limit:
-            raise BodyError(f"the response is over the {limit:,}-byte cap")
-        out = decoder.decode(chunk, limit - decoded)
-        while True:
-            decoded += len(out)
-            if decoded > limit:
-                raise BodyError(f"the response decompresses to over the {limit:,}-byte cap")
-            parts.append(out)
-            if not decoder.has_more():
-                break
-            out = decoder.more(limit - decoded)
-    return b"".join(parts)
+        body.feed(chunk)
+    return b"".join(body.parts)
+
+
+async def aread_capped_body(response: httpx.Response, limit: int) -> bytes:
+    """:func:`read_capped_body` for a response streamed by an ``httpx.AsyncClient``."""
+    body = _CappedBody(response, limit)
+    async for chunk in response.aiter_raw():
+        body.feed(chunk)
+    return b"".join(body.parts)
 
 
 def retry_after_seconds(value: str | None, now: datetime.datetime | None = None) -> float | None:

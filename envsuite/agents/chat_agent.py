@@ -112,7 +112,173 @@ def user_message(
     return observation_content(observation, info, limits).content
 
 
-class ChatAgent(ReportsEpisodeInfo):
+class ChatConversation(ReportsEpisodeInfo):
+    """What :class:`ChatAgent` and its async twin share: arguments, prompt and parsing.
+
+    The conversation (system prompt, user and assistant messages, image window), the request
+    body, reading a completion and its token usage, the retry delay; no HTTP. Arguments as
+    :class:`ChatAgent`'s. ``turn_usage`` holds one dict per answered turn: the requests,
+    retries, tokens and latency that turn cost (the episode's totals are in
+    :meth:`episode_info`).
+    """
+
+    def __init__(
+        self,
+        model: str,
+        base_url: str = "http://localhost:8000/v1",
+        api_key: str | None = None,
+        temperature: float = 0.0,
+        max_tokens: int | None = None,
+        timeout_s: float = 60.0,
+        max_retries: int = 5,
+        backoff_s: float = 0.5,
+        system_prompt: str = SYSTEM_PROMPT,
+        history_turns: int | None = None,
+        max_retry_after_s: float = MAX_RETRY_AFTER_S,
+        max_response_bytes: int = MAX_RESPONSE_BYTES,
+        max_image_bytes: int = MAX_IMAGE_BYTES,
+        max_image_side: int = MAX_IMAGE_SIDE,
+        max_history_images: int | None = MAX_HISTORY_IMAGES,
+    ) -> None:
+        if not model:
+            raise ValueError("model must be a non-empty string")
+        _check_positive("timeout_s", timeout_s)
+        _check_positive("max_retry_after_s", max_retry_after_s)
+        _check_positive("backoff_s", backoff_s, allow_zero=True)
+        for name, value in (
+            ("max_retries", max_retries),
+            ("max_response_bytes", max_response_bytes),
+        ):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"{name} must be an int >= 0, got {value!r}")
+        if max_history_images is not None and (
+            isinstance(max_history_images, bool)
+            or not isinstance(max_history_images, int)
+            or max_history_images < 0
+        ):
+            raise ValueError(
+                f"max_history_images must be an int >= 0 or None, got {max_history_images!r}"
+            )
+        self.image_limits = ImageLimits(max_bytes=max_image_bytes, max_side=max_image_side)
+        self.max_history_images = max_history_images
+        self.model = model
+        self.url = base_url.rstrip("/") + "/chat/completions"
+        key = api_key if api_key is not None else os.environ.get("OPENAI_API_KEY")
+        self.headers = {"Accept-Encoding": ACCEPT_ENCODING}
+        if key:
+            self.headers["Authorization"] = f"Bearer {key}"
+        self.timeout_s = float(timeout_s)
+        self.temperature = temperature
+        self.max_tokens = max_tokens
+        self.max_retries = max_retries
+        self.backoff_s = backoff_s
+        self.max_retry_after_s = float(max_retry_after_s)
+        self.max_response_bytes = max_response_bytes
+        self.system_prompt = system_prompt
+        self.history_turns = history_turns
+        self.seed = 0
+        self.rng = make_generator(0, "chat-backoff")
+        self.messages: list[dict[str, Any]] = []
+        self.usage = _fresh_usage()
+        self.turn_usage: list[dict[str, float]] = []
+        self._usage_before = _fresh_usage()
+
+    def reset(self, seed: int | None = None) -> None:
+        """Start a new conversation; ``seed`` is sent to the endpoint for reproducibility."""
+        self.seed = derive_seed(0 if seed is None else seed, "chat-agent")
+        self.rng = make_generator(self.seed, "chat-backoff")
+        self.messages = []
+        self.usage = _fresh_usage()
+        self.turn_usage = []
+        self._usage_before = _fresh_usage()
+
+    def episode_info(self) -> dict[str, float]:
+        """Token usage, request and retry counts, time waited and total latency of this episode."""
+        return dict(self.usage)
+
+    def _user_turn(self, observation: Any, info: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """Add the observation's user message; return the messages to send."""
+        built = observation_content(observation, info, self.image_limits)
+        self.usage["images_sent"] += built.images_sent
+        self.usage["images_too_big"] += built.images_too_big
+        self.messages.append({"role": "user", "content": built.content})
+        self._forget_old_images()
+        return self._prompt()
+
+    def _assistant_turn(self, reply: str) -> str:
+        """Add the reply's assistant message and the turn's usage; return the reply."""
+        self.messages.append({"role": "assistant", "content": reply})
+        self.turn_usage.append(
+            {key: value - self._usage_before[key] for key, value in self.usage.items()}
+        )
+        self._usage_before = dict(self.usage)
+        return reply
+
+    def _body(self, messages: list[dict[str, Any]]) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "model": self.model,
+            "messages": messages,
+            "temperature": self.temperature,
+            "seed": self.seed,
+        }
+        if self.max_tokens is not None:
+            body["max_tokens"] = self.max_tokens
+        return body
+
+    def _retry_delay(self, attempt: int, retry_after: str | None) -> float | None:
+        """Seconds to wait before retry ``attempt + 1`` (None: no retry is left)."""
+        if attempt >= self.max_retries:
+            return None
+        delay = self.backoff_s * 2 ** min(attempt, 60) * (1.0 + 0.25 * float(self.rng.random()))
+        asked = retry_after_seconds(retry_after)
+        if asked is not None and asked <= self.max_retry_after_s:
+            delay = max(delay, asked)
+        delay = min(delay, self.max_retry_after_s)
+        self.usage["retry_wait_s"] += delay
+        return delay
+
+    def _forget_old_images(self) -> None:
+        """Replace every image but the latest ``max_history_images`` by a short text.
+
+        The window only moves forward, so a dropped image is never needed again and its
+        data is freed at once.
+        """
+        if self.max_history_images is None:
+            return
+        keep = self.max_history_images
+        for message in reversed(self.messages):
+            images = count_images(message["content"])
+            if not images:
+                continue
+            if keep >= images:
+                keep -= images
+                continue
+            message["content"] = drop_images(message["content"], keep)
+            keep = 0
+
+    def _prompt(self) -> list[dict[str, Any]]:
+        history = self.messages
+        if self.history_turns is not None:
+            history = history[-(2 * self.history_turns + 1) :]
+        return [{"role": "system", "content": self.system_prompt}, *history]
+
+    def _read(self, data: bytes) -> str:
+        try:
+            parsed = json.loads(data.decode("utf-8"))
+            content = parsed["choices"][0]["message"]["content"]
+        except RecursionError as exc:
+            raise ChatAgentError(f"{self.url} sent JSON nested too deeply to read") from exc
+        except (ValueError, KeyError, IndexError, TypeError) as exc:
+            raise ChatAgentError(f"{self.url} sent a malformed completion: {exc!r:.300}") from exc
+        usage = parsed.get("usage") if isinstance(parsed, dict) else None
+        for key in ("prompt_tokens", "completion_tokens", "total_tokens"):
+            value = usage.get(key) if isinstance(usage, dict) else None
+            if _is_count(value):
+                self.usage[key] += value
+        return content if isinstance(content, str) else ""
+
+
+class ChatAgent(ChatConversation):
     """Acts by asking a chat-completions endpoint.
 
     Args:
@@ -159,114 +325,41 @@ class ChatAgent(ReportsEpisodeInfo):
         max_image_side: int = MAX_IMAGE_SIDE,
         max_history_images: int | None = MAX_HISTORY_IMAGES,
     ) -> None:
-        if not model:
-            raise ValueError("model must be a non-empty string")
-        _check_positive("timeout_s", timeout_s)
-        _check_positive("max_retry_after_s", max_retry_after_s)
-        _check_positive("backoff_s", backoff_s, allow_zero=True)
-        for name, value in (
-            ("max_retries", max_retries),
-            ("max_response_bytes", max_response_bytes),
-        ):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise ValueError(f"{name} must be an int >= 0, got {value!r}")
-        if max_history_images is not None and (
-            isinstance(max_history_images, bool)
-            or not isinstance(max_history_images, int)
-            or max_history_images < 0
-        ):
-            raise ValueError(
-                f"max_history_images must be an int >= 0 or None, got {max_history_images!r}"
-            )
-        self.image_limits = ImageLimits(max_bytes=max_image_bytes, max_side=max_image_side)
-        self.max_history_images = max_history_images
-        self.model = model
-        self.url = base_url.rstrip("/") + "/chat/completions"
-        key = api_key if api_key is not None else os.environ.get("OPENAI_API_KEY")
-        headers = {"Accept-Encoding": ACCEPT_ENCODING}
-        if key:
-            headers["Authorization"] = f"Bearer {key}"
+        super().__init__(
+            model,
+            base_url,
+            api_key,
+            temperature,
+            max_tokens,
+            timeout_s,
+            max_retries,
+            backoff_s,
+            system_prompt,
+            history_turns,
+            max_retry_after_s,
+            max_response_bytes,
+            max_image_bytes,
+            max_image_side,
+            max_history_images,
+        )
         # One connection at most: the deadline shuts down the socket it remembers.
         self.client = httpx.Client(
-            headers=headers, timeout=timeout_s, limits=httpx.Limits(max_connections=1)
+            headers=self.headers, timeout=timeout_s, limits=httpx.Limits(max_connections=1)
         )
         self.deadline = Deadline()
-        self.timeout_s = float(timeout_s)
-        self.temperature = temperature
-        self.max_tokens = max_tokens
-        self.max_retries = max_retries
-        self.backoff_s = backoff_s
-        self.max_retry_after_s = float(max_retry_after_s)
-        self.max_response_bytes = max_response_bytes
-        self.system_prompt = system_prompt
-        self.history_turns = history_turns
-        self.seed = 0
-        self.rng = make_generator(0, "chat-backoff")
-        self.messages: list[dict[str, Any]] = []
-        self.usage = _fresh_usage()
         #: How the agent waits between retries (replaceable in tests).
         self.sleep = time.sleep
 
-    def reset(self, seed: int | None = None) -> None:
-        """Start a new conversation; ``seed`` is sent to the endpoint for reproducibility."""
-        self.seed = derive_seed(0 if seed is None else seed, "chat-agent")
-        self.rng = make_generator(self.seed, "chat-backoff")
-        self.messages = []
-        self.usage = _fresh_usage()
-
     def act(self, observation: Any, info: Mapping[str, Any]) -> str:
         """Send the observation, return the model's reply."""
-        built = observation_content(observation, info, self.image_limits)
-        self.usage["images_sent"] += built.images_sent
-        self.usage["images_too_big"] += built.images_too_big
-        self.messages.append({"role": "user", "content": built.content})
-        self._forget_old_images()
-        reply = self._complete(self._prompt())
-        self.messages.append({"role": "assistant", "content": reply})
-        return reply
-
-    def episode_info(self) -> dict[str, float]:
-        """Token usage, request and retry counts, time waited and total latency of this episode."""
-        return dict(self.usage)
+        return self._assistant_turn(self._complete(self._user_turn(observation, info)))
 
     def close(self) -> None:
         """Close the HTTP connection pool."""
         self.client.close()
 
-    def _forget_old_images(self) -> None:
-        """Replace every image but the latest ``max_history_images`` by a short text.
-
-        The window only moves forward, so a dropped image is never needed again and its
-        data is freed at once.
-        """
-        if self.max_history_images is None:
-            return
-        keep = self.max_history_images
-        for message in reversed(self.messages):
-            images = count_images(message["content"])
-            if not images:
-                continue
-            if keep >= images:
-                keep -= images
-                continue
-            message["content"] = drop_images(message["content"], keep)
-            keep = 0
-
-    def _prompt(self) -> list[dict[str, Any]]:
-        history = self.messages
-        if self.history_turns is not None:
-            history = history[-(2 * self.history_turns + 1) :]
-        return [{"role": "system", "content": self.system_prompt}, *history]
-
     def _complete(self, messages: list[dict[str, Any]]) -> str:
-        body: dict[str, Any] = {
-            "model": self.model,
-            "messages": messages,
-            "temperature": self.temperature,
-            "seed": self.seed,
-        }
-        if self.max_tokens is not None:
-            body["max_tokens"] = self.max_tokens
+        body = self._body(messages)
         problem = ""
         for attempt in range(self.max_retries + 1):
             if attempt:
@@ -329,31 +422,10 @@ class ChatAgent(ReportsEpisodeInfo):
                 return b"(an unreadable or oversized error body)"
             raise ChatAgentError(f"{self.url} sent an unusable response: {exc}") from exc
 
-    def _read(self, data: bytes) -> str:
-        try:
-            parsed = json.loads(data.decode("utf-8"))
-            content = parsed["choices"][0]["message"]["content"]
-        except RecursionError as exc:
-            raise ChatAgentError(f"{self.url} sent JSON nested too deeply to read") from exc
-        except (ValueError, KeyError, IndexError, TypeError) as exc:
-            raise ChatAgentError(f"{self.url} sent a malformed completion: {exc!r:.300}") from exc
-        usage = parsed.get("usage") if isinstance(parsed, dict) else None
-        for key in ("prompt_tokens", "completion_tokens", "total_tokens"):
-            value = usage.get(key) if isinstance(usage, dict) else None
-            if _is_count(value):
-                self.usage[key] += value
-        return content if isinstance(content, str) else ""
-
     def _wait(self, attempt: int, retry_after: str | None) -> None:
-        if attempt >= self.max_retries:
-            return
-        delay = self.backoff_s * 2 ** min(attempt, 60) * (1.0 + 0.25 * float(self.rng.random()))
-        asked = retry_after_seconds(retry_after)
-        if asked is not None and asked <= self.max_retry_after_s:
-            delay = max(delay, asked)
-        delay = min(delay, self.max_retry_after_s)
-        self.usage["retry_wait_s"] += delay
-        self.sleep(delay)
+        delay = self._retry_delay(attempt, retry_after)
+        if delay is not None:
+            self.sleep(delay)
 
 
 class _Transient(Exception):

@@ -125,10 +125,12 @@ class _QuietServer(ThreadingHTTPServer):
     """A threading server that stays quiet when a client hangs up mid-answer.
 
     The chat agent drops a connection on purpose (a reply over its size cap, a deadline);
-    http.server would print a traceback for each.
+    http.server would print a traceback for each. The listen backlog is deep enough for
+    hundreds of clients connecting at once (http.server's default of 5 refuses the rest).
     """
 
     daemon_threads = True
+    request_queue_size = 1024
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         """Ignore a client that went away; report anything else as usual."""
@@ -181,6 +183,11 @@ class ScriptedEndpoint:
         endpoint = self
 
         class Handler(BaseHTTPRequestHandler):
+            # Keep-alive, as real endpoints: a client reuses its connections (without
+            # Nagle's algorithm, which would hold each body back for the client's ACK).
+            protocol_version = "HTTP/1.1"
+            disable_nagle_algorithm = True
+
             def log_message(self, format: str, *args: Any) -> None:
                 """Stay quiet."""
 

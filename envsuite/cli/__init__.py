@@ -40,6 +40,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "info",
     "play",
     "evaluate",
+    "rollout",
     "report",
     "transcript",
     "select_policy",

@@ -1,0 +1,145 @@
+"""``envsuite rollout TARGET``: GRPO-grouped chat-agent rollouts for RL trainers.
+
+See :mod:`envsuite.evaluation.rollout` for the groups, the run directory and
+``transcripts.jsonl``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from envsuite.cli.console import line, print_table, stderr, stdout
+from envsuite.cli.env_kwargs import SetOption, parse_assignments
+from envsuite.cli.evaluate import _is_protocol, _options, check_extras
+from envsuite.cli.exits import USAGE, exit_with, reports_errors
+from envsuite.cli.info import make_env
+from envsuite.evaluation.protocol import TaskProtocol
+from envsuite.evaluation.rollout import RolloutResult, rollout, rollout_protocol
+from envsuite.registry import registry
+
+TARGET_HELP = (
+    "A single-agent env id (envsuite/Wordle-v0), or a task protocol file: its seeds are the "
+    "groups and its attempts the group size."
+)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``rollout`` to ``app``."""
+    app.command("rollout")(rollout_command)
+
+
+@reports_errors
+def rollout_command(
+    target: Annotated[str, typer.Argument(metavar="TARGET", help=TARGET_HELP)],
+    model: Annotated[str, typer.Option("--model", "-m", help="Model name sent to the endpoint.")],
+    base_url: Annotated[
+        str, typer.Option(help="The OpenAI-compatible API root, e.g. http://localhost:8000/v1.")
+    ],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Run directory (resumed if it exists).")],
+    groups: Annotated[
+        int, typer.Option(min=1, help="Env targets: groups (seeds seed-start..+N-1).")
+    ] = 8,
+    group_size: Annotated[
+        int | None,
+        typer.Option(min=1, help="Episodes per group, all on the group's seed (default 8)."),
+    ] = None,
+    concurrency: Annotated[int, typer.Option(min=1, max=4096, help="Episodes at once.")] = 64,
+    seed_start: Annotated[
+        int, typer.Option(min=0, help="Env targets: the first group's seed.")
+    ] = 0,
+    temperature: Annotated[float, typer.Option(min=0.0, help="Sampling temperature.")] = 1.0,
+    max_tokens: Annotated[
+        int | None, typer.Option(min=1, help="Cap on each reply's tokens.")
+    ] = None,
+    api_key: Annotated[
+        str | None, typer.Option(help="Bearer token (default $OPENAI_API_KEY).")
+    ] = None,
+    set_: SetOption = None,
+    agent_option: Annotated[
+        list[str] | None,
+        typer.Option(
+            metavar="KEY=VALUE", help="A chat-agent argument, e.g. timeout_s=30 (repeatable)."
+        ),
+    ] = None,
+    step_budget: Annotated[
+        int | None,
+        typer.Option(min=1, help="Env targets: the runner's step budget per episode."),
+    ] = None,
+    progress: Annotated[bool, typer.Option(help="Show the progress bar.")] = True,
+) -> None:
+    """Roll out MODEL on TARGET in groups sharing a seed; write records and transcripts.
+
+    OUT/episodes.jsonl gets one record per episode, OUT/transcripts.jsonl one chat
+    transcript per episode with per-turn rewards and token usage. Running the same command
+    again resumes. The summary shows each group's mean return and its std, which GRPO's
+    advantage divides by.
+    """
+    env_kwargs = parse_assignments(set_)
+    protocol: TaskProtocol
+    if _is_protocol(target):
+        given = [name for name, value in (("--set", set_), ("--step-budget", step_budget)) if value]
+        if given:
+            exit_with(f"{', '.join(given)} only apply to env targets; edit the protocol", USAGE)
+        protocol = TaskProtocol.load(target)
+        if group_size is not None:
+            protocol = protocol.model_copy(update={"attempts": group_size})
+    else:
+        registry[target]  # an unknown id raises with its suggestion
+        if env_kwargs:
+            make_env(registry[target], env_kwargs).close()
+        protocol = rollout_protocol(
+            target,
+            env_kwargs,
+            groups=groups,
+            group_size=group_size or 8,
+            seed_start=seed_start,
+            step_budget=step_budget,
+        )
+    check_extras(protocol)
+    options = _options(agent_option)
+    options.update(base_url=base_url, temperature=temperature)
+    if max_tokens is not None:
+        options["max_tokens"] = max_tokens
+    if api_key is not None:
+        options["api_key"] = api_key
+    columns = (TextColumn("[bold]episodes"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=stderr(), disable=not progress) as bar:
+        task = bar.add_task("episodes", total=protocol.episode_count())
+        result = rollout(
+            protocol,
+            model,
+            out,
+            agent_options=options,
+            concurrency=concurrency,
+            on_episode=lambda _: bar.advance(task),
+        )
+    _print_summary(result)
+
+
+def _print_summary(result: RolloutResult) -> None:
+    console = stdout()
+    title = f"{result.run_dir} ({result.new} new, {result.resumed} resumed)"
+    table = Table(title=title, caption="std: sample std (ddof=1) of the group's returns")
+    for column in ("env", "group", "seed", "episodes", "infra\nerrors", "mean return", "std"):
+        table.add_column(column, justify="left" if column == "env" else "right")
+    for group in result.groups:
+        table.add_row(
+            group.env_id.removeprefix("envsuite/"),
+            str(group.group),
+            str(group.seed),
+            str(group.size),
+            str(group.infra_errors),
+            "-" if group.mean_return is None else f"{group.mean_return:.3f}",
+            "-" if group.std_return is None else f"{group.std_return:.3f}",
+        )
+    print_table(console, table)
+    line(console, f"records: {result.run_dir / 'episodes.jsonl'}")
+    line(console, f"transcripts: {result.transcripts_path}")
+    errors = sum(record.infra_error is not None for record in result.records)
+    if errors:
+        line(stderr(), f"{errors} episode(s) hit infra errors (kept apart from results)", "yellow")

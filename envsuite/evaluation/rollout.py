@@ -1,0 +1,693 @@
+"""Rollouts for RL trainers: many chat-agent episodes at once, in GRPO groups, resumable.
+
+:func:`rollout` (and its coroutine :func:`arollout`) runs every episode of a task protocol
+with an :class:`~envsuite.agents.async_chat_agent.AsyncChatAgent` against an
+OpenAI-compatible endpoint (vLLM or SGLang in real use), ``concurrency`` episodes at a
+time in one thread: each episode waits for the model with ``await`` and steps its env
+in-process between awaits, so hundreds of episodes cost hundreds of env instances and
+one HTTP connection pool, not hundreds of threads.
+
+Groups (what GRPO compares): group ``g`` is the ``g``-th seed of the protocol (for an env
+target, seed ``seed_start + g``), and its ``G`` members are the protocol's attempts
+``0..G-1``. Every member of a group resets its env with the same seed, so they start from
+the same observation; they differ only in the model's sampling: member ``m`` sends the
+request field ``seed`` derived from (env seed, ``m``), exactly as ``envsuite eval`` seeds
+attempt ``m``, at the ``temperature`` given. Each record holds, in
+``agent_info["rollout"]``, ``{"group": g, "member": m, "sampling": {"seed": ...,
+"temperature": ...}}``; its ``seed`` and ``attempt`` fields are the env seed and ``m``.
+
+What a run directory holds (``--out``):
+
+- ``run.json`` and ``episodes.jsonl``: as ``envsuite eval`` writes them, one
+  :class:`~envsuite.records.EpisodeRecord` per episode (agent id ``openai:MODEL``), so
+  ``envsuite report`` and the metrics read a rollout as any run;
+- ``transcripts.jsonl``: one line per episode for the trainer: the identity of the episode
+  (``task_id``, ``env_id``, ``env_kwargs``, ``seed``, ``attempt``, ``group``, ``member``),
+  ``sampling``, ``messages`` (the chat transcript of
+  :mod:`envsuite.evaluation.transcripts`: system, then user and assistant turns, ending
+  with the env's last observation), ``rewards`` (``rewards[i]`` follows the ``i``-th
+  assistant message), ``usage`` (per assistant message: ``prompt_tokens``,
+  ``completion_tokens``, ``total_tokens``, ``requests``, ``retries``, ``latency_s``, ...),
+  ``episode_return``, ``success`` and ``infra_error``.
+
+The system prompt is the env's own (:func:`~envsuite.evaluation.transcripts.system_prompt_of`)
+unless ``agent_options`` names one, so the transcript written is exactly the conversation
+the model saw, and equals the transcript :func:`transcripts_from_record` rebuilds from the
+record. (The sync ``envsuite eval --agent openai:M`` sends the chat agent's generic prompt
+instead; records do not hold prompts, so given the same replies the records are the same.)
+
+Each episode's transcript line is written and flushed first, then its record; a run killed
+at any point resumes with ``rollout`` on the same directory: recorded episodes are skipped,
+a transcript line without a record (the kill fell between the two writes) is dropped when
+the directory is opened, and every episode ends up in both files exactly once.
+
+Failures: an endpoint answering 5xx, 429 or timing out is retried by the agent (with
+backoff); an endpoint that stays down, or an env that raises, fails the episode's try, which
+is retried ``max_infra_retries`` times as the runner does and then recorded with
+``infra_error`` set. Other episodes carry on.
+
+Envs come from ``env_factory(env_id, env_kwargs)``: :func:`local_env` (``envsuite.make``)
+by default; a remote env fits the same slot (``lambda env_id, kwargs:
+envsuite.remote.make(url, env_id, **kwargs)``), and gives the same records and
+transcripts as in-process (tested). An env whose calls block on the network should be
+stepped with ``env_calls_in_thread=True``, which runs each ``reset`` and ``step`` in a
+worker thread so the event loop keeps serving other episodes. What the wire does not carry
+(the env's system prompt, the info keys it records as curves and metrics) is read from
+the same env made here once per (id, kwargs).
+Only single-agent (Gymnasium) envs are rolled out; multi-agent specs are refused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import statistics
+import tempfile
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from envsuite.agents.async_chat_agent import AsyncChatAgent
+from envsuite.errors import UsageError
+from envsuite.evaluation.episode_runner import (
+    InfraError,
+    _add_counts,
+    _infra_record,
+    _runner_stop,
+    _stored_action,
+)
+from envsuite.evaluation.jobs import EpisodeJob
+from envsuite.evaluation.protocol import TaskProtocol
+from envsuite.evaluation.record_store import RecordStore, run_dir_lock
+from envsuite.evaluation.run_directory import open_run
+from envsuite.evaluation.transcripts import TranscriptRecorder, system_prompt_of
+from envsuite.jsonable import canonical_json, to_jsonable
+from envsuite.records import EpisodeRecord, RecordFileError, episode_key
+from envsuite.registry import registry
+from envsuite.seeding import derive_seed
+from envsuite.version import __version__
+
+#: The trainer's file in a rollout's run directory (see the module docstring).
+TRANSCRIPTS_FILE = "transcripts.jsonl"
+
+#: Connections of one HTTP client: a rollout opens ``ceil(concurrency / this)`` clients,
+#: since the time httpx's connection pool takes to hand out a connection grows with the
+#: number of connections it holds (with one pool of 64 connections, rollouts against a
+#: fast loopback endpoint were slower at concurrency 64 than at 4).
+CONNECTIONS_PER_CLIENT = 8
+
+#: Makes the env of an episode: ``(env_id, env_kwargs) -> Gymnasium env``.
+EnvFactory = Callable[[str, dict[str, Any]], Any]
+
+#: Key of an episode: (task, env, kwargs as JSON, seed, attempt), as records are keyed.
+Key = tuple[str, str, str, int, int]
+
+
+class RolloutError(UsageError):
+    """A rollout that cannot run as asked (a multi-agent env, a bad concurrency)."""
+
+
+def local_env(env_id: str, env_kwargs: dict[str, Any]) -> Any:
+    """The default :data:`EnvFactory`: ``envsuite.make`` in this process."""
+    return registry[env_id].make(**env_kwargs)
+
+
+@dataclass(frozen=True)
+class GroupSummary:
+    """The returns of one GRPO group (one env, one seed, ``size`` members).
+
+    Attributes:
+        env_id: The env.
+        env_kwargs: Its kwargs.
+        seed: The env seed every member reset with.
+        group: The group's index.
+        size: Members recorded.
+        infra_errors: Members that hit infra errors (left out of the statistics).
+        mean_return: Mean return of the other members (None if none).
+        std_return: Their sample standard deviation (``ddof=1``, as TRL's GRPOTrainer
+            computes the group std of its advantages; None under two members).
+    """
+
+    env_id: str
+    env_kwargs: dict[str, Any]
+    seed: int
+    group: int
+    size: int
+    infra_errors: int
+    mean_return: float | None
+    std_return: float | None
+
+
+@dataclass
+class RolloutResult:
+    """What a call to :func:`rollout` left in the run directory.
+
+    Attributes:
+        run_dir: The run directory.
+        run_id: Its run id.
+        records: The protocol's records, each episode once.
+        new: Episodes run by this call.
+        resumed: Episodes found recorded already.
+        transcripts_path: The trainer's ``transcripts.jsonl``.
+    """
+
+    run_dir: Path
+    run_id: str
+    records: list[EpisodeRecord]
+    new: int
+    resumed: int
+    transcripts_path: Path
+    groups: list[GroupSummary] = field(default_factory=list)
+
+
+def rollout_protocol(
+    env_id: str,
+    env_kwargs: dict[str, Any] | None = None,
+    *,
+    groups: int,
+    group_size: int,
+    seed_start: int = 0,
+    step_budget: int | None = None,
+) -> TaskProtocol:
+    """The protocol of ``groups`` groups of ``group_size`` on ``env_id``.
+
+    Seeds ``seed_start .. seed_start + groups - 1``, ``group_size`` attempts each.
+    """
+    return TaskProtocol.model_validate(
+        {
+            "id": "rollout",
+            "envs": [{"id": env_id, "kwargs": env_kwargs or {}}],
+            "seeds": {"start": seed_start, "count": groups},
+            "attempts": group_size,
+            "metrics": ["mean_return"],
+            "max_steps": step_budget,
+        }
+    )
+
+
+def rollout(
+    protocol: TaskProtocol,
+    model: str,
+    run_dir: str | Path,
+    *,
+    agent_options: dict[str, Any] | None = None,
+    concurrency: int = 64,
+    env_factory: EnvFactory = local_env,
+    env_calls_in_thread: bool = False,
+    on_episode: Callable[[EpisodeRecord], None] | None = None,
+) -> RolloutResult:
+    """Run every episode of ``protocol`` not yet recorded in ``run_dir`` (see the module).
+
+    Args:
+        protocol: What to run: its seeds are the groups, its attempts the group members.
+        model: The model name sent to the endpoint (agent id ``openai:MODEL``).
+        run_dir: The run directory (created, or resumed if it holds this run).
+        agent_options: :class:`AsyncChatAgent` arguments (``base_url``, ``api_key``,
+            ``temperature``, ``timeout_s``, ``max_retries``, ``max_tokens``, ...).
+        concurrency: Episodes in flight at once (and the HTTP connection limit).
+        env_factory: Makes each env (:func:`local_env` by default).
+        env_calls_in_thread: Run env ``reset`` and ``step`` in worker threads (for envs
+            whose calls block on the network).
+        on_episode: Called with each new record as it is written (for progress).
+
+    Raises:
+        RolloutError: a multi-agent env, or ``concurrency`` below 1.
+        ProtocolError: an env refuses the protocol's kwargs.
+        RunDirError: ``run_dir`` holds another run.
+        RunInUseError: another process is writing into ``run_dir``.
+        RecordFileError: an invalid line in ``episodes.jsonl`` or ``transcripts.jsonl``.
+    """
+    return asyncio.run(
+        arollout(
+            protocol,
+            model,
+            run_dir,
+            agent_options=agent_options,
+            concurrency=concurrency,
+            env_factory=env_factory,
+            env_calls_in_thread=env_calls_in_thread,
+            on_episode=on_episode,
+        )
+    )
+
+
+async def arollout(
+    protocol: TaskProtocol,
+    model: str,
+    run_dir: str | Path,
+    *,
+    agent_options: dict[str, Any] | None = None,
+    concurrency: int = 64,
+    env_factory: EnvFactory = local_env,
+    env_calls_in_thread: bool = False,
+    on_episode: Callable[[EpisodeRecord], None] | None = None,
+) -> RolloutResult:
+    """:func:`rollout` as a coroutine, for callers that run their own event loop."""
+    if isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1:
+        raise RolloutError(f"concurrency must be an int >= 1, got {concurrency!r}")
+    for entry in protocol.envs:
+        if registry[entry.id].multi_agent:
+            raise RolloutError(
+                f"{entry.id} is a multi-agent env; rollouts run single-agent envs only"
+            )
+    if not model:
+        raise RolloutError("model must be a non-empty string")
+    protocol.check_envs()
+    options = dict(agent_options or {})
+    agent = f"openai:{model}"
+    with run_dir_lock(run_dir):
+        run_id = open_run(run_dir, protocol, agent, options)
+        store = RecordStore(run_dir)
+        transcripts = TranscriptFile(Path(run_dir) / TRANSCRIPTS_FILE, store.done)
+        jobs = protocol.jobs(run_id, agent, options)
+        wanted = {job.key for job in jobs}
+        todo = [job for job in jobs if job.key not in store.done]
+        groups = _group_indices(protocol)
+        runner = _Runner(model, options, env_factory, env_calls_in_thread, groups)
+        queue: asyncio.Queue[EpisodeJob] = asyncio.Queue()
+        for job in todo:
+            queue.put_nowait(job)
+
+        async def work(client: httpx.AsyncClient) -> None:
+            while not queue.empty():
+                job = queue.get_nowait()
+                record, transcript = await runner.run(job, client)
+                transcripts.append(transcript)
+                store.append(record)
+                if on_episode is not None:
+                    on_episode(record)
+
+        workers = min(concurrency, len(todo))
+        async with contextlib.AsyncExitStack() as stack:
+            clients = [
+                await stack.enter_async_context(_client())
+                for _ in range(-(-workers // CONNECTIONS_PER_CLIENT))
+            ]
+            try:
+                await asyncio.gather(
+                    *(work(clients[i // CONNECTIONS_PER_CLIENT]) for i in range(workers))
+                )
+            finally:
+                runner.close()
+    records = [record for record in store.records if record.key in wanted]
+    return RolloutResult(
+        Path(run_dir),
+        run_id,
+        records,
+        len(todo),
+        len(jobs) - len(todo),
+        transcripts.path,
+        group_summaries(records, groups),
+    )
+
+
+def _client() -> httpx.AsyncClient:
+    limits = httpx.Limits(
+        max_connections=CONNECTIONS_PER_CLIENT, max_keepalive_connections=CONNECTIONS_PER_CLIENT
+    )
+    return httpx.AsyncClient(limits=limits, timeout=None)
+
+
+def _group_indices(protocol: TaskProtocol) -> dict[int, int]:
+    """Env seed -> group index: the seed's position in the protocol's seeds."""
+    return {seed: index for index, seed in enumerate(protocol.seed_values())}
+
+
+def group_summaries(
+    records: Sequence[EpisodeRecord], groups: Mapping[int, int] | None = None
+) -> list[GroupSummary]:
+    """Mean and sample std of the return of each group (env, kwargs, seed), in seed order.
+
+    ``groups`` maps a seed to its group index (default: the index in ``agent_info
+    ["rollout"]``, else the seed's rank).
+    """
+    by_group: dict[tuple[str, str, int], list[EpisodeRecord]] = {}
+    for record in records:
+        key = (record.env_id, canonical_json(record.env_kwargs), record.seed)
+        by_group.setdefault(key, []).append(record)
+    ranks = {seed: rank for rank, seed in enumerate(sorted({r.seed for r in records}))}
+    summaries = []
+    for (env_id, kwargs, seed), members in sorted(by_group.items()):
+        returns = [
+            float(m.episode_return)  # type: ignore[arg-type]
+            for m in members
+            if m.infra_error is None
+        ]
+        info = members[0].agent_info.get("rollout")
+        index = groups.get(seed) if groups is not None else None
+        if index is None:
+            index = info.get("group") if isinstance(info, dict) else None
+        summaries.append(
+            GroupSummary(
+                env_id=env_id,
+                env_kwargs=json.loads(kwargs),
+                seed=seed,
+                group=int(index) if isinstance(index, int) else ranks[seed],
+                size=len(members),
+                infra_errors=len(members) - len(returns),
+                mean_return=statistics.fmean(returns) if returns else None,
+                std_return=statistics.stdev(returns) if len(returns) > 1 else None,
+            )
+        )
+    return summaries
+
+
+class _EnvPool:
+    """Made envs, reused across episodes: a free list per (env id, kwargs).
+
+    ``reset(seed=...)`` fully determines an episode, so a reused env changes nothing but
+    the cost of making it; at most ``concurrency`` envs per config are ever made.
+    """
+
+    def __init__(self, factory: EnvFactory) -> None:
+        self.factory = factory
+        self.free: dict[str, list[Any]] = {}
+        self.made: list[Any] = []
+
+    def take(self, job: EpisodeJob) -> Any:
+        free = self.free.setdefault(job.env_id + canonical_json(job.env_kwargs), [])
+        if free:
+            return free.pop()
+        env = self.factory(job.env_id, dict(job.env_kwargs))
+        self.made.append(env)
+        return env
+
+    def give_back(self, job: EpisodeJob, env: Any) -> None:
+        self.free[job.env_id + canonical_json(job.env_kwargs)].append(env)
+
+    def discard(self, env: Any) -> None:
+        """Close and forget ``env`` (after an infra error it may be broken)."""
+        with contextlib.suppress(Exception):
+            env.close()
+        self.made = [made for made in self.made if made is not env]
+
+    def close(self) -> None:
+        for env in self.made:
+            with contextlib.suppress(Exception):
+                env.close()
+        self.made.clear()
+        self.free.clear()
+
+
+@dataclass(frozen=True)
+class _EnvTraits:
+    """What the runner reads off an env besides reset and step: its prompt, recorded keys.
+
+    An envsuite env made in this process has them; an env behind ``envsuite serve`` does
+    not carry them over the wire, so they are read from the same env made here once (they
+    depend only on the env's id and kwargs), and the records and transcripts come out as
+    in-process. If it cannot be made here (an extra missing on this machine), the env
+    class's declared keys and the chat agent's generic prompt are used.
+    """
+
+    system_prompt: str
+    record_curves: tuple[str, ...]
+    record_metrics: tuple[str, ...]
+
+    @classmethod
+    def of(cls, env: Any, env_id: str, env_kwargs: dict[str, Any]) -> _EnvTraits:
+        raw = getattr(env, "unwrapped", env)
+        if hasattr(raw, "record_curves") and hasattr(raw, "record_metrics"):
+            return cls._read(raw)
+        try:
+            local = registry[env_id].make(**env_kwargs)
+        except Exception:  # no local copy: the class's declarations
+            try:
+                return cls._read(registry[env_id].load())
+            except Exception:
+                return cls(system_prompt_of(env), (), ())
+        try:
+            return cls._read(local.unwrapped)
+        finally:
+            with contextlib.suppress(Exception):
+                local.close()
+
+    @classmethod
+    def _read(cls, raw: Any) -> _EnvTraits:
+        return cls(
+            system_prompt_of(raw),
+            tuple(getattr(raw, "record_curves", ())),
+            tuple(getattr(raw, "record_metrics", ())),
+        )
+
+
+class _Runner:
+    """Runs one job into (record, transcript line), retrying infra errors as the runner does."""
+
+    def __init__(
+        self,
+        model: str,
+        options: dict[str, Any],
+        env_factory: EnvFactory,
+        in_thread: bool,
+        groups: Mapping[int, int],
+    ) -> None:
+        self.model = model
+        self.options = options
+        self.pool = _EnvPool(env_factory)
+        self.in_thread = in_thread
+        self._traits: dict[str, _EnvTraits] = {}
+        self.groups = groups
+
+    def close(self) -> None:
+        self.pool.close()
+
+    async def _call(self, what: str, function: Callable[..., Any], *args: Any, **kw: Any) -> Any:
+        try:
+            if self.in_thread:
+                return await asyncio.to_thread(function, *args, **kw)
+            return function(*args, **kw)
+        except Exception as exc:
+            raise InfraError(f"{what} raised {type(exc).__name__}: {exc}") from exc
+
+    def traits(self, job: EpisodeJob, env: Any) -> _EnvTraits:
+        """The env's prompt and recorded keys, read once per (env id, kwargs)."""
+        key = job.env_id + canonical_json(job.env_kwargs)
+        if key not in self._traits:
+            self._traits[key] = _EnvTraits.of(env, job.env_id, job.env_kwargs)
+        return self._traits[key]
+
+    def _agent(self, job: EpisodeJob, env: Any, client: httpx.AsyncClient) -> AsyncChatAgent:
+        options = dict(self.options)
+        options.setdefault("system_prompt", self.traits(job, env).system_prompt)
+        return AsyncChatAgent(self.model, client=client, **options)
+
+    def _rollout_info(self, job: EpisodeJob, agent: AsyncChatAgent | None) -> dict[str, Any]:
+        sampling_seed = (
+            agent.seed
+            if agent is not None
+            else derive_seed(derive_seed(job.seed, "agent", job.attempt), "chat-agent")
+        )
+        temperature = agent.temperature if agent is not None else self.options.get("temperature")
+        return {
+            "group": self.groups.get(job.seed, 0),
+            "member": job.attempt,
+            "sampling": {"seed": sampling_seed, "temperature": temperature},
+        }
+
+    async def run(
+        self, job: EpisodeJob, client: httpx.AsyncClient
+    ) -> tuple[EpisodeRecord, dict[str, Any]]:
+        error = ""
+        reported: dict[str, Any] = {}
+        started = time.perf_counter()
+        tries = job.max_infra_retries + 1
+        for _ in range(tries):
+            try:
+                return await self._run_once(job, client)
+            except InfraError as exc:
+                error = str(exc)
+                _add_counts(reported, exc.agent_info or {})
+        error = f"{error} (every one of {tries} tries failed)" if tries > 1 else error
+        seconds = time.perf_counter() - started
+        reported["rollout"] = self._rollout_info(job, None)
+        record = _infra_record(job, registry[job.env_id], error, seconds, reported)
+        return record, _transcript_line(record, [], [], [])
+
+    async def _run_once(
+        self, job: EpisodeJob, client: httpx.AsyncClient
+    ) -> tuple[EpisodeRecord, dict[str, Any]]:
+        env = await self._call("making the env", self.pool.take, job)
+        try:
+            agent = self._agent(job, env, client)
+        except Exception as exc:  # the agent's constructor refused its options
+            self.pool.give_back(job, env)
+            raise InfraError(f"making the agent raised {type(exc).__name__}: {exc}") from exc
+        try:
+            fields, transcript = await self._play(job, env, agent)
+        except InfraError as exc:
+            exc.agent_info = agent.episode_info()
+            self.pool.discard(env)
+            raise
+        self.pool.give_back(job, env)
+        fields["agent_info"] = {**agent.episode_info(), "rollout": self._rollout_info(job, agent)}
+        record = EpisodeRecord(
+            run_id=job.run_id,
+            task_id=job.task_id,
+            env_id=job.env_id,
+            env_kwargs=job.env_kwargs,
+            spec_hash=env.unwrapped.spec_hash,
+            envsuite_version=__version__,
+            agent_id=job.agent,
+            seed=job.seed,
+            attempt=job.attempt,
+            **fields,
+        )
+        return record, _transcript_line(
+            record, transcript.messages, transcript.rewards, agent.turn_usage
+        )
+
+    async def _play(self, job: EpisodeJob, env: Any, agent: AsyncChatAgent) -> tuple[Any, Any]:
+        """The Gymnasium loop of :mod:`envsuite.episodes`, awaiting the agent between steps."""
+        started = time.perf_counter()
+        traits = self.traits(job, env)
+        curve_keys, metric_keys = traits.record_curves, traits.record_metrics
+        agent.reset(seed=derive_seed(job.seed, "agent", job.attempt))
+        recorder = TranscriptRecorder(agent.system_prompt, limits=agent.image_limits)
+        observation, info = await self._call("env.reset", env.reset, seed=job.seed)
+        recorder.observe(observation, info)
+        stop = _runner_stop(job, started)
+        trace: list[dict[str, Any]] = []
+        curves: dict[str, list[float]] = {}
+        total, length = 0.0, 0
+        terminated = truncated = False
+        reason: str | None = None
+        while not (terminated or truncated):
+            if stop is not None:
+                reason = stop(length)
+                if reason is not None:
+                    break
+            try:
+                action = await agent.act(observation, info)
+            except Exception as exc:
+                raise InfraError(f"agent.act raised {type(exc).__name__}: {exc}") from exc
+            step = await self._call("env.step", env.step, action)
+            observation, reward, terminated, truncated, info = step
+            reward = float(reward)
+            total += reward
+            length += 1
+            if job.record_trace:
+                trace.append({"action": _stored_action(action), "reward": reward})
+            for key in curve_keys:
+                if key in info and info[key] is not None:
+                    curves.setdefault(key, []).append(float(info[key]))
+            recorder.act(action)
+            recorder.reward(reward)
+            recorder.observe(observation, info)
+        success, score = info.get("success"), info.get("score")
+        fields = {
+            "episode_return": total,
+            "success": None if success is None else bool(success),
+            "score": None if score is None else float(score),
+            "length": length,
+            "terminated": bool(terminated),
+            "truncated": bool(truncated) or reason is not None,
+            "stop_reason": reason or ("terminated" if terminated else "truncated"),
+            "wall_time_s": time.perf_counter() - started,
+            "metrics": {k: float(info[k]) for k in metric_keys if info.get(k) is not None},
+            "curves": curves,
+            "trace": trace,
+        }
+        return fields, recorder.transcript
+
+
+def _transcript_line(
+    record: EpisodeRecord,
+    messages: list[dict[str, Any]],
+    rewards: list[float],
+    usage: list[dict[str, float]],
+) -> dict[str, Any]:
+    info = record.agent_info.get("rollout", {})
+    return {
+        "run_id": record.run_id,
+        "task_id": record.task_id,
+        "env_id": record.env_id,
+        "env_kwargs": record.env_kwargs,
+        "seed": record.seed,
+        "attempt": record.attempt,
+        "group": info.get("group"),
+        "member": info.get("member"),
+        "sampling": info.get("sampling"),
+        "messages": messages,
+        "rewards": rewards,
+        "usage": usage,
+        "episode_return": record.episode_return,
+        "success": record.success,
+        "infra_error": record.infra_error,
+    }
+
+
+def line_key(line: Mapping[str, Any]) -> Key:
+    """The episode key of a ``transcripts.jsonl`` line (as :attr:`EpisodeRecord.key`)."""
+    return episode_key(
+        line["task_id"], line["env_id"], line["env_kwargs"], line["seed"], line["attempt"]
+    )
+
+
+class TranscriptFile:
+    """The run's ``transcripts.jsonl``, kept in step with its records.
+
+    Opening it drops a partial last line, any line whose episode has no record (the run was
+    killed between the two writes: the episode runs again) and any repeat of an episode,
+    rewriting the file atomically when something was dropped.
+
+    Args:
+        path: The file.
+        recorded: The keys of the episodes recorded in ``episodes.jsonl``.
+
+    Raises:
+        RecordFileError: a complete line that is not a JSON transcript line.
+    """
+
+    def __init__(self, path: Path, recorded: set[Key]) -> None:
+        self.path = path
+        self.dropped = 0
+        if not path.exists():
+            return
+        data = path.read_bytes()
+        complete = data[: data.rfind(b"\n") + 1]
+        kept: list[bytes] = []
+        seen: set[Key] = set()
+        for number, raw in enumerate(complete.splitlines(keepends=True), start=1):
+            if not raw.strip():
+                continue
+            try:
+                key = line_key(json.loads(raw))
+            except (ValueError, KeyError, TypeError) as exc:
+                raise RecordFileError(
+                    f"{path}:{number}: not a transcript line ({type(exc).__name__}: {exc})"
+                ) from exc
+            if key in recorded and key not in seen:
+                seen.add(key)
+                kept.append(raw)
+        body = b"".join(kept)
+        if body != data:
+            self.dropped = len(complete.splitlines()) - len(kept) + (complete != data)
+            handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".transcripts-")
+            try:
+                with os.fdopen(handle, "wb") as out:
+                    out.write(body)
+                os.replace(temporary, path)
+            except BaseException:
+                Path(temporary).unlink(missing_ok=True)
+                raise
+
+    def append(self, line: Mapping[str, Any]) -> None:
+        """Write one transcript line and flush it to the OS before returning."""
+        text = json.dumps(to_jsonable(dict(line)), ensure_ascii=False)
+        with open(self.path, "a", encoding="utf-8") as handle:
+            handle.write(text + "\n")
+            handle.flush()
+
+
+def read_transcripts(path: str | Path) -> list[dict[str, Any]]:
+    """Every complete line of a ``transcripts.jsonl`` (a partial last line is skipped)."""
+    data = Path(path).read_bytes()
+    lines = data[: data.rfind(b"\n") + 1].decode("utf-8").splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
