@@ -46,7 +46,20 @@ _new = tuple.__new__
 
 
 def place(screen: Screen) -> list[Placed]:
-    """Every shown widget of ``screen`` in drawing order (later ones are on top)."""
+    """Every shown widget of ``screen`` in drawing order (later ones are on top).
+
+    Computed once per layout (see :class:`~.screen.ScreenTree` for what invalidates it)
+    and shared: callers must not mutate the list.
+    """
+    tree = screen.tree()
+    placed = tree.placed
+    if placed is None:
+        placed = tree.placed = place_now(screen)
+    return placed
+
+
+def place_now(screen: Screen) -> list[Placed]:
+    """:func:`place` computed afresh (what the cache is checked against)."""
     placed: list[Placed] = []
     popups: list[tuple[Widget, tuple[int, int], str, int, bool]] = []
     whole = Rect(0, 0, screen.width, screen.height)
@@ -100,9 +113,42 @@ def place(screen: Screen) -> list[Placed]:
 def hit(placed: list[Placed], px: int, py: int) -> Placed | None:
     """The topmost live widget whose visible part holds pixel ``(px, py)``, or None."""
     for item in reversed(placed):
-        if not item.inert and item.visible is not None and item.visible.contains(px, py):
+        box = item.visible
+        if (
+            box is not None
+            and not item.inert
+            and box.x <= px < box.x + box.width
+            and box.y <= py < box.y + box.height
+        ):
             return item
     return None
+
+
+def hit_on(screen: Screen, px: int, py: int) -> Placed | None:
+    """:func:`hit` on the screen's placement, remembered per point while it is valid."""
+    tree = screen.tree()
+    hits = tree.hits
+    point = (px, py)
+    if point in hits:
+        return hits[point]
+    placed = tree.placed
+    if placed is None:
+        placed = tree.placed = place_now(screen)
+    top = hits[point] = hit(placed, px, py)
+    return top
+
+
+def live_by_id(screen: Screen) -> dict[str, Placed]:
+    """The placed widgets not behind a modal dialog, by element id (the first of each)."""
+    tree = screen.tree()
+    live = tree.live
+    if live is None:
+        live = {}
+        for item in reversed(place(screen)):
+            if not item.inert:
+                live[item.widget.element_id] = item
+        tree.live = live
+    return live
 
 
 def focus_order(placed: list[Placed]) -> list[Placed]:
