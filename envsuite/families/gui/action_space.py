@@ -43,6 +43,9 @@ def action_space(width: int, height: int, max_text: int = 32) -> spaces.Dict:
 
 
 def _pair(value: Any, what: str) -> tuple[int, int]:
+    if type(value) is np.ndarray and value.shape == (2,) and value.dtype.kind in "iu":
+        first, second = value.tolist()  # what the space samples: the checks below hold
+        return round(float(first)), round(float(second))
     try:
         array = np.asarray(value)
         if array.shape != (2,) or not np.issubdtype(array.dtype, np.number):

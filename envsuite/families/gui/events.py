@@ -30,7 +30,7 @@ Buttons and links log ``("activate", id)`` in ``screen.event_log``; a closed dia
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from envsuite.families.gui.actions import GuiAction, GuiActionError
 from envsuite.families.gui.buttons import Button, Link
@@ -43,9 +43,8 @@ from envsuite.families.gui.scroll_container import ScrollContainer
 from envsuite.families.gui.text_field import TextField
 
 
-@dataclass(frozen=True)
-class DispatchResult:
-    """What an action did.
+class DispatchResult(NamedTuple):
+    """What an action did (a named tuple: immutable, and cheap to make every step).
 
     Attributes:
         changed: Whether any widget state, focus or dialog changed.

@@ -76,13 +76,17 @@ class ScreenTree:
 
     def valid_for(self, screen: Screen) -> bool:
         """Whether nothing the tree depends on changed since it was built."""
-        return (
+        if not (
             self._generation == widget_module._generation
             and self._items == screen.items
             and self._dialogs == screen.dialogs
             and self._size == (screen.width, screen.height)
-            and all(_inner(widget) == inner for widget, inner in self._containers)
-        )
+        ):
+            return False
+        for widget, inner in self._containers:  # noqa: SIM110 (no generator: a hot path)
+            if _inner(widget) != inner:
+                return False
+        return True
 
 
 def _inner(widget: Widget) -> list[Widget]:
