@@ -6,6 +6,12 @@ accessibility tree, so the three can never disagree about what is where.
 Layers, bottom to top: the screen's widgets, open dialogs in order, then open dropdown
 lists (which, as in browsers, escape their container's clipping). While a modal dialog is
 open, every layer below it is inert.
+
+The placement is computed once per layout and kept on the screen's
+:class:`~envsuite.families.gui.screen.ScreenTree` (with the hit-test results of the
+points asked for), until a widget's layout-relevant attribute is set, the screen's lists
+or a container's child lists change (see :func:`~envsuite.families.gui.widget.layout_generation`);
+:func:`place_now` computes it afresh.
 """
 
 from __future__ import annotations
@@ -41,6 +47,8 @@ class Placed(NamedTuple):
     inert: bool
 
 
+#: Most hit-test results a screen's placement remembers (then it starts again).
+MAX_REMEMBERED_HITS = 4096
 #: ``Placed(...)`` without the named tuple's Python-level ``__new__`` (one frame per widget).
 _new = tuple.__new__
 
@@ -134,6 +142,8 @@ def hit_on(screen: Screen, px: int, py: int) -> Placed | None:
     placed = tree.placed
     if placed is None:
         placed = tree.placed = place_now(screen)
+    if len(hits) >= MAX_REMEMBERED_HITS:
+        hits.clear()
     top = hits[point] = hit(placed, px, py)
     return top
 

@@ -134,6 +134,16 @@ class Screen:
                 raise ValueError(f"two widgets share the element id {widget.element_id!r}")
             seen.add(widget.element_id)
 
+    def __getstate__(self) -> dict[str, Any]:
+        """The screen without its cached tree.
+
+        Copies and unpickled screens build their own: a generation number means nothing
+        in another process.
+        """
+        state = self.__dict__.copy()
+        state["_tree"] = None
+        return state
+
     def tree(self) -> ScreenTree:
         """The screen's widgets and placement, rebuilt only when something changed."""
         tree = self._tree

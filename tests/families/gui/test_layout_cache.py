@@ -9,6 +9,8 @@ actions and, after every step, compare each cached answer with one computed afre
 
 from __future__ import annotations
 
+import copy
+import pickle
 from collections.abc import Iterator
 from typing import Any
 
@@ -21,7 +23,14 @@ from envsuite.families.gui.dialog import Dialog
 from envsuite.families.gui.dropdown import Dropdown
 from envsuite.families.gui.events import dispatch
 from envsuite.families.gui.geometry import Rect
-from envsuite.families.gui.placement import hit, hit_on, live_by_id, place, place_now
+from envsuite.families.gui.placement import (
+    MAX_REMEMBERED_HITS,
+    hit,
+    hit_on,
+    live_by_id,
+    place,
+    place_now,
+)
 from envsuite.families.gui.screen import Screen
 from envsuite.families.gui.scroll_container import ScrollContainer
 from envsuite.families.gui.tabs import Tabs
@@ -198,3 +207,22 @@ def test_state_only_changes_keep_the_cache() -> None:
     assert screen.tree() is tree
     label.enabled = False
     assert screen.tree() is not tree
+
+
+def test_remembered_hits_are_bounded() -> None:
+    screen = Screen(width=512, height=512, items=[Label("label", Rect(0, 0, 50, 20))])
+    for x in range(100):
+        for y in range(100):
+            hit_on(screen, x, y)
+    assert 0 < len(screen.tree().hits) <= MAX_REMEMBERED_HITS
+    assert hit_on(screen, 10, 10).widget.element_id == "label"
+
+
+def test_copies_and_pickles_build_their_own_tree() -> None:
+    screen, group, _ = _screen()
+    place(screen)
+    group.visible = False  # the cached tree is stale now
+    for other in (copy.deepcopy(screen), pickle.loads(pickle.dumps(screen))):
+        assert other._tree is None
+        assert hit_on(other, 5, 5) is None
+        _check(other)
