@@ -15,11 +15,17 @@ of 10-100 screens):
   described; target: at least 50,000 steps/s), against the raw loop without drawing.
   The text actions repeat (as an agent's vocabulary does), so the env's parse cache holds
   them; ``gui-env-no-render-dict`` sends Dict-space elements instead (each one copied and
-  converted every step).
+  converted every step). Episodes are short (about 14 steps with the text script, 6 with
+  the Dict elements, many of which end the episode), so these rows also time the resets
+  between episodes: ``step_only_steps_per_s`` is the rate of the ``step`` calls alone and
+  ``reset_share`` the resets' part of the time.
 
 Each envsuite row puts ``env_steps_per_s`` (``env_resets_per_s`` for resets),
 ``raw_steps_per_s`` and ``raw_ratio`` (env time over raw time, timed in turns in the same
-test by CPU time) in ``extra_info``. ``pytest tests/benchmarks/test_gui_env_speed.py
+test by CPU time) in ``extra_info``.
+
+Measured (CPU time, best of three rounds in turns, 2 shared cores under a load average of
+7-12, FIGURES_RUNS runs): FIGURES. ``pytest tests/benchmarks/test_gui_env_speed.py
 --benchmark-enable`` prints the tables; the repo's config passes ``--benchmark-disable``,
 so in CI each runs once as a plain test of its result. Nothing here asserts a time.
 """

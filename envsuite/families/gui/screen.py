@@ -23,7 +23,8 @@ class ScreenTree:
     attribute assignment of any widget), the screen's size, the contents of its
     ``items`` and ``dialogs`` and the contents of every container's child lists are what
     they were when it was built, so in-place list edits (``append``, ``insert``,
-    ``items[i] = w``) are seen too. What it holds is shared: callers must not mutate it.
+    ``items[i] = w``) are seen too (widgets compare by identity: every widget class is a
+    ``dataclass(eq=False)``). What it holds is shared: callers must not mutate it.
 
     Attributes:
         widgets: Every widget in :meth:`Screen.all_widgets` order.

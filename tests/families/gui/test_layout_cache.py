@@ -36,7 +36,7 @@ from envsuite.families.gui.scroll_container import ScrollContainer
 from envsuite.families.gui.tabs import Tabs
 from envsuite.families.gui.task import SPLITS, GuiTask
 from envsuite.families.gui.tasks_index import all_tasks, app_tasks
-from envsuite.families.gui.widget import Group, Label, Widget
+from envsuite.families.gui.widget import Group, Label, Widget, touch_layout
 
 STEPS = 60
 KEYS = ("tab", "shift+tab", "enter", "escape", "space", "down", "up", "pagedown", "backspace")
@@ -206,6 +206,9 @@ def test_state_only_changes_keep_the_cache() -> None:
     screen.focus_id = "a"
     assert screen.tree() is tree
     label.enabled = False
+    assert screen.tree() is not tree
+    tree = screen.tree()
+    touch_layout()
     assert screen.tree() is not tree
 
 
