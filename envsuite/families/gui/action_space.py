@@ -43,6 +43,9 @@ def action_space(width: int, height: int, max_text: int = 32) -> spaces.Dict:
 
 
 def _pair(value: Any, what: str) -> tuple[int, int]:
+    if type(value) is np.ndarray and value.shape == (2,) and value.dtype.kind in "iu":
+        first, second = value.tolist()  # what the space samples: the checks below hold
+        return round(float(first)), round(float(second))
     try:
         array = np.asarray(value)
         if array.shape != (2,) or not np.issubdtype(array.dtype, np.number):
@@ -56,6 +59,17 @@ def _pair(value: Any, what: str) -> tuple[int, int]:
         raise GuiActionError(f"'{what}' must be two numbers ({type(exc).__name__})") from None
 
 
+#: Exact integer types an index arrives as (what ``Discrete`` samples): read directly.
+_INTEGER_TYPES = frozenset({int, np.int64, np.int32, np.int16, np.int8, np.uint64, np.uint32})
+
+
+def _index(value: Any) -> int:
+    """An integer index from a Python or numpy integer, or a one-item array."""
+    if type(value) in _INTEGER_TYPES:
+        return int(value)
+    return int(np.asarray(value).item())
+
+
 def from_space_action(action: Mapping[str, Any]) -> GuiAction:
     """The :class:`GuiAction` an element of :func:`action_space` stands for.
 
@@ -65,7 +79,7 @@ def from_space_action(action: Mapping[str, Any]) -> GuiAction:
     if not isinstance(action, Mapping):
         raise GuiActionError(f"expected a dict action, got {type(action).__name__}")
     try:
-        index = int(np.asarray(action["kind"]).item())
+        index = _index(action["kind"])
     except Exception:
         raise GuiActionError("'kind' must be an integer action index") from None
     if not 0 <= index < len(ACTION_KINDS):
@@ -97,7 +111,7 @@ def from_space_action(action: Mapping[str, Any]) -> GuiAction:
         return GuiAction(kind, text=text[:MAX_TYPE_CHARS])
     if kind == "key":
         try:
-            key_index = int(np.asarray(need("key")).item())
+            key_index = _index(need("key"))
         except GuiActionError:
             raise
         except Exception:

@@ -20,8 +20,7 @@ when first used), so a browser backend plugs in with one entry and its own modul
 from __future__ import annotations
 
 import abc
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
@@ -37,9 +36,8 @@ BACKENDS: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True)
-class Performed:
-    """What one action did to the app, as every backend reports it.
+class Performed(NamedTuple):
+    """What one action did to the app, as every backend reports it (a named tuple).
 
     Attributes:
         events: Entries the action added to ``app.screen.event_log``, oldest first.

@@ -30,22 +30,21 @@ Buttons and links log ``("activate", id)`` in ``screen.event_log``; a closed dia
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from envsuite.families.gui.actions import GuiAction, GuiActionError
 from envsuite.families.gui.buttons import Button, Link
 from envsuite.families.gui.dialog import Dialog
 from envsuite.families.gui.dropdown import Dropdown, DropdownOption
 from envsuite.families.gui.list_box import ListItem
-from envsuite.families.gui.placement import Placed, focus_order, hit, place
+from envsuite.families.gui.placement import Placed, focus_order, hit, hit_on, live_by_id, place
 from envsuite.families.gui.screen import Screen
 from envsuite.families.gui.scroll_container import ScrollContainer
 from envsuite.families.gui.text_field import TextField
 
 
-@dataclass(frozen=True)
-class DispatchResult:
-    """What an action did.
+class DispatchResult(NamedTuple):
+    """What an action did (a named tuple: immutable, and cheap to make every step).
 
     Attributes:
         changed: Whether any widget state, focus or dialog changed.
@@ -141,11 +140,11 @@ def _ancestors(placed: list[Placed], item: Placed) -> list[Placed]:
     return chain
 
 
-def _live(screen: Screen, placed: list[Placed], element_id: str | None) -> Placed | None:
-    """The placed widget ``element_id`` if it is shown and not inert."""
+def _live(screen: Screen, element_id: str | None) -> Placed | None:
+    """The placed widget ``element_id`` if it is shown and not inert (now)."""
     if element_id is None:
         return None
-    return next((p for p in placed if p.widget.element_id == element_id and not p.inert), None)
+    return live_by_id(screen).get(element_id)
 
 
 def _set_focus(screen: Screen, element_id: str | None) -> bool:
@@ -155,7 +154,8 @@ def _set_focus(screen: Screen, element_id: str | None) -> bool:
 
 
 def _click(screen: Screen, placed: list[Placed], x: int, y: int) -> DispatchResult:
-    top = hit(placed, x, y)
+    """Click at ``(x, y)``; ``placed`` is the screen's placement now."""
+    top = hit_on(screen, x, y)
     open_lists = screen.expanded_dropdowns()
     if open_lists and (top is None or not isinstance(top.widget, DropdownOption | Dropdown)):
         for dropdown in open_lists:
@@ -190,7 +190,7 @@ def _after_activation(screen: Screen, placed: list[Placed], item: Placed) -> Non
 
 
 def _type(screen: Screen, placed: list[Placed], text: str) -> DispatchResult:
-    item = _live(screen, placed, screen.focus_id)
+    item = _live(screen, screen.focus_id)
     if item is None:
         return DispatchResult(False, None, note="no widget has focus")
     widget = item.widget
@@ -231,7 +231,7 @@ def _key(screen: Screen, placed: list[Placed], key: str) -> DispatchResult:
             index = 0 if step == 1 else len(ids) - 1
         return DispatchResult(_set_focus(screen, ids[index]), ids[index])
     if key == "escape":
-        focused = _live(screen, placed, screen.focus_id)
+        focused = _live(screen, screen.focus_id)
         if (
             focused is None
             or not isinstance(focused.widget, Dropdown)
@@ -240,7 +240,7 @@ def _key(screen: Screen, placed: list[Placed], key: str) -> DispatchResult:
             closed = _close_popup(screen)
             if closed is not None:
                 return closed
-    item = _live(screen, placed, screen.focus_id)
+    item = _live(screen, screen.focus_id)
     if item is None:
         return DispatchResult(False, None, note="no widget has focus")
     widget = item.widget
@@ -273,7 +273,7 @@ def _scroll(screen: Screen, placed: list[Placed], action: GuiAction) -> Dispatch
     if action.x is not None and action.y is not None:
         container = _container_at(placed, action.x, action.y)
     else:
-        focused = _live(screen, placed, screen.focus_id)
+        focused = _live(screen, screen.focus_id)
         around = [] if focused is None else _ancestors(placed, focused)
         container = next((p for p in around if isinstance(p.widget, ScrollContainer)), None)
         if container is None:
@@ -307,5 +307,5 @@ def _drag(screen: Screen, placed: list[Placed], action: GuiAction) -> DispatchRe
 
 def _drop_lost_focus(screen: Screen) -> None:
     """Clear focus left on a widget that is no longer shown or is behind a modal dialog."""
-    if screen.focus_id is not None and _live(screen, place(screen), screen.focus_id) is None:
+    if screen.focus_id is not None and _live(screen, screen.focus_id) is None:
         screen.focus_id = None

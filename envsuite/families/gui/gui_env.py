@@ -177,6 +177,7 @@ class GuiEnv(EnvsuiteEnv[Any, Any, GuiAction]):
         self.backend: GuiBackend = load_backend(backend)
         self.observation_space = observation_space(self.mode, self.screenshot_size)
         self._shows_tree = any(part.startswith("a11y") for part in self.mode.parts)
+        self._help = action_help(self.width, self.height, element_ids=self._shows_tree)
         self.action_space: spaces.Space[Any] = (
             UnicodeText(MAX_ACTION_CHARS)
             if action_mode == "text"
@@ -277,8 +278,7 @@ class GuiEnv(EnvsuiteEnv[Any, Any, GuiAction]):
         goal = self._live_task().goal.instruction
         if not first:
             return goal
-        help_text = action_help(self.width, self.height, element_ids=self._shows_tree)
-        return f"{goal}\n\n{help_text}"
+        return f"{goal}\n\n{self._help}"
 
     def _part(self, part: str, first: bool) -> Any:
         task = self._live_task()

@@ -6,6 +6,12 @@ accessibility tree, so the three can never disagree about what is where.
 Layers, bottom to top: the screen's widgets, open dialogs in order, then open dropdown
 lists (which, as in browsers, escape their container's clipping). While a modal dialog is
 open, every layer below it is inert.
+
+The placement is computed once per layout and kept on the screen's
+:class:`~envsuite.families.gui.screen.ScreenTree` (with the hit-test results of the
+points asked for), until a widget's layout-relevant attribute is set, the screen's lists
+or a container's child lists change (see :func:`~envsuite.families.gui.widget.layout_generation`);
+:func:`place_now` computes it afresh.
 """
 
 from __future__ import annotations
@@ -41,12 +47,27 @@ class Placed(NamedTuple):
     inert: bool
 
 
+#: Most hit-test results a screen's placement remembers (then it starts again).
+MAX_REMEMBERED_HITS = 4096
 #: ``Placed(...)`` without the named tuple's Python-level ``__new__`` (one frame per widget).
 _new = tuple.__new__
 
 
 def place(screen: Screen) -> list[Placed]:
-    """Every shown widget of ``screen`` in drawing order (later ones are on top)."""
+    """Every shown widget of ``screen`` in drawing order (later ones are on top).
+
+    Computed once per layout (see :class:`~.screen.ScreenTree` for what invalidates it)
+    and shared: callers must not mutate the list.
+    """
+    tree = screen.tree()
+    placed = tree.placed
+    if placed is None:
+        placed = tree.placed = place_now(screen)
+    return placed
+
+
+def place_now(screen: Screen) -> list[Placed]:
+    """:func:`place` computed afresh (what the cache is checked against)."""
     placed: list[Placed] = []
     popups: list[tuple[Widget, tuple[int, int], str, int, bool]] = []
     whole = Rect(0, 0, screen.width, screen.height)
@@ -100,9 +121,44 @@ def place(screen: Screen) -> list[Placed]:
 def hit(placed: list[Placed], px: int, py: int) -> Placed | None:
     """The topmost live widget whose visible part holds pixel ``(px, py)``, or None."""
     for item in reversed(placed):
-        if not item.inert and item.visible is not None and item.visible.contains(px, py):
+        box = item.visible
+        if (
+            box is not None
+            and not item.inert
+            and box.x <= px < box.x + box.width
+            and box.y <= py < box.y + box.height
+        ):
             return item
     return None
+
+
+def hit_on(screen: Screen, px: int, py: int) -> Placed | None:
+    """:func:`hit` on the screen's placement, remembered per point while it is valid."""
+    tree = screen.tree()
+    hits = tree.hits
+    point = (px, py)
+    if point in hits:
+        return hits[point]
+    placed = tree.placed
+    if placed is None:
+        placed = tree.placed = place_now(screen)
+    if len(hits) >= MAX_REMEMBERED_HITS:
+        hits.clear()
+    top = hits[point] = hit(placed, px, py)
+    return top
+
+
+def live_by_id(screen: Screen) -> dict[str, Placed]:
+    """The placed widgets not behind a modal dialog, by element id (the first of each)."""
+    tree = screen.tree()
+    live = tree.live
+    if live is None:
+        live = {}
+        for item in reversed(place(screen)):
+            if not item.inert:
+                live[item.widget.element_id] = item
+        tree.live = live
+    return live
 
 
 def focus_order(placed: list[Placed]) -> list[Placed]:

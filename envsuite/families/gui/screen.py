@@ -2,13 +2,101 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
+from envsuite.families.gui import widget as widget_module
 from envsuite.families.gui.dialog import Dialog
 from envsuite.families.gui.dropdown import Dropdown
 from envsuite.families.gui.tabs import Tabs
 from envsuite.families.gui.widget import Widget
+
+if TYPE_CHECKING:
+    from envsuite.families.gui.placement import Placed
+
+
+class ScreenTree:
+    """A screen's widgets and placement, computed once and kept while nothing changed.
+
+    Valid while :func:`~.widget.layout_generation` (moved on by every layout-relevant
+    attribute assignment of any widget), the screen's size, the contents of its
+    ``items`` and ``dialogs`` and the contents of every container's child lists are what
+    they were when it was built, so in-place list edits (``append``, ``insert``,
+    ``items[i] = w``) are seen too (widgets compare by identity: every widget class is a
+    ``dataclass(eq=False)``). What it holds is shared: callers must not mutate it.
+
+    Attributes:
+        widgets: Every widget in :meth:`Screen.all_widgets` order.
+        by_id: The first widget of each element id.
+        dropdowns: Every dropdown (shown or not).
+        placed: The placement (:func:`~.placement.place`), filled on first use.
+        hits: Hit-test results by point, filled as points are asked for.
+        live: Placed widgets not behind a modal dialog, by element id (first one).
+    """
+
+    __slots__ = (
+        "_containers",
+        "_dialogs",
+        "_generation",
+        "_items",
+        "_size",
+        "by_id",
+        "dropdowns",
+        "hits",
+        "live",
+        "placed",
+        "widgets",
+    )
+
+    def __init__(self, screen: Screen) -> None:
+        self._generation = widget_module.layout_generation()
+        self._items = list(screen.items)
+        self._dialogs = list(screen.dialogs)
+        self._size = (screen.width, screen.height)
+        containers: list[tuple[Widget, list[Widget]]] = []
+        widgets: list[Widget] = []
+        stack: list[Widget] = [*reversed(self._dialogs), *reversed(self._items)]
+        while stack:
+            widget = stack.pop()
+            widgets.append(widget)
+            if type(widget).children is not Widget.children or isinstance(widget, Dropdown):
+                inner = _inner(widget)
+                containers.append((widget, inner))
+                stack.extend(reversed(inner))
+        self._containers = containers
+        self.widgets = widgets
+        by_id: dict[str, Widget] = {}
+        for widget in reversed(widgets):
+            by_id[widget.element_id] = widget
+        self.by_id = by_id
+        self.dropdowns = [w for w in widgets if isinstance(w, Dropdown)]
+        self.placed: list[Placed] | None = None
+        self.hits: dict[tuple[int, int], Any] = {}
+        self.live: dict[str, Placed] | None = None
+
+    def valid_for(self, screen: Screen) -> bool:
+        """Whether nothing the tree depends on changed since it was built."""
+        if not (
+            self._generation == widget_module._generation
+            and self._items == screen.items
+            and self._dialogs == screen.dialogs
+            and self._size == (screen.width, screen.height)
+        ):
+            return False
+        for widget, inner in self._containers:  # noqa: SIM110 (no generator: a hot path)
+            if _inner(widget) != inner:
+                return False
+        return True
+
+
+def _inner(widget: Widget) -> list[Widget]:
+    """Every widget directly inside ``widget``, shown or not, as a new list."""
+    if isinstance(widget, Tabs):
+        return [*widget.tabs, *widget.all_panel_widgets()]
+    if isinstance(widget, Dropdown):
+        return list(widget.option_widgets)
+    return list(widget.children())
 
 
 @dataclass(eq=False)
@@ -38,6 +126,7 @@ class Screen:
     dialogs: list[Dialog] = field(default_factory=list)
     focus_id: str | None = None
     event_log: list[tuple[str, str]] = field(default_factory=list)
+    _tree: ScreenTree | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         seen: set[str] = set()
@@ -46,25 +135,30 @@ class Screen:
                 raise ValueError(f"two widgets share the element id {widget.element_id!r}")
             seen.add(widget.element_id)
 
+    def __getstate__(self) -> dict[str, Any]:
+        """The screen without its cached tree.
+
+        Copies and unpickled screens build their own: a generation number means nothing
+        in another process.
+        """
+        state = self.__dict__.copy()
+        state["_tree"] = None
+        return state
+
+    def tree(self) -> ScreenTree:
+        """The screen's widgets and placement, rebuilt only when something changed."""
+        tree = self._tree
+        if tree is None or not tree.valid_for(self):
+            tree = self._tree = ScreenTree(self)
+        return tree
+
     def all_widgets(self) -> Iterator[Widget]:
         """Every widget, shown or not (hidden tab panels, closed lists and dialogs too)."""
-        stack: list[Widget] = [*reversed(self.dialogs), *reversed(self.items)]
-        pop, extend = stack.pop, stack.extend  # the hot path of every lookup by id
-        while stack:
-            widget = pop()
-            yield widget
-            if isinstance(widget, Tabs):
-                inner: Sequence[Widget] = [*widget.tabs, *widget.all_panel_widgets()]
-            elif isinstance(widget, Dropdown):
-                inner = widget.option_widgets
-            else:
-                inner = widget.children()
-            if inner:
-                extend(reversed(inner))
+        return iter(self.tree().widgets)
 
     def find(self, element_id: str) -> Widget | None:
         """The widget with ``element_id``, or None."""
-        return next((w for w in self.all_widgets() if w.element_id == element_id), None)
+        return self.tree().by_id.get(element_id)
 
     def focused(self) -> Widget | None:
         """The widget with keyboard focus, or None."""
@@ -76,4 +170,4 @@ class Screen:
 
     def expanded_dropdowns(self) -> list[Dropdown]:
         """Dropdowns whose option list is open."""
-        return [w for w in self.all_widgets() if isinstance(w, Dropdown) and w.expanded]
+        return [w for w in self.tree().dropdowns if w.expanded]

@@ -17,6 +17,30 @@ from typing import Any, ClassVar
 
 from envsuite.families.gui.geometry import Rect
 
+#: Attributes no placement reads (a widget's value, its check mark, its label text):
+#: setting one leaves :func:`layout_generation` as it is. Setting any other attribute of
+#: any widget (bounds, visibility, children, scroll offsets, an open list or dialog,
+#: ``enabled``, whatever a subclass adds) moves the generation on.
+STATE_ONLY_ATTRIBUTES = frozenset(
+    {"value", "caret", "checked", "selected", "opened", "name", "text", "placeholder"}
+)
+_generation = 0
+
+
+def layout_generation() -> int:
+    """A number that changes whenever any widget's layout-relevant attribute is set.
+
+    The cached placement of a screen (:meth:`.screen.Screen.tree`) is valid while this,
+    the screen's own lists and the child lists of its containers are unchanged.
+    """
+    return _generation
+
+
+def touch_layout() -> None:
+    """Move :func:`layout_generation` on (for a change no attribute assignment shows)."""
+    global _generation
+    _generation += 1
+
 
 @dataclass(eq=False)
 class Widget:
@@ -39,6 +63,13 @@ class Widget:
     role: ClassVar[str] = "generic"
     #: Whether it takes keyboard focus (Tab stops at it, clicking focuses it).
     focusable: ClassVar[bool] = False
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """Set the attribute; unless it is state only, move the layout generation on."""
+        object.__setattr__(self, name, value)
+        if name not in STATE_ONLY_ATTRIBUTES:
+            global _generation
+            _generation += 1
 
     def children(self) -> Sequence[Widget]:
         """Widgets inside this one that are currently shown, in drawing order."""
