@@ -79,8 +79,20 @@ def _refuse_non_text(
 
 
 def _show_observation(console: Console, observation: Any, title: str) -> None:
-    text = observation if isinstance(observation, str) else repr(observation)
+    if isinstance(observation, Mapping):  # a dict of parts: text shown, pictures summarised
+        text = "\n\n".join(f"{key}:\n{_part_text(part)}" for key, part in observation.items())
+    else:
+        text = _part_text(observation)
     console.print(Panel(plain(text), title=title, title_align="left"))
+
+
+def _part_text(part: Any) -> str:
+    if isinstance(part, str):
+        return part
+    shape = getattr(part, "shape", None)
+    if isinstance(shape, tuple) and len(shape) == 3 and shape[2] in (1, 3, 4):
+        return f"[image of {shape[1]}x{shape[0]} pixels]"
+    return repr(part)
 
 
 def _show_step(console: Console, step: int, reward: float, info: Mapping[str, Any]) -> None:

@@ -14,7 +14,8 @@ Coordinates are the screen's logical pixels (rounded to integers); ``scroll`` am
 pixels, right and down positive; a direction without an amount scrolls
 :data:`DEFAULT_WHEEL_CLICKS` wheel clicks of :data:`WHEEL_STEP` pixels. Key names follow
 :func:`~envsuite.families.gui.keys.canonical_key` (``Return``, ``Enter`` and ``enter`` are
-one key). A bare name such as ``click(save)`` is an element id.
+one key). A bare name such as ``click(save)`` is an element id, as is one joined by ``-``
+or ``/`` (``click(button-0)``, ``click(popup/close)``).
 
 **UI-TARS** (its prompts' action space)::
 
@@ -78,6 +79,8 @@ DIRECTIONS = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 _FENCE = re.compile(r"^```[a-zA-Z]*\s*|\s*```$")
 _TOOL_CALL = re.compile(r"<tool_call>(.*?)(?:</tool_call>|$)", re.DOTALL)
+#: An element id written bare with ``-`` or ``/`` in it (``button-0``, ``popup/close``).
+_BARE_ID = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:[-/][A-Za-z0-9_]+)+")
 
 
 def parse_gui_action(action: Any) -> GuiAction:
@@ -135,9 +138,13 @@ def _action_part(text: str) -> str:
 # --- call syntax ----------------------------------------------------------------------
 
 
-def _literal(node: ast.expr) -> Any:
+def _literal(node: ast.expr, source: str) -> Any:
     if isinstance(node, ast.Name):
         return node.id  # a bare name is an identifier: click(save), key(Enter)
+    if isinstance(node, ast.BinOp):  # a bare id with - or /: click(button-0), click(tabs/1)
+        text = ast.get_source_segment(source, node) or ""
+        if _BARE_ID.fullmatch(text):
+            return text
     try:
         return ast.literal_eval(node)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
@@ -161,8 +168,8 @@ def _from_call(body: str) -> GuiAction:
         kw.arg is None for kw in call.keywords
     ):
         raise GuiActionError("* and ** arguments are not allowed in an action")
-    args = [_literal(arg) for arg in call.args]
-    kwargs = {str(kw.arg): _literal(kw.value) for kw in call.keywords}
+    args = [_literal(arg, body) for arg in call.args]
+    kwargs = {str(kw.arg): _literal(kw.value, body) for kw in call.keywords}
     name = call.func.id
     builder = _CALLS.get(name)
     if builder is None:

@@ -132,8 +132,10 @@ def _click_point(screen: Screen, placed: list[Placed], action: GuiAction) -> tup
 
 def _ancestors(placed: list[Placed], item: Placed) -> list[Placed]:
     """``item`` and the placed widgets around it, innermost first."""
-    by_id = {p.widget.element_id: p for p in placed}
     chain = [item]
+    if item.parent_id is None:  # a top-level widget (the common case): nothing to index
+        return chain
+    by_id = {p.widget.element_id: p for p in placed}
     while chain[-1].parent_id is not None and chain[-1].parent_id in by_id:
         chain.append(by_id[chain[-1].parent_id])
     return chain

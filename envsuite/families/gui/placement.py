@@ -10,15 +10,14 @@ open, every layer below it is inert.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from envsuite.families.gui.geometry import Rect
 from envsuite.families.gui.screen import Screen
 from envsuite.families.gui.widget import Widget
 
 
-@dataclass(frozen=True)
-class Placed:
+class Placed(NamedTuple):
     """One shown widget and where it is.
 
     Attributes:
@@ -29,6 +28,9 @@ class Placed:
         parent_id: Element id of the widget it sits in, or None at the top.
         depth: Nesting depth (0 at the top).
         inert: Below an open modal dialog: drawn, never hit, not in the tree.
+
+    A named tuple (immutable, and several times cheaper to make than a frozen dataclass:
+    every step places every widget).
     """
 
     widget: Widget
@@ -37,6 +39,10 @@ class Placed:
     parent_id: str | None
     depth: int
     inert: bool
+
+
+#: ``Placed(...)`` without the named tuple's Python-level ``__new__`` (one frame per widget).
+_new = tuple.__new__
 
 
 def place(screen: Screen) -> list[Placed]:
@@ -63,19 +69,22 @@ def place(screen: Screen) -> list[Placed]:
         elif (
             clip.x <= rect.x
             and clip.y <= rect.y
-            and rect.right <= clip.right
-            and rect.bottom <= clip.bottom
+            and rect.x + rect.width <= clip.x + clip.width
+            and rect.y + rect.height <= clip.y + clip.height
         ):
             visible = rect  # wholly inside its clip: the common case, no new rectangle
         else:
             visible = rect.intersection(clip)
-        placed.append(Placed(widget, rect, visible, parent, depth, inert))
+        placed.append(_new(Placed, (widget, rect, visible, parent, depth, inert)))
         if widget.popup_children():
             popups.append((widget, offset, widget.element_id, depth + 1, inert))
+        children = widget.children()
+        if not children:
+            return
         shift = widget.child_offset()
         inner_offset = (offset[0] + shift[0], offset[1] + shift[1])
         inner_clip = visible if widget.clips_children() else clip
-        for child in widget.children():
+        for child in children:
             walk(child, inner_offset, inner_clip, widget.element_id, depth + 1, inert)
 
     for widget in screen.items:

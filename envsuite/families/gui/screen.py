@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from envsuite.families.gui.dialog import Dialog
@@ -49,15 +49,18 @@ class Screen:
     def all_widgets(self) -> Iterator[Widget]:
         """Every widget, shown or not (hidden tab panels, closed lists and dialogs too)."""
         stack: list[Widget] = [*reversed(self.dialogs), *reversed(self.items)]
+        pop, extend = stack.pop, stack.extend  # the hot path of every lookup by id
         while stack:
-            widget = stack.pop()
+            widget = pop()
             yield widget
-            inner = list(widget.children())
             if isinstance(widget, Tabs):
-                inner = [*widget.tabs, *widget.all_panel_widgets()]
-            if isinstance(widget, Dropdown):
-                inner = list(widget.option_widgets)
-            stack.extend(reversed(inner))
+                inner: Sequence[Widget] = [*widget.tabs, *widget.all_panel_widgets()]
+            elif isinstance(widget, Dropdown):
+                inner = widget.option_widgets
+            else:
+                inner = widget.children()
+            if inner:
+                extend(reversed(inner))
 
     def find(self, element_id: str) -> Widget | None:
         """The widget with ``element_id``, or None."""
