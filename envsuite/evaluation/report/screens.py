@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -274,26 +274,28 @@ def draw_screens(
             continue
         run, record = chosen[task]
         steps = frame_steps(record.length)
-        shown = {
-            "run": run.label,
-            "seed": record.seed,
-            "attempt": record.attempt,
-            "length": record.length,
-            "success": record.success,
-        }
+        shown = ScreenStrip(
+            task,
+            None,
+            run=run.label,
+            seed=record.seed,
+            attempt=record.attempt,
+            length=record.length,
+            success=record.success,
+        )
         try:
             frames, instruction = replay_frames(record, steps, _make_env(record))
         except (EnvCallError, ValueError, StopEpisode) as exc:
-            strips.append(ScreenStrip(task, None, **shown, note=f"the replay failed: {exc}"))
+            strips.append(replace(shown, note=f"the replay failed: {exc}"))
             continue
         except Exception as exc:  # the env cannot be made here (a missing extra, ...)
             note = f"the env cannot replay here: {type(exc).__name__}: {exc}"
-            strips.append(ScreenStrip(task, None, **shown, note=note))
+            strips.append(replace(shown, note=note))
             continue
         name = file_name(number, task)
         strip_image(frames, record.length, record.success).save(target / name)
         strips.append(
-            ScreenStrip(task, name, steps=tuple(sorted(frames)), instruction=instruction, **shown)
+            replace(shown, file=name, steps=tuple(sorted(frames)), instruction=instruction)
         )
     return strips
 
