@@ -1,4 +1,5 @@
-"""Imports point one way: cli -> leaderboard -> evaluation -> agents -> families -> sandbox -> core.
+"""Imports point one way: cli -> serve, leaderboard -> evaluation -> agents -> families -> remote
+-> sandbox -> core.
 
 Every ``envsuite`` import in every module (at the top, inside functions, under
 ``TYPE_CHECKING``) is read from the source, so a shortcut upwards fails here, and
@@ -17,14 +18,26 @@ import envsuite
 PACKAGE = Path(envsuite.__file__).parent
 
 #: Layers from the bottom; a module may import its own layer and those below it.
-LAYERS = ("core", "sandbox", "families", "agents", "evaluation", "leaderboard", "cli")
+LAYERS = (
+    "core",
+    "sandbox",
+    "remote",
+    "families",
+    "agents",
+    "evaluation",
+    "serve",
+    "leaderboard",
+    "cli",
+)
 #: Sub-packages and their layer; top-level modules and ``testing`` (the kit) are core.
 PACKAGE_LAYERS = {
     "sandbox": "sandbox",
+    "remote": "remote",
     "families": "families",
     "agents": "agents",
     "evaluation": "evaluation",
     "leaderboard": "leaderboard",
+    "serve": "serve",
     "cli": "cli",
 }
 #: The one documented exception: a family's ``cli`` registers commands on the core CLI.

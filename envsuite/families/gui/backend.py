@@ -33,6 +33,7 @@ from envsuite.families.gui.renderer import render_screen
 #: Backend names and their ``"module:Class"`` entry points.
 BACKENDS: dict[str, str] = {
     "simulator": "envsuite.families.gui.backend:SimulatorBackend",
+    "browser": "envsuite.families.gui.browser.backend:BrowserBackend",
 }
 
 

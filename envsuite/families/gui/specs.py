@@ -61,3 +61,54 @@ _register(
         ),
     )
 )
+
+#: The same tasks in Debian's headless Chromium (``backend="browser"``). Pixels are the
+#: browser's, so these specs are nondeterministic: the kit checks their logical state, and
+#: instead of screenshot goldens tests/families/gui/browser/ holds them step by step to
+#: the simulator's logical state on every task type. Kept apart from GUI_SPECS, whose
+#: members pin screenshot hashes in golden transcripts.
+BROWSER_SPECS: list[EnvSpec] = []
+
+
+def _register_browser(spec: EnvSpec) -> None:
+    BROWSER_SPECS.append(spec)
+    register(spec)
+
+
+_register_browser(
+    EnvSpec(
+        id="envsuite/GuiFormBrowser-v0",
+        entry_point=f"{_PACKAGE}.form_env:GuiFormEnv",
+        family="gui",
+        api="gymnasium",
+        description="GuiForm-v0's web-form tasks in headless Chromium: real input events, "
+        "browser screenshots.",
+        kwargs={"backend": "browser"},
+        extra="gui",
+        oracle=f"{_PACKAGE}.gui_oracle:gui_oracle",
+        oracle_success=1.0,
+        nondeterministic=True,
+        test_variants=(
+            {"observation_mode": "text", "popup_rate": 1.0},
+            {"observation_mode": "screenshot", "action_mode": "dict", "shift_rate": 1.0},
+        ),
+    )
+)
+
+_register_browser(
+    EnvSpec(
+        id="envsuite/GuiAppBrowser-v0",
+        entry_point=f"{_PACKAGE}.app_env:GuiAppEnv",
+        family="gui",
+        api="gymnasium",
+        description="GuiApp-v0's generated apps in headless Chromium: real input events, "
+        "browser screenshots.",
+        kwargs={"backend": "browser"},
+        extra="gui",
+        oracle=f"{_PACKAGE}.gui_oracle:gui_oracle",
+        oracle_success=1.0,
+        nondeterministic=True,
+        test_kwargs={"max_screens": 40},
+        test_variants=({"task": "app-action", "observation_mode": "text", "distractors": True},),
+    )
+)

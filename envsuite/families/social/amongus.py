@@ -21,7 +21,12 @@ from envsuite.families.social.amongus_measures import (
     AmongUsMeasures,
     checked_probe_phases,
 )
-from envsuite.families.social.amongus_observation import text_view, vector_size, vector_view
+from envsuite.families.social.amongus_observation import (
+    rules_text,
+    text_view,
+    vector_size,
+    vector_view,
+)
 from envsuite.families.social.amongus_rules import AmongUsGame
 from envsuite.families.social.amongus_setup import (
     DEFAULT_BUTTON_ROOM,
@@ -32,6 +37,7 @@ from envsuite.families.social.amongus_setup import (
     AmongUsSetup,
     Phase,
 )
+from envsuite.families.social.event_texts import EventTexts
 from envsuite.families.social.social_env import (
     MAX_OBSERVATION_CHARS,
     ObservationMode,
@@ -221,6 +227,8 @@ class AmongUsEnv(SocialAECEnv[Action]):
         room_count = len(self.setup.rooms)
         self._actions = action_count(room_count, n)
         self._init_spaces(vector_size(room_count, n), self._actions)
+        self._events = EventTexts()
+        self._rules = ""
         # Until the first reset: the undealt roles, each crewmate's first rooms as tasks.
         first_rooms = tuple(r for r in range(room_count) if r != self.setup.button)
         base = self.setup.base_roles()
@@ -298,7 +306,11 @@ class AmongUsEnv(SocialAECEnv[Action]):
         return vector_view(self.game, seat)
 
     def _text_view(self, seat: int, error: str | None, legal: list[Any]) -> str:
-        return text_view(self.game, seat, error, legal, MAX_OBSERVATION_CHARS)
+        if not self._rules:  # (the rules depend on the setup only)
+            self._rules = rules_text(self.game)
+        return text_view(
+            self.game, seat, error, legal, MAX_OBSERVATION_CHARS, self._events, self._rules
+        )
 
     def render_text(self) -> str:
         """The ``ansi`` frame: every role, room, task count and body; the phase."""

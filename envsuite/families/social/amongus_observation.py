@@ -22,6 +22,7 @@ from envsuite.families.social.amongus_setup import (
     ROLE_ORDER,
     Phase,
 )
+from envsuite.families.social.event_texts import EventTexts, compose
 
 #: Head entries besides the two room blocks: role, phase, my turn, alive, round,
 #: cooldown, meetings left, the task bar.
@@ -50,7 +51,9 @@ def vector_view(game: AmongUsGame, seat: int) -> np.ndarray:
     """
     setup = game.setup
     n, rooms = setup.num_players, len(setup.rooms)
-    out = np.zeros(vector_size(rooms, n), dtype=np.float32)
+    # (written in a list, then made float32 at once: each value is a bool, or a quotient
+    # of small whole numbers whose float64 value rounds to the same float32)
+    out: list[float] = [0.0] * vector_size(rooms, n)
     out[ROLE_ORDER.index(game.roles[seat])] = 1.0
     k = len(ROLE_ORDER)
     out[k + PHASE_ORDER.index(game.phase)] = 1.0
@@ -87,12 +90,10 @@ def vector_view(game: AmongUsGame, seat: int) -> np.ndarray:
             out[base + 5] = min(1.0, (game.round - sighting[1]) / rounds)
             out[base + 6 + sighting[0]] = 1.0
     k += n * (_PER_SEAT + rooms)
-    index = np.array(order)
     for table in (game.vote_counts, game.accusations):
-        pairs = np.asarray(table, dtype=np.float32)[index][:, index]
-        out[k : k + n * n] = np.minimum(pairs.ravel() / rounds, 1.0)
+        out[k : k + n * n] = [min(table[i][j] / rounds, 1.0) for i in order for j in order]
         k += n * n
-    return out
+    return np.array(out, dtype=np.float32)
 
 
 def rules_text(game: AmongUsGame) -> str:
@@ -119,13 +120,26 @@ def rules_text(game: AmongUsGame) -> str:
 
 
 def text_view(
-    game: AmongUsGame, seat: int, error: str | None, legal: Sequence[str], limit: int
+    game: AmongUsGame,
+    seat: int,
+    error: str | None,
+    legal: Sequence[str],
+    limit: int,
+    events: EventTexts | None = None,
+    rules: str | None = None,
 ) -> str:
-    """The text observation of ``seat``, at most ``limit`` characters (oldest events dropped)."""
+    """The text observation of ``seat``, at most ``limit`` characters (oldest events dropped).
+
+    ``events``: the env's kept event texts of this game (else they are read again);
+    ``rules``: :func:`rules_text` of the game, when the caller keeps it.
+    """
     setup, names = game.setup, game.names
     role = game.roles[seat]
     article = "an impostor" if role == IMPOSTOR else "a crewmate"
-    head = [rules_text(game), f"You are {names[seat]} (player_{seat}), {article}."]
+    head = [
+        rules_text(game) if rules is None else rules,
+        f"You are {names[seat]} (player_{seat}), {article}.",
+    ]
     mates = [names[s] for s in game.impostors if s != seat]
     if role == IMPOSTOR and mates:
         head.append(f"Your fellow impostors: {', '.join(mates)}.")
@@ -149,17 +163,10 @@ def text_view(
     if error:
         tail.append(f"Your last action was refused ({error}); you lost that turn.")
     tail.append(_status(game, seat, legal))
-    events = [message.text for message in game.log.view(seat)]
-    budget = limit - sum(len(line) + 1 for line in head + tail) - 60
-    used = sum(len(line) + 1 for line in events)
-    dropped = 0
-    while dropped < len(events) and used > budget:
-        used -= len(events[dropped]) + 1
-        dropped += 1
-    shown = events[dropped:]
-    if dropped:
-        shown.insert(0, f"({dropped} earlier events not shown)")
-    return "\n".join([*head, "Events:", *shown, *tail])
+    if events is None:
+        return compose(head, tail, [message.text for message in game.log.view(seat)], limit)
+    texts, joined, used = events.of(game.log, seat)
+    return compose(head, tail, texts, limit, joined, used)
 
 
 def _where(game: AmongUsGame, seat: int) -> str:

@@ -20,7 +20,12 @@ from envsuite.families.social.avalon_measures import (
     AvalonMeasures,
     checked_probe_phases,
 )
-from envsuite.families.social.avalon_observation import VectorObserver, text_view, vector_size
+from envsuite.families.social.avalon_observation import (
+    VectorObserver,
+    rules_text,
+    text_view,
+    vector_size,
+)
 from envsuite.families.social.avalon_rules import AvalonGame
 from envsuite.families.social.avalon_setup import (
     DEFAULT_SPECIAL_ROLES,
@@ -30,6 +35,7 @@ from envsuite.families.social.avalon_setup import (
     AvalonSetup,
     Phase,
 )
+from envsuite.families.social.event_texts import EventTexts
 from envsuite.families.social.social_env import (
     MAX_OBSERVATION_CHARS,
     ObservationMode,
@@ -197,6 +203,8 @@ class AvalonEnv(SocialAECEnv[AvalonAction]):
         self.game = AvalonGame(self.setup, self.setup.base_roles())
         self.invalid_actions = dict.fromkeys(self.possible_agents, 0)
         self._observer = VectorObserver(n)
+        self._events = EventTexts()
+        self._rules = ""
 
     # -- episode -----------------------------------------------------------------------
     def _new_game(self, rng: np.random.Generator) -> AvalonGame:
@@ -246,7 +254,11 @@ class AvalonEnv(SocialAECEnv[AvalonAction]):
         return self._observer.view(self.game, seat)
 
     def _text_view(self, seat: int, error: str | None, legal: list[Any]) -> str:
-        return text_view(self.game, seat, error, legal, MAX_OBSERVATION_CHARS)
+        if not self._rules:  # (the rules depend on the setup only)
+            self._rules = rules_text(self.game)
+        return text_view(
+            self.game, seat, error, legal, MAX_OBSERVATION_CHARS, self._events, self._rules
+        )
 
     def render_text(self) -> str:
         """The ``ansi`` frame: the moderator's view (every role, the board, the phase)."""

@@ -24,6 +24,7 @@ from envsuite.families.social.avalon_setup import (
     ROLES,
     Phase,
 )
+from envsuite.families.social.event_texts import EventTexts, compose
 
 #: Entries before the quest block: role and phase one-hots, my turn, I lead, the quest,
 #: the rejection track, the team size, the two-fail rule.
@@ -55,14 +56,21 @@ class VectorObserver:
 
     def __init__(self, n: int) -> None:
         self.n = n
-        self.orders = [np.array([(seat + j) % n for j in range(n)]) for seat in range(n)]
+        self.seat_orders = [[(seat + j) % n for j in range(n)] for seat in range(n)]
+        self.orders = [np.array(order) for order in self.seat_orders]
+        # Each seat's indices of its rotated quest teams and proposals in the flat tables.
+        self._team_index = [
+            (np.arange(QUESTS)[:, None] * n + order[None, :]).ravel() for order in self.orders
+        ]
+        self._proposal_index = [
+            (np.arange(MAX_PROPOSALS * 3)[:, None] * n + order[None, :]).ravel()
+            for order in self.orders
+        ]
         self._game: AvalonGame | None = None
         self._key = (-1, -1)
         self._teams = np.zeros((QUESTS, n), dtype=np.float32)
         self._proposals = np.zeros((MAX_PROPOSALS, 3, n), dtype=np.float32)
         self._quests = np.zeros(QUEST_BLOCK, dtype=np.float32)
-        self._known_key: tuple[AvalonGame, bool] | None = None
-        self._known_table = np.zeros((n, n, 3), dtype=np.float32)
 
     def _history(self, game: AvalonGame) -> None:
         key = (len(game.results), len(game.proposals))
@@ -80,18 +88,6 @@ class VectorObserver:
             self._proposals[index, 1] = approvals
             self._proposals[index, 2, leader] = 1.0
 
-    def _known(self, game: AvalonGame) -> np.ndarray:
-        """Each seat's knowledge of each seat, one-hot (evil, good, Merlin or Morgana)."""
-        key = (game, game.over)
-        if self._known_key != key:
-            self._known_key = key
-            codes = (EVIL, GOOD, MERLIN_OR_MORGANA)
-            self._known_table = np.array(
-                [[[what == code for code in codes] for what in row] for row in game.known],
-                dtype=np.float32,
-            )
-        return self._known_table
-
     def view(self, game: AvalonGame, seat: int) -> np.ndarray:
         """The vector observation of ``seat``: seats ordered from ``seat`` itself.
 
@@ -100,36 +96,46 @@ class VectorObserver:
         proposal voted on, in order, the team, the approvals and the leader (n each).
         """
         n = self.n
-        order = self.orders[seat]
-        out = np.zeros(vector_size(n), dtype=np.float32)
-        out[ROLE_ORDER.index(game.roles[seat])] = 1.0
-        base = len(ROLE_ORDER)
-        out[base + PHASE_ORDER.index(game.phase)] = 1.0
-        base += len(PHASE_ORDER)
+        head = [0.0] * HEAD
+        head[_ROLE_AT[game.roles[seat]]] = 1.0
+        head[_PHASE_AT[game.phase._value_]] = 1.0
+        base = len(ROLE_ORDER) + len(PHASE_ORDER)
         quest = min(game.quest, QUESTS - 1)
-        out[base] = float(game.to_move == seat)
-        out[base + 1] = float(game.leader == seat)
-        out[base + 2] = quest / (QUESTS - 1)
-        out[base + 3] = game.rejections / MAX_REJECTIONS
-        out[base + 4] = game.team_size / n
-        out[base + 5] = float(game.setup.fails_needed(quest) == 2)
+        head[base] = float(game.to_move == seat)
+        head[base + 1] = float(game.leader == seat)
+        head[base + 2] = quest / (QUESTS - 1)
+        head[base + 3] = game.rejections / MAX_REJECTIONS
+        head[base + 4] = game.team_size / n
+        head[base + 5] = float(game.setup.fails_needed(quest) == 2)
         self._history(game)
+        out = np.empty(vector_size(n), dtype=np.float32)
+        out[:HEAD] = head
         out[HEAD : HEAD + QUEST_BLOCK] = self._quests
         base = HEAD + QUEST_BLOCK
-        fields = np.zeros((n, SEAT_FIELDS), dtype=np.float32)
-        fields[:, :3] = self._known(game)[seat][order]
-        if game.leader is not None:
-            fields[:, 3] = order == game.leader
-        if game.team:
-            on_team = np.zeros(n, dtype=np.float32)
-            on_team[list(game.team)] = 1.0
-            fields[:, 4] = on_team[order]
-        out[base : base + SEAT_FIELDS * n] = fields.ravel()
+        known, leader, team = game.known[seat], game.leader, game.team
+        fields: list[float] = []
+        for other in self.seat_orders[seat]:
+            what = known[other]
+            fields += (
+                what == EVIL,
+                what == GOOD,
+                what == MERLIN_OR_MORGANA,
+                other == leader,
+                other in team,
+            )
+        out[base : base + SEAT_FIELDS * n] = fields
         base += SEAT_FIELDS * n
-        out[base : base + QUESTS * n] = self._teams[:, order].ravel()
+        self._teams.reshape(-1).take(
+            self._team_index[seat], out=out[base : base + QUESTS * n], mode="clip"
+        )
         base += QUESTS * n
-        out[base:] = self._proposals[:, :, order].ravel()
+        self._proposals.reshape(-1).take(self._proposal_index[seat], out=out[base:], mode="clip")
         return out
+
+
+#: The one-hot entry of each role, and of each phase's value, in the vector's head.
+_ROLE_AT = {role: index for index, role in enumerate(ROLE_ORDER)}
+_PHASE_AT = {phase.value: len(ROLE_ORDER) + index for index, phase in enumerate(PHASE_ORDER)}
 
 
 def vector_view(game: AvalonGame, seat: int) -> np.ndarray:
@@ -156,9 +162,19 @@ def rules_text(game: AvalonGame) -> str:
 
 
 def text_view(
-    game: AvalonGame, seat: int, error: str | None, legal: Sequence[str], limit: int
+    game: AvalonGame,
+    seat: int,
+    error: str | None,
+    legal: Sequence[str],
+    limit: int,
+    events: EventTexts | None = None,
+    rules: str | None = None,
 ) -> str:
-    """The text observation of ``seat``, at most ``limit`` characters (oldest events dropped)."""
+    """The text observation of ``seat``, at most ``limit`` characters (oldest events dropped).
+
+    ``events``: the env's kept event texts of this game (else they are read again);
+    ``rules``: :func:`rules_text` of the game, when the caller keeps it.
+    """
     names = game.names
     role = ROLES[game.roles[seat]]
     what = {EVIL: "evil", GOOD: "good", MERLIN_OR_MORGANA: "Merlin or Morgana"}
@@ -172,7 +188,7 @@ def text_view(
         for i, (_, fails, ok) in enumerate(game.results)
     )
     head = [
-        rules_text(game),
+        rules_text(game) if rules is None else rules,
         f"You are {names[seat]} (player_{seat}), {role.name}, team {role.team}.",
         f"Quests: {board or 'none played'}; rejections in a row: {game.rejections}.",
     ]
@@ -182,17 +198,10 @@ def text_view(
     if error:
         tail.append(f"Your last action was refused ({error}); your turn was played by default.")
     tail.append(_status(game, seat, legal))
-    events = [message.text for message in game.view(seat)]
-    budget = limit - sum(len(line) + 1 for line in head + tail) - 60
-    used = sum(len(line) + 1 for line in events)
-    dropped = 0
-    while dropped < len(events) and used > budget:
-        used -= len(events[dropped]) + 1
-        dropped += 1
-    shown = events[dropped:]
-    if dropped:
-        shown.insert(0, f"({dropped} earlier events not shown)")
-    return "\n".join([*head, "Events:", *shown, *tail])
+    if events is None:
+        return compose(head, tail, [message.text for message in game.view(seat)], limit)
+    texts, joined, used = events.of(game.log, seat)
+    return compose(head, tail, texts, limit, joined, used)
 
 
 def _status(game: AvalonGame, seat: int, legal: Sequence[str]) -> str:

@@ -11,12 +11,14 @@ what the other hides.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class Message:
+class Message(NamedTuple):
     """One event of a game as the players who may read it see it.
+
+    A named tuple (immutable, and built about four times faster than a frozen dataclass:
+    an engine posts one or two per step).
 
     Attributes:
         day: The day it belongs to (night ``d`` precedes day ``d``; the first night is 1).
@@ -43,28 +45,44 @@ class Message:
 
 
 class MessageLog:
-    """Every message of one game, in order, and each seat's view of them."""
+    """Every message of one game, in order, and each seat's view of them.
+
+    A seat's view is brought up to date when asked for (:meth:`view`), not at each post:
+    the engines post far more often than anyone reads a view.
+    """
 
     def __init__(self, seats: int) -> None:
+        self.seats = seats
         self.messages: list[Message] = []
         self._views: list[list[Message]] = [[] for _ in range(seats)]
+        # How many of ``messages`` each seat's view has been brought up to.
+        self._synced = [0] * seats
 
     def post(self, message: Message) -> None:
-        """Add ``message``; it joins the view of every seat that may read it."""
+        """Add ``message``; it joins the view of every seat that may read it.
+
+        (Appending to :attr:`messages` is the same: views catch up when read.)
+        """
         self.messages.append(message)
-        if message.audience is None:
-            for view in self._views:
-                view.append(message)
-        else:
-            for seat in sorted(message.audience):
-                self._views[seat].append(message)
 
     def view(self, seat: int) -> list[Message]:
-        """The messages ``seat`` may read, oldest first (the list itself: do not change it)."""
-        return self._views[seat]
+        """The messages ``seat`` may read, oldest first (the list itself: do not change it).
+
+        The same list comes back on every call, grown by the messages posted since.
+        """
+        view, start, messages = self._views[seat], self._synced[seat], self.messages
+        if start < len(messages):
+            view += readable(messages, start, seat)
+            self._synced[seat] = len(messages)
+        return view
 
     def __iter__(self) -> Iterator[Message]:
         return iter(self.messages)
 
     def __len__(self) -> int:
         return len(self.messages)
+
+
+def readable(messages: list[Message], start: int, seat: int) -> list[Message]:
+    """The messages of ``messages[start:]`` that ``seat`` may read, in order."""
+    return [m for m in messages[start:] if m.audience is None or seat in m.audience]

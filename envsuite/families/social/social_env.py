@@ -146,6 +146,12 @@ class SocialAECEnv(EnvsuiteAECEnv[Any, Any, ActionT], Generic[ActionT]):
         self.render_mode = checked_render_mode(render_mode, self.metadata["render_modes"])
         self.possible_agents = [f"player_{seat}" for seat in range(num_players)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        # Whether a step may take the shortcut of :meth:`_quick_step` (set by
+        # :meth:`_init_spaces`, once the measures are known), and the rewards of a step
+        # that pays nothing.
+        self._quick = False
+        self._no_rewards = dict.fromkeys(self.possible_agents, 0.0)
+        self._action_type: type = str if observation_mode == "text" else int
         # The mover's encoded legal actions, kept while the game and its log stand still.
         self._legal_game: Any = None
         self._legal_key: tuple[int, int] = (-1, -1)
@@ -161,6 +167,7 @@ class SocialAECEnv(EnvsuiteAECEnv[Any, Any, ActionT], Generic[ActionT]):
             action = spaces.Discrete(action_count)
         self.observation_spaces = dict.fromkeys(self.possible_agents, observation)
         self.action_spaces = dict.fromkeys(self.possible_agents, action)
+        self._quick = not self.measures.enabled and self.render_mode != "human"
 
     # -- episode -----------------------------------------------------------------------
     def new_episode(
@@ -234,6 +241,77 @@ class SocialAECEnv(EnvsuiteAECEnv[Any, Any, ActionT], Generic[ActionT]):
                 infos[mover] = self._info(mover)
             return Turn(rewards=rewards, infos=infos, next_agent=mover)
         return self._final_turn(rewards, self.game.truncated)
+
+    # -- the common step ----------------------------------------------------------------
+    def step(self, action: Any, agent: str | None = None) -> None:
+        """Apply ``action`` for the agent to move (the AEC base's rules, see its module).
+
+        The common case (no ``agent`` named; the game goes on; the player to move sends a
+        plain str (text) or int (vector) action that is legal; no belief probes, speaking
+        reward or ``"human"`` rendering) takes :meth:`_quick_step`, which leaves the env
+        as the base's general path does.
+        """
+        if agent is None and self._quick and self._quick_step(action):
+            return
+        super().step(action, agent)
+
+    def _quick_step(self, action: Any) -> bool:
+        """Play a legal action of the player to move; False (nothing done) if it is not one.
+
+        The base's ``step`` without its general bookkeeping (see :meth:`_hand_over`); the
+        last step of a game goes through the base's ``_finish``.
+        """
+        game = self.game
+        if type(action) is not self._action_type or not self.agents or game.over:
+            return False
+        current, seat = self.agent_selection, game.to_move
+        if seat is None or self._seat[current] != seat:
+            return False
+        try:
+            parsed = self.parse_action(current, action)
+        except Exception:  # refused: the general path says why and applies the penalty
+            return False
+        self._cumulative_rewards[current] = 0.0
+        turn = self.apply_action(current, parsed)
+        if game.over:
+            self._finish(current, turn, {current: None})
+            return True
+        mover = turn.next_agent
+        assert mover is not None  # (the game goes on)
+        self.rewards = self._no_rewards.copy()  # (every agent is live until the end)
+        played = {**turn.infos[current], "parse_error": None}
+        legal = self.legal_actions(mover) or []
+        if self.observation_mode == "text":
+            self._hand_over(current, played, mover, legal, [])
+        else:
+            mask = np.zeros(int(self.action_spaces[mover].n), dtype=np.int8)  # type: ignore[attr-defined]
+            mask[legal] = 1
+            self._hand_over(current, played, mover, mask, np.zeros_like(mask))
+        return True
+
+    def _hand_over(
+        self, current: str, played: dict[str, Any], mover: str, legal: Any, empty: Any
+    ) -> None:
+        """The infos after ``current`` played a legal action and ``mover`` is to move.
+
+        ``played``: ``current``'s new info (``parse_error`` None); ``legal``: ``mover``'s
+        legal list or action mask; ``empty``: an empty one, for ``current``. As the base's
+        ``_finish`` and ``_mark_legal_actions`` write them: ``current`` gets ``played``
+        with ``empty`` (or ``legal`` if it moves again), ``mover`` its info with ``legal``;
+        every other info is still the one the base last wrote, empty, and stays.
+        """
+        key = "legal_actions" if self.observation_mode == "text" else "action_mask"
+        infos, marked = self.infos, self._marked_empty
+        if mover == current:
+            played[key] = legal
+            infos[current] = played
+        else:
+            played[key] = empty
+            infos[current] = played
+            marked[current] = (played, empty)
+            infos[mover] = {**infos[mover], key: legal}
+        marked.pop(mover, None)
+        self.agent_selection = mover
 
     def _outcome_info(self, info: dict[str, Any], seat: int, team: str) -> dict[str, Any]:
         """``info`` of ``seat`` (of ``team``) at the end: its outcome, then its measures."""

@@ -10,6 +10,7 @@ from envsuite.action_parsing import parse_index as parse_int_index
 from envsuite.aec_env_base import Turn
 from envsuite.env_base import InvalidAction
 from envsuite.families.social.belief_probes import UNIFORM_ANSWER, probe_prompt
+from envsuite.families.social.listed_actions import Listed, ListedCache
 from envsuite.families.social.social_env import (
     MAX_OBSERVATION_CHARS,
     ObservationMode,
@@ -35,6 +36,7 @@ from envsuite.families.social.werewolf_measures import (
 from envsuite.families.social.werewolf_observation import (
     TextObserver,
     VectorObserver,
+    status_line,
     vector_size,
 )
 from envsuite.families.social.werewolf_rules import WerewolfGame
@@ -46,8 +48,9 @@ PRESETS: dict[str, dict[str, Any]] = {
     # Werewolf Arena (Bailis et al., 2024): 8 players, 2 werewolves, a seer, a doctor.
     "werewolf_arena": {"num_players": 8, "num_werewolves": 2, "seer": True, "doctor": True},
 }
-#: Encoded legal-action lists kept (across games) before the cache is emptied.
-MAX_ENCODED = 4096
+_CHANCE, _OVER = Phase.CHANCE, Phase.OVER  # (module names: quicker than Phase.X)
+#: Text commands whose parse :meth:`WerewolfEnv._read_text` keeps before it starts over.
+MAX_TEXTS_READ = 4096
 #: No legal action found listed (see ``WerewolfEnv._listed_pick``).
 _NO_PICK: tuple[WerewolfGame | None, int, Action | None] = (None, -1, None)
 
@@ -203,6 +206,9 @@ class WerewolfEnv(SocialAECEnv[Action]):
     CHANCE: ClassVar[Phase] = Phase.CHANCE
     # The legal action parse_action last found listed: (game, its log length, action).
     _listed_pick: tuple[WerewolfGame | None, int, Action | None] = (None, -1, None)
+    # The listing of the seat to move while the game stands still: (game, log length,
+    # seat, listing); see :meth:`_listing`.
+    _now: tuple[WerewolfGame | None, int, int, Listed | None] = (None, -1, -1, None)
     # The game whose seats' (role, team) words :meth:`_info` keeps, and those words.
     _seat_words: tuple[WerewolfGame | None, list[tuple[str, str]]] = (None, [])
 
@@ -271,22 +277,28 @@ class WerewolfEnv(SocialAECEnv[Action]):
         self.invalid_actions = dict.fromkeys(self.possible_agents, 0)
         self._observer = VectorObserver(n, bidding)
         self._texts = TextObserver()
-        # id of a legal-action tuple -> (it, its actions encoded, encoding -> action).
-        self._encoded: dict[int, tuple[tuple[Action, ...], list[Any], dict[Any, Action]]] = {}
+        self._listings = ListedCache(
+            self._encode_for, None if observation_mode == "text" else 1 + 3 * n
+        )
+        # Whether the measures are on (for the env's life).
+        self._measured = self.measures.enabled
+        # Text commands read lately, and what they parsed to (see :meth:`_read_text`).
+        self._texts_read: dict[str, Action] = {}
 
     # -- episode -----------------------------------------------------------------------
     def _new_game(self, rng: np.random.Generator) -> WerewolfGame:
         """The roles dealt (a uniform permutation from ``rng``)."""
-        return WerewolfGame(self.setup, self._dealt_roles(rng))
+        game = WerewolfGame(self.setup, self._dealt_roles(rng))
+        words = game.words
+        named = [(words.role(each), words.team(ROLES[each].team)) for each in game.roles]
+        self._seat_words = (game, named)
+        return game
 
     def _info(self, agent: str) -> dict[str, Any]:
         seat = self._seat[agent]
         role = self.game.roles[seat]
         words = self.game.words
-        if self._seat_words[0] is not self.game:  # each seat's role and team words, per game
-            named = [(words.role(each), words.team(ROLES[each].team)) for each in self.game.roles]
-            self._seat_words = (self.game, named)
-        role_word, team_word = self._seat_words[1][seat]
+        role_word, team_word = self._words_of(seat)
         info: dict[str, Any] = {
             "role": role_word,
             "team": team_word,
@@ -305,11 +317,19 @@ class WerewolfEnv(SocialAECEnv[Action]):
             info["probe"] = self.measures.question(self.game, seat).as_info()
         return info
 
+    def _words_of(self, seat: int) -> tuple[str, str]:
+        """``seat``'s role and team words (kept per game)."""
+        if self._seat_words[0] is not self.game:  # (a game not made by _new_game)
+            words = self.game.words
+            named = [(words.role(each), words.team(ROLES[each].team)) for each in self.game.roles]
+            self._seat_words = (self.game, named)
+        return self._seat_words[1][seat]
+
     # -- actions -----------------------------------------------------------------------
     def parse_action(self, agent: str, action: Any) -> Action:
         """A command (text) or an index (vector) as a rule action, checked legal."""
         seat = self._seat[agent]
-        if self.measures.probe_seat == seat:
+        if self._measured and self.measures.probe_seat == seat:
             return self._probe_answer(seat, action)
         listed = self._listed_action(seat, action)
         return listed if listed is not None else self._parse_command(seat, action)
@@ -321,11 +341,7 @@ class WerewolfEnv(SocialAECEnv[Action]):
         """
         if type(action) is not (str if self.observation_mode == "text" else int):
             return None
-        legal = self.game.legal_tuple(seat)
-        known = self._encoded.get(id(legal))
-        if known is None or known[0] is not legal:
-            return None
-        found = known[2].get(action)
+        found = self._listing(seat).by_encoding.get(action)
         if found is not None:  # apply_action plays it unchecked if the state is the same
             self._listed_pick = (self.game, len(self.game.game_log.entries), found)
         return found
@@ -339,7 +355,7 @@ class WerewolfEnv(SocialAECEnv[Action]):
         n = self.setup.num_players
         phase = self.game.phase if acting is None else acting
         if self.observation_mode == "text":
-            parsed = parse_text(action, self.setup.names)
+            parsed = self._read_text(action)
         else:
             index = parse_int_index(action, 1 + 3 * n, "action")
             parsed = parse_index(index, seat, n, phase)
@@ -351,6 +367,18 @@ class WerewolfEnv(SocialAECEnv[Action]):
             reason = self.game.reason_in(acting, seat, parsed)
         if reason is not None:
             raise InvalidAction(f"illegal action: {reason}")
+        return parsed
+
+    def _read_text(self, action: Any) -> Action:
+        """:func:`parse_text` of ``action``, its result kept for text read before."""
+        kept = self._texts_read.get(action) if type(action) is str else None
+        if kept is not None:
+            return kept
+        parsed = parse_text(action, self.setup.names)
+        if type(action) is str:  # (not a str subclass: its hash and equality are its own)
+            if len(self._texts_read) >= MAX_TEXTS_READ:
+                self._texts_read.clear()
+            self._texts_read[action] = parsed
         return parsed
 
     def _probe_answer(self, seat: int, answer: Any) -> Action:
@@ -379,19 +407,23 @@ class WerewolfEnv(SocialAECEnv[Action]):
 
     def _encoded_legal(self, agent: str, seat: int) -> list[Any]:
         """The legal actions of ``seat`` (not on a probe turn), encoded: the kept list itself."""
-        legal = self.game.legal_tuple(seat)
-        known = self._encoded.get(id(legal))
-        if known is None or known[0] is not legal:
-            if len(self._encoded) >= MAX_ENCODED:
-                self._encoded.clear()
-            listed = [a for a in legal if a.kind != "say"]
-            encoded = [self.encode_action(agent, a) for a in listed]
-            known = self._encoded[id(legal)] = (
-                legal,
-                encoded,
-                dict(zip(encoded, listed, strict=True)),
-            )
-        return known[1]
+        return self._listing(seat).encoded
+
+    def _listing(self, seat: int) -> Listed:
+        """The listing of ``seat``'s legal tuple now (kept while the game stands still)."""
+        game = self.game
+        version = len(game.game_log.entries)  # every move and chance draw adds an entry
+        now = self._now
+        if now[0] is game and now[1] == version and now[2] == seat:
+            return now[3]  # type: ignore[return-value]  # (set with its game)
+        queue = game.queue  # (legal_tuple's rule, without its own memo)
+        legal = game.legal_in(game.phase, seat) if queue and queue[0] == seat else ()
+        listed = self._listings.get(seat, legal)
+        self._now = (game, version, seat, listed)
+        return listed
+
+    def _encode_for(self, seat: int, action: Action) -> Any:
+        return self.encode_action(self.possible_agents[seat], action)
 
     def apply_action(self, agent: str, parsed: Action) -> Turn:
         """Play the action (or answer the probe); draw any chance event; pay out at the end."""
@@ -400,20 +432,91 @@ class WerewolfEnv(SocialAECEnv[Action]):
             self.measures.answer(self.game, seat, parsed.value)
             self.measures.after_change(self.game)
             return self._turn(agent, {})
+        self._play(seat, parsed)
+        return self._turn(agent, {})
+
+    def _play(self, seat: int, parsed: Action, listed: bool | None = None) -> None:
+        """Play ``seat``'s legal action in the game (measured) and draw any chance event.
+
+        ``listed``: whether ``parsed`` is known to be legal for ``seat``, the seat to move,
+        in this very state (taken from its listing, or parsed and checked just now; None:
+        whether :meth:`_listed_action` found it listed).
+        """
         game: WerewolfGame = self.game
-        measured = self.measures.enabled
+        measured = self._measured
         if measured:  # (else it holds nothing: the measures are off for the env's life)
             self.measures.before_action(game, seat, parsed)
-        pick = self._listed_pick
-        listed = pick[2] is parsed and pick[0] is game and pick[1] == len(game.game_log.entries)
+        if listed is None:
+            pick = self._listed_pick
+            listed = (
+                pick[2] is parsed
+                and pick[0] is game
+                and pick[1] == len(game.game_log.entries)
+                and game.to_move == seat
+            )
         self._listed_pick = _NO_PICK
-        game.apply(seat, parsed, listed=listed and game.to_move == seat)
+        game.apply(seat, parsed, listed=listed)
         if game.phase is Phase.CHANCE:
             self._resolve_chance()
         if measured:
             self.measures.after_action(self.game, seat, parsed)
             self.measures.after_change(self.game)
-        return self._turn(agent, {})
+
+    # -- the common step -----------------------------------------------------------------
+    def _quick_step(self, action: Any) -> bool:
+        """Play a legal action of the player to move; False (nothing done) if it is not one.
+
+        What the base's ``step`` does, without its general bookkeeping: only the mover's
+        info and that of the player to move next change (their ``legal_actions`` or
+        ``action_mask``); the rewards are all 0 until the last step, which goes through
+        the base's ``_finish``.
+        """
+        game = self.game
+        queue = game.queue
+        if not queue or not self.agents:  # the game is over (or was never started)
+            return False
+        seat, current = queue[0], self.agent_selection
+        if self._seat[current] != seat:
+            return False
+        parsed = None
+        if type(action) is self._action_type:  # an exact listed action needs no parsing
+            parsed = self._listing(seat).by_encoding.get(action)
+        if parsed is None:
+            if type(action) is not str:
+                return False
+            try:
+                parsed = self.parse_action(current, action)
+            except Exception:  # refused: the general path says why and applies the penalty
+                return False
+        self._cumulative_rewards[current] = 0.0
+        # (_play, unmeasured: the action was listed, or parsed and checked legal just now)
+        game.apply(seat, parsed, True)
+        if game.phase is _CHANCE:
+            self._resolve_chance()
+        if game.phase is _OVER:
+            self._finish(current, self._final_turn({}, game.truncated), {current: None})
+            return True
+        self.rewards = self._no_rewards.copy()  # (every agent is live until the end)
+        self._pass_turn(current, seat, game.queue[0])
+        return True
+
+    def _pass_turn(self, current: str, seat: int, next_seat: int) -> None:
+        """The infos after ``current`` (at ``seat``) played and ``next_seat`` is to move."""
+        listed = self._listing(next_seat)
+        words = self._seat_words  # (built with the game: see _new_game)
+        role, team = words[1][seat] if words[0] is self.game else self._words_of(seat)
+        played = {
+            "role": role,
+            "team": team,
+            "invalid_actions": self.invalid_actions[current],
+            "parse_error": None,
+        }
+        mover = self.possible_agents[next_seat]
+        if listed.mask is None:
+            self._hand_over(current, played, mover, list(listed.encoded), [])
+        else:
+            mask = listed.mask
+            self._hand_over(current, played, mover, mask.copy(), np.zeros_like(mask))
 
     def _turn(self, agent: str, rewards: dict[str, float]) -> Turn:
         if not self.game.over:
@@ -432,11 +535,21 @@ class WerewolfEnv(SocialAECEnv[Action]):
             return self._observer.view(self.game, seat)
         info = self.infos.get(agent) if self.infos else None
         error = None if info is None else info.get("parse_error")
-        if self.measures.probe_seat == seat:
+        if self._measured and self.measures.probe_seat == seat:
             view = self._texts.view(self.game, seat, error, [], MAX_OBSERVATION_CHARS)
             return f"{view}\n{probe_prompt(self.measures.question(self.game, seat))}"
-        legal = self._encoded_legal(agent, seat) if self.game.to_move == seat else []
-        return self._texts.view(self.game, seat, error, legal, MAX_OBSERVATION_CHARS)
+        game = self.game
+        if game.to_move != seat:
+            return self._texts.view(game, seat, error, [], MAX_OBSERVATION_CHARS)
+        listed = self._listing(seat)
+        made_of = (game.phase, game.speeches_left)  # (with the listing, all the line shows)
+        status = listed.status
+        if status is None or status[0] != made_of:
+            line = status_line(game, seat, listed.encoded, None, listed.options)
+            status = listed.status = (made_of, line)
+        return self._texts.view(
+            game, seat, error, listed.encoded, MAX_OBSERVATION_CHARS, None, status[1]
+        )
 
     def render_text(self) -> str:
         """The ``ansi`` frame: the moderator's view (every role, who lives, the phase)."""

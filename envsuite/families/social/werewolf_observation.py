@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from envsuite.families.social.channels import Message
 from envsuite.families.social.werewolf_rules import WerewolfGame
 from envsuite.families.social.werewolf_setup import (
     PHASE_ORDER,
@@ -54,12 +55,15 @@ def vector_size(n: int, bidding: bool = False) -> int:
 
 
 class VectorObserver:
-    """Builds vector observations (see the env); the public part is built once per event.
+    """Builds vector observations (see the env), each seat's kept and changed in place.
 
     The pairwise blocks (votes, accusations, claims) are the same for every seat up to
     the seat's rotation, so they are computed once each time one of them changes
-    (``game.pair_changes``), only in the rows that changed, and each seat's view takes
-    them through its own precomputed index.
+    (``game.pair_cells``), only in the cells that changed, and each seat's view takes
+    them through its own precomputed index. Each seat's last observation is kept and
+    only its entries that changed are written again (the phase, the turn and the day
+    each step; who lives, what the seat knows and the pair blocks when they change); the
+    caller gets a copy.
 
     Args:
         n: Seats in the game.
@@ -70,46 +74,54 @@ class VectorObserver:
     def __init__(self, n: int, bidding: bool = False) -> None:
         self.n = n
         self.bidding = bidding
+        self.size = vector_size(n, bidding)
         self.seat_orders = [[(seat + j) % n for j in range(n)] for seat in range(n)]
         self.orders = [np.array(order) for order in self.seat_orders]
         self.pair_index = [(order[:, None] * n + order[None, :]).ravel() for order in self.orders]
         self._game: WerewolfGame | None = None
         self._changes = -1
         self._public = np.zeros((4, n * n), dtype=np.float32)
-        # The vote, accusation and claim rows as last written into ``_public``.
-        self._seen: list[list[list[Any]]] = []
+        # Each seat's indices of its rotated blocks in the tables read flat. (Views are made
+        # where used, not kept: a pickled copy would hold them as arrays of their own.)
+        self._pair_flat = [
+            (np.arange(4)[:, None] * n * n + index[None, :]).ravel() for index in self.pair_index
+        ]
+        self._kept: list[_SeatVector | None] = []
+        self._pairs_at = slice(HEAD + 3 * n, HEAD + 3 * n + 4 * n * n)  # (within a view)
+        # (seat, who lives, what it knows) -> its block of per-seat entries.
+        self._seat_blocks: dict[tuple[Any, ...], np.ndarray] = {}
+
+    def _start(self, game: WerewolfGame) -> None:
+        """Forget the last game's tables and views."""
+        n = self.n
+        self._game, self._changes = game, -1
+        self._public[:] = 0.0  # the tables as they stand before any event
+        self._kept = [None] * n
 
     def _pairs(self, game: WerewolfGame) -> np.ndarray:
         if game is not self._game:
-            n = self.n
-            self._game, self._changes = game, -1
-            self._public[:] = 0.0  # the tables below as they stand before any event
-            self._seen = [[[0] * n for _ in range(n)] for _ in range(2)]
-            self._seen.append([[None] * n for _ in range(n)])
-        if game.pair_changes != self._changes:
-            self._changes = game.pair_changes
-            self._update_rows(game)
+            self._start(game)
+        if len(game.pair_cells) != self._changes:
+            self._update_cells(game)
         return self._public
 
-    def _update_rows(self, game: WerewolfGame) -> None:
-        """Rewrite the rows (one voter, accuser or claimant each) that changed since last."""
+    def _update_cells(self, game: WerewolfGame) -> None:
+        """Rewrite the cells of the tables that changed since last (``game.pair_cells``)."""
         n, days, public = self.n, float(game.setup.max_days), self._public
-        votes, accusations, claims = self._seen
-        for i in range(n):
-            cells = slice(i * n, (i + 1) * n)
-            row = game.vote_counts[i]
-            if row != votes[i]:
-                votes[i] = list(row)
-                public[0, cells] = np.minimum(np.asarray(row, dtype=np.float32) / days, 1)
-            row = game.accusations[i]
-            if row != accusations[i]:
-                accusations[i] = list(row)
-                public[1, cells] = np.minimum(np.asarray(row, dtype=np.float32) / days, 1)
-            said = game.claims[i]
-            if said != claims[i]:
-                claims[i] = list(said)
-                public[2, cells] = [value == "werewolf" for value in said]
-                public[3, cells] = [value == "village" for value in said]
+        cells = game.pair_cells
+        for table, row, column in cells[max(self._changes, 0) :]:
+            cell = row * n + column
+            # (a count over days in float64 then float32 is the quotient in float32: double
+            # rounding cannot change a quotient of small whole numbers)
+            if table == 0:
+                public[0, cell] = min(game.vote_counts[row][column] / days, 1.0)
+            elif table == 1:
+                public[1, cell] = min(game.accusations[row][column] / days, 1.0)
+            else:
+                said = game.claims[row][column]
+                public[2, cell] = said == "werewolf"
+                public[3, cell] = said == "village"
+        self._changes = len(cells)
 
     def view(self, game: WerewolfGame, seat: int, acting: Phase | None = None) -> np.ndarray:
         """The vector observation of ``seat``: seats ordered from ``seat`` itself.
@@ -118,29 +130,81 @@ class VectorObserver:
         seat to move (a block of simultaneous moves in the Parallel form); its turn
         entry is then 1 and the phase one-hot shows ``acting``.
         """
-        n = self.n
-        out = np.zeros(vector_size(n, self.bidding), dtype=np.float32)
+        if game is not self._game:
+            self._start(game)
+        kept = self._kept[seat]
+        if kept is None:
+            kept = self._kept[seat] = _SeatVector(self.size)
+            kept.out[ROLE_ORDER.index(game.roles[seat])] = 1.0
+        out = kept.out
         phase = game.phase if acting is None else acting
-        out[ROLE_ORDER.index(game.roles[seat])] = 1.0
-        shown = Phase.DISCUSSION if phase is Phase.BID else phase
-        out[len(ROLE_ORDER) + PHASE_ORDER.index(shown)] = 1.0
-        out[HEAD - 2] = float(acting is not None or game.to_move == seat)
-        out[HEAD - 1] = min(1.0, game.day / game.setup.max_days)
+        at = _PHASE_AT[phase._value_]
+        if at != kept.phase_at:
+            if kept.phase_at >= 0:
+                out[kept.phase_at] = 0.0
+            out[at] = 1.0
+            kept.phase_at = at
+        turn = acting is not None or game.to_move == seat
+        if turn is not kept.turn:
+            out[HEAD - 2] = float(turn)
+            kept.turn = turn
+        if game.day != kept.day:
+            out[HEAD - 1] = min(1.0, game.day / game.setup.max_days)
+            kept.day = game.day
         known, alive = game.known[seat], game.alive
-        seats: list[float] = []
-        for other in self.seat_orders[seat]:
-            team = known[other]
-            seats += (alive[other], team == WEREWOLVES, team is not None and team != WEREWOLVES)
-        out[HEAD : HEAD + 3 * n] = seats
-        if not self.bidding:
-            out[HEAD + 3 * n :] = self._pairs(game)[:, self.pair_index[seat]].ravel()
-            return out
-        out[HEAD + 3 * n : -BIDDING_TAIL] = self._pairs(game)[:, self.pair_index[seat]].ravel()
-        out[-2] = float(phase is Phase.BID)
-        if game.phase in (Phase.BID, Phase.DISCUSSION):
-            budget = len(game.living()) * game.setup.discussion_rounds
-            out[-1] = min(1.0, game.speeches_left / budget) if budget else 0.0
-        return out
+        if alive != kept.alive or known != kept.known:
+            kept.alive, kept.known = list(alive), list(known)
+            out[HEAD : HEAD + 3 * self.n] = self._seats(seat, known, alive)
+        changes = len(game.pair_cells)
+        if changes != kept.changes:
+            self._pairs(game)
+            pairs = kept.out[self._pairs_at]  # (a view: the take writes into ``out``)
+            self._public.reshape(-1).take(self._pair_flat[seat], out=pairs, mode="clip")
+            kept.changes = changes
+        if self.bidding:
+            out[-2] = float(phase is Phase.BID)
+            out[-1] = 0.0
+            if game.phase in (Phase.BID, Phase.DISCUSSION):
+                budget = len(game.living()) * game.setup.discussion_rounds
+                out[-1] = min(1.0, game.speeches_left / budget) if budget else 0.0
+        return out.copy()
+
+    def _seats(self, seat: int, known: list[str | None], alive: list[bool]) -> np.ndarray:
+        """Per seat from ``seat``: alive, known werewolf, known village (kept by value)."""
+        key = (seat, tuple(alive), tuple(known))
+        block = self._seat_blocks.get(key)
+        if block is None:
+            if len(self._seat_blocks) >= MAX_DEALS_KEPT:
+                self._seat_blocks.clear()
+            seats: list[float] = []
+            for other in self.seat_orders[seat]:
+                team = known[other]
+                seats += (alive[other], team == WEREWOLVES, team is not None and team != WEREWOLVES)
+            block = self._seat_blocks[key] = np.array(seats, dtype=np.float32)
+        return block
+
+
+class _SeatVector:
+    """One seat's last vector observation and what it was written from."""
+
+    __slots__ = ("alive", "changes", "day", "known", "out", "phase_at", "turn")
+
+    def __init__(self, size: int) -> None:
+        self.out = np.zeros(size, dtype=np.float32)
+        self.phase_at = -1
+        self.turn: bool | None = None
+        self.day = -1
+        self.alive: list[bool] = []
+        self.known: list[str | None] = []
+        self.changes = -1
+
+
+#: The one-hot entry of each phase's value (a bid shows the discussion).
+_PHASE_AT = {
+    phase.value: len(ROLE_ORDER)
+    + PHASE_ORDER.index(Phase.DISCUSSION if phase is Phase.BID else phase)
+    for phase in Phase
+}
 
 
 def vector_view(game: WerewolfGame, seat: int) -> np.ndarray:
@@ -203,20 +267,25 @@ class TextObserver:
 
     Per game it keeps the rules text and, per seat, the texts of the messages the seat
     has read so far, their total length and their lines joined (a seat's view only
-    grows), the opening lines that never change and the lines of the living and of what
-    the seat knows (rebuilt only when they change), so an observation costs the messages
-    new since the last one and one join, not the whole history.
+    grows), and the head of its observation (the opening lines that never change, the
+    lines of the living and of what the seat knows, rebuilt only when one of these
+    changes), so an observation costs the messages new since the last one and one join,
+    not the whole history.
     """
 
     def __init__(self) -> None:
         self._game: WerewolfGame | None = None
         self._rules = ""
         self._texts: list[list[str]] = []
+        # How many of the game's messages each seat's texts have been read up to.
+        self._seen: list[int] = []
         self._used: list[int] = []
         self._joined: list[str] = []
         self._openings: list[str] = []
-        self._alive: tuple[tuple[bool, ...], str] = ((), "")
-        self._known: list[tuple[tuple[str | None, ...], str]] = []
+        self._alive: tuple[list[bool], str] = ([], "")
+        self._known: list[tuple[list[str | None], str]] = []
+        # Per seat: the alive line and known line its head was built from, and the head.
+        self._heads: list[tuple[str, str, str]] = []
         # The setup of the last game, and per deal of it (roles) the rules and openings.
         self._setup: WerewolfSetup | None = None
         self._by_deal: dict[tuple[str, ...], tuple[str, list[str]]] = {}
@@ -229,41 +298,59 @@ class TextObserver:
         legal: Sequence[str],
         limit: int,
         acting: Phase | None = None,
+        status: str | None = None,
     ) -> str:
-        """The text observation of ``seat`` (the same text as :func:`text_view`)."""
+        """The text observation of ``seat`` (the same text as :func:`text_view`).
+
+        ``status``: the last line (:func:`status_line`), when the caller has it already.
+        """
         if game is not self._game:
             self._start(game)
-        messages, texts = game.view(seat), self._texts[seat]
-        if len(texts) < len(messages):
-            new = [message.text for message in messages[len(texts) :]]
-            added = "\n".join(new)
-            self._joined[seat] = f"{self._joined[seat]}\n{added}" if texts else added
-            texts.extend(new)
-            self._used[seat] += len(added) + 1  # each line and its newline
-        rules, used = self._rules, self._used[seat]
-        alive = tuple(game.alive)
-        if alive != self._alive[0]:
-            self._alive = (alive, _alive_line(game))
-        if game.over:  # the known line is dropped at the end
-            known_line = ""
-        else:
-            known = tuple(game.known[seat])
-            if known != self._known[seat][0]:
-                self._known[seat] = (known, _known_line(game, seat))
-            known_line = self._known[seat][1]
-        opening, alive_line = self._openings[seat], self._alive[1]
-        status = _status(game, seat, legal, acting)
+        messages, texts = game.log.messages, self._texts[seat]
+        if self._seen[seat] < len(messages):
+            self._read(seat, messages)
+        if status is None:
+            status = status_line(game, seat, legal, acting)
         if error:
             status = f"Your last action was refused ({error}); you lost that turn.\n{status}"
-        head_length = (
-            len(opening) + len(alive_line) + 1 + (len(known_line) + 1 if known_line else 0)
-        )
-        if used > limit - head_length - len(status) - 1 - 60:
-            return _compose(game, seat, error, legal, limit, rules, texts, used, acting)
-        middle = f"{alive_line}\n{known_line}" if known_line else alive_line
+        head, used = self._head(game, seat), self._used[seat]
+        # (the head ends with "\nEvents:\n", 9 characters; _compose counts its lines' newlines)
+        if used > limit - (len(head) - 8) - len(status) - 1 - 60:
+            return _compose(game, seat, error, legal, limit, self._rules, texts, used, acting)
         if texts:
-            return f"{opening}{middle}\nEvents:\n{self._joined[seat]}\n{status}"
-        return f"{opening}{middle}\nEvents:\n{status}"
+            return f"{head}{self._joined[seat]}\n{status}"
+        return f"{head}{status}"
+
+    def _read(self, seat: int, messages: list[Message]) -> None:
+        """Add the texts of the game's ``messages`` new since ``seat`` last read, that it may."""
+        texts, start = self._texts[seat], self._seen[seat]
+        self._seen[seat] = len(messages)
+        new = [m.text for m in messages[start:] if m.audience is None or seat in m.audience]
+        if not new:
+            return
+        added = "\n".join(new)
+        self._joined[seat] = f"{self._joined[seat]}\n{added}" if texts else added
+        texts.extend(new)
+        self._used[seat] += len(added) + 1  # each line and its newline
+
+    def _head(self, game: WerewolfGame, seat: int) -> str:
+        """The lines before ``seat``'s events, through "Events:" (kept while they stand)."""
+        if game.alive != self._alive[0]:
+            self._alive = (list(game.alive), _alive_line(game))
+        alive_line = self._alive[1]
+        if game.phase is Phase.OVER:  # the known line is dropped at the end
+            known_line = ""
+        else:
+            known = self._known[seat]
+            if game.known[seat] != known[0]:
+                known = self._known[seat] = (list(game.known[seat]), _known_line(game, seat))
+            known_line = known[1]
+        kept = self._heads[seat]
+        if kept[0] is not alive_line or kept[1] is not known_line:
+            middle = f"{alive_line}\n{known_line}" if known_line else alive_line
+            head = f"{self._openings[seat]}{middle}\nEvents:\n"
+            kept = self._heads[seat] = (alive_line, known_line, head)
+        return kept[2]
 
     def _start(self, game: WerewolfGame) -> None:
         """Forget the last game's texts; build the lines of ``game`` that never change."""
@@ -277,10 +364,12 @@ class TextObserver:
             kept = self._by_deal[game.roles] = (rules, openings)
         self._game, (self._rules, self._openings) = game, kept
         self._texts = [[] for _ in range(seats)]
+        self._seen = [0] * seats
         self._used = [0] * seats
         self._joined = [""] * seats
-        self._alive = ((), "")
-        self._known = [((), "")] * seats
+        self._alive = ([], "")
+        self._known = [([], "")] * seats
+        self._heads = [("", "", "")] * seats
 
 
 def _you_line(game: WerewolfGame, seat: int) -> str:
@@ -333,7 +422,7 @@ def _compose(
     tail = []
     if error:
         tail.append(f"Your last action was refused ({error}); you lost that turn.")
-    tail.append(_status(game, seat, legal, acting))
+    tail.append(status_line(game, seat, legal, acting))
     budget = limit - sum(len(line) + 1 for line in head + tail) - 60
     if used <= budget:
         return "\n".join([*head, "Events:", *events, *tail])
@@ -349,25 +438,41 @@ def _compose(
     return "\n".join([*head, "Events:", *shown, *tail])
 
 
-def _status(game: WerewolfGame, seat: int, legal: Sequence[str], acting: Phase | None) -> str:
-    if game.over:
+def status_line(
+    game: WerewolfGame,
+    seat: int,
+    legal: Sequence[str],
+    acting: Phase | None = None,
+    options: str | None = None,
+) -> str:
+    """The last line of ``seat``'s text: the end, what the others do, or what it must do.
+
+    ``acting``: as in :func:`text_view`. ``options``: ``legal`` joined with ", ", when the
+    caller has it.
+    """
+    phase = game.phase
+    if phase is Phase.OVER:
         if game.winner is None:
             return "The game is over, undecided."
         won = ROLES[game.roles[seat]].team == game.winner
         winner = game.words.team(game.winner)
         return f"The game is over: the {winner} won; you {'won' if won else 'lost'}."
-    if game.to_move != seat and acting is None:
-        if game.phase is Phase.DISCUSSION and game.to_move is not None:
-            return f"Discussion: {game.names[game.to_move]} is speaking."
-        if game.phase is Phase.VOTE:
-            return "Voting is under way."
-        if game.phase is Phase.BID:
-            return "Bidding for the next speech is under way."
-        return "It is night."
+    if acting is None:
+        to_move = game.to_move
+        if to_move != seat:
+            if phase is Phase.DISCUSSION and to_move is not None:
+                return f"Discussion: {game.names[to_move]} is speaking."
+            if phase is Phase.VOTE:
+                return "Voting is under way."
+            if phase is Phase.BID:
+                return "Bidding for the next speech is under way."
+            return "It is night."
+    else:
+        phase = acting
     if not game.alive[seat]:
         return "You are dead."
-    options = ", ".join(legal)
-    phase = game.phase if acting is None else acting
+    if options is None:
+        options = ", ".join(legal)
     if phase is Phase.BID:
         return (
             f"Your turn to bid for the next speech ({game.speeches_left} left today): "

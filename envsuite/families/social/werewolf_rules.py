@@ -38,8 +38,6 @@ the same class.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from envsuite.families.social.channels import Message, MessageLog
 from envsuite.families.social.game_log import GameLog, LogEntry
 from envsuite.families.social.game_words import GAME_WORDS
@@ -51,6 +49,7 @@ from envsuite.families.social.turn_order import (
     within_budget,
 )
 from envsuite.families.social.voting import tally
+from envsuite.families.social.werewolf_legal import legal_actions_in
 from envsuite.families.social.werewolf_setup import (
     BID_VALUES,
     CLAIM_VALUES,
@@ -102,6 +101,9 @@ class WerewolfGame:
         self.teams = tuple(ROLES[role].team for role in roles)
         self.wolves = tuple(seat for seat in range(n) if roles[seat] == WEREWOLF)
         self.alive = [True] * n
+        self._alive_key = tuple(self.alive)  # (``alive`` as a tuple: a key of legal tuples)
+        # The legal tuples by (phase value, seat) while nobody dies (see legal_in).
+        self._legal_now: dict[tuple[str, int], tuple[Action, ...]] = {}
         self.day = 0
         self.phase = Phase.NIGHT_WOLVES
         self.winner: str | None = None
@@ -119,7 +121,9 @@ class WerewolfGame:
         self.floor: int | None = None
         self.mentions: tuple[int, ...] = ()
         self.speeches_left = 0
+        self._bidding = setup.speaking_order == "bidding"
         self.log = MessageLog(n)
+        self._messages = self.log.messages  # (posting a message is appending it here)
         self.game_log = GameLog(setup.to_dict(), self.roles)
         # What each seat knows of each seat's team (None: unknown), for observations.
         self.known: list[list[str | None]] = [[None] * n for _ in range(n)]
@@ -127,8 +131,9 @@ class WerewolfGame:
         self.vote_counts = [[0] * n for _ in range(n)]
         self.accusations = [[0] * n for _ in range(n)]
         self.claims: list[list[str | None]] = [[None] * n for _ in range(n)]
-        # Counts changes to the three tables above (observers rebuild them only then).
-        self.pair_changes = 0
+        # Each change to the three tables above, as (table, row, column), table 0 for votes,
+        # 1 accusations, 2 claims (observers rewrite only these cells).
+        self.pair_cells: list[tuple[int, int, int]] = []
         # The last legal tuple handed out: (len of the game log's entries, seat, tuple).
         self._legal_memo: tuple[int, int, tuple[Action, ...]] = (-1, -1, ())
         self._deal_messages()
@@ -144,6 +149,11 @@ class WerewolfGame:
     def to_move(self) -> int | None:
         """The seat to act, or None (a chance event is pending, or the game is over)."""
         return self.queue[0] if self.queue else None  # the queue is empty at chance and the end
+
+    @property
+    def pair_changes(self) -> int:
+        """How many times the vote, accusation and claim tables changed so far."""
+        return len(self.pair_cells)
 
     def living(self) -> list[int]:
         """The living seats, in seat order."""
@@ -192,9 +202,16 @@ class WerewolfGame:
         simultaneous moves (the Parallel form's night: who lives does not change before
         dawn).
         """
-        wolves = self.wolves if phase is Phase.NIGHT_WOLVES else ()
         # (the phase's value: a str hashes in C; an Enum's hash and .value are Python code)
-        return _legal(phase._value_, seat, tuple(self.alive), wolves, self.setup.doctor_self_save)
+        key = (phase._value_, seat)
+        legal = self._legal_now.get(key)
+        if legal is None:
+            wolves = self.wolves if phase is Phase.NIGHT_WOLVES else ()
+            self_save = self.setup.doctor_self_save
+            legal = self._legal_now[key] = legal_actions_in(
+                key[0], seat, self._alive_key, wolves, self_save
+            )
+        return legal
 
     def illegal_reason(self, seat: int, action: Action) -> str | None:
         """Why ``seat`` may not play ``action`` now (the first rule broken), or None."""
@@ -206,7 +223,7 @@ class WerewolfGame:
 
     def reason_in(self, phase: Phase, seat: int, action: Action) -> str | None:
         """Why ``seat`` could not play ``action`` in acting ``phase`` as things stand, or None."""
-        allowed = PHASE_KINDS[phase]
+        allowed = _KINDS[phase._value_]  # (PHASE_KINDS by value: an Enum hashes slowly)
         if action.kind not in allowed:
             doing = ", ".join(allowed)
             if action.kind == "pass":
@@ -244,8 +261,9 @@ class WerewolfGame:
     def apply(self, seat: int, action: Action, listed: bool = False) -> None:
         """Play ``seat``'s legal action (check with :meth:`illegal_reason` first).
 
-        ``listed``: the caller took ``action`` from the tuple :meth:`legal_tuple` gave
-        ``seat`` in this very state, so it is legal and not checked again.
+        ``listed``: the caller knows ``action`` is legal for ``seat`` in this very state
+        (it took it from the tuple :meth:`legal_tuple` gave, or :meth:`illegal_reason` just
+        found nothing against it), so it is not checked again.
 
         Raises:
             ValueError: the action is illegal (a caller bug; the env never sends one).
@@ -255,10 +273,12 @@ class WerewolfGame:
             if reason is not None:
                 raise ValueError(f"illegal action {action} for seat {seat}: {reason}")
         if action.kind == "say":
-            action = Action("say", None, within_budget(action.value, self.setup.max_speech_chars))
+            said = within_budget(action.value, self.setup.max_speech_chars)
+            if said is not action.value:  # (cut: a new action; else the same one)
+                action = Action("say", None, said)
         self.game_log.entries.append(("act", seat, action.kind, action.target, action.value))
         self.queue.pop(0)
-        if self.phase is Phase.DISCUSSION and self.setup.speaking_order == "bidding":
+        if self._bidding and self.phase is Phase.DISCUSSION:
             self.mentions = self._mentioned(action)
         _EFFECTS[action.kind](self, seat, action)
         if not self.queue:
@@ -359,7 +379,7 @@ class WerewolfGame:
     def _on_accuse(self, seat: int, action: Action) -> None:
         assert action.target is not None
         self.accusations[seat][action.target] += 1
-        self.pair_changes += 1
+        self.pair_cells.append((1, seat, action.target))
         accused = self.names[action.target]
         text = f"{self.names[seat]} accuses {accused} of being {self.words.killer}."
         self._public("accuse", seat, text, action.target)
@@ -367,7 +387,7 @@ class WerewolfGame:
     def _on_claim(self, seat: int, action: Action) -> None:
         assert action.target is not None
         self.claims[seat][action.target] = action.value
-        self.pair_changes += 1
+        self.pair_cells.append((2, seat, action.target))
         verdict = self.words.verdict(action.value == WEREWOLF)
         text = f"{self.names[seat]} claims: {self.names[action.target]} is {verdict}."
         self._public("claim", seat, text, action.target, action.value)
@@ -493,7 +513,7 @@ class WerewolfGame:
                 self._public("vote", voter, f"{self.names[voter]} abstained.")
             else:
                 self.vote_counts[voter][target] += 1
-                self.pair_changes += 1
+                self.pair_cells.append((0, voter, target))
                 text = f"{self.names[voter]} voted for {self.names[target]}."
                 self._public("vote", voter, text, target)
         result = tally([target for _, target in self.votes], self.setup.tie_rule)
@@ -529,6 +549,8 @@ class WerewolfGame:
 
     def _kill(self, seat: int, kind: str, text: str) -> None:
         self.alive[seat] = False
+        self._alive_key = tuple(self.alive)
+        self._legal_now = {}
         self._public(kind, None, text, seat)
         if self.setup.reveal_roles_on_death:
             role = self.roles[seat]
@@ -578,7 +600,7 @@ class WerewolfGame:
     def _public(
         self, kind: str, sender: int | None, text: str, subject: int | None = None, value: str = ""
     ) -> None:
-        self._post(kind, sender, None, text, subject, value)
+        self._messages.append(Message(self.day, kind, sender, None, text, subject, value))
 
     def _post(
         self,
@@ -589,46 +611,18 @@ class WerewolfGame:
         subject: int | None = None,
         value: str = "",
     ) -> None:
-        self.log.post(Message(self.day, kind, sender, audience, text, subject, value))
+        self._messages.append(Message(self.day, kind, sender, audience, text, subject, value))
 
     def view(self, seat: int) -> list[Message]:
         """The messages ``seat`` may read, oldest first."""
         return self.log.view(seat)
 
 
+#: :data:`PHASE_KINDS` by the phase's value.
+_KINDS = {phase.value: kinds for phase, kinds in PHASE_KINDS.items()}
 #: The effect of each kind of action (``_on_KIND``), looked up once.
 _EFFECTS = {
     name[len("_on_") :]: function
     for name, function in vars(WerewolfGame).items()
     if name.startswith("_on_")
 }
-
-
-@lru_cache(maxsize=4096)
-def _legal(
-    value: str, seat: int, alive: tuple[bool, ...], wolves: tuple[int, ...], self_save: bool
-) -> tuple[Action, ...]:
-    """The legal actions of ``seat``, to move in the phase of value ``value``.
-
-    See :meth:`WerewolfGame.legal_tuple`.
-    """
-    phase = Phase(value)
-    living = [s for s in range(len(alive)) if alive[s]]
-    others = [s for s in living if s != seat]
-    if phase is Phase.NIGHT_WOLVES:
-        return tuple(Action("kill", s) for s in living if s not in wolves)
-    if phase is Phase.NIGHT_SEER:
-        return tuple(Action("check", s) for s in others)
-    if phase is Phase.NIGHT_DOCTOR:
-        return tuple(Action("save", s) for s in (living if self_save else others))
-    if phase is Phase.VOTE:
-        return (PASS, *(Action("vote", s) for s in others))
-    if phase is Phase.BID:
-        return tuple(Action("bid", None, value) for value in BID_VALUES)
-    everyone_else = [s for s in range(len(alive)) if s != seat]
-    return (
-        PASS,
-        Action("say", None, ""),
-        *(Action("accuse", s) for s in others),
-        *(Action("claim", s, value) for s in everyone_else for value in CLAIM_VALUES),
-    )

@@ -19,7 +19,9 @@ gym-pybullet-drones:
 
 Any engine (``pyb``, ``dyn``) may be followed by any of ``gnd``, ``drag``, ``dw`` in that
 order (``dyn_gnd_drag_dw`` is explicit dynamics with every effect). Wind, motor lag and the
-CTBR body-rate loop work in every mode. See :mod:`~envsuite.families.physics.drone.aerodynamics`
+CTBR body-rate loop work in every mode. The ``dyn`` equations for thousands of drones at
+once, as arrays, are :mod:`~envsuite.families.physics.drone.batch_dynamics` (the engine of
+the drone tasks' batched vector env). See :mod:`~envsuite.families.physics.drone.aerodynamics`
 for the effect models.
 """
 

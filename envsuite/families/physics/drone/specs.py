@@ -8,6 +8,7 @@ register(
     EnvSpec(
         id="envsuite/DroneHover-v0",
         entry_point=f"{_PACKAGE}.hover:DroneHoverEnv",
+        vector_entry_point=f"{_PACKAGE}.batch_env:DroneHoverBatchedVectorEnv",
         family="physics",
         api="gymnasium",
         description="Quadcopter (Crazyflie 2.x or racer) hovering at a point; PyBullet physics.",
@@ -31,6 +32,7 @@ register(
     EnvSpec(
         id="envsuite/DroneWaypoints-v0",
         entry_point=f"{_PACKAGE}.waypoints:DroneWaypointsEnv",
+        vector_entry_point=f"{_PACKAGE}.batch_env:DroneWaypointsBatchedVectorEnv",
         family="physics",
         api="gymnasium",
         description="Quadcopter tracking a minimum-jerk trajectory through random waypoints.",
@@ -53,6 +55,7 @@ register(
     EnvSpec(
         id="envsuite/DroneGate-v0",
         entry_point=f"{_PACKAGE}.gate:DroneGateEnv",
+        vector_entry_point=f"{_PACKAGE}.batch_env:DroneGateBatchedVectorEnv",
         family="physics",
         api="gymnasium",
         description="Quadcopter flying a random course of gates in order.",
