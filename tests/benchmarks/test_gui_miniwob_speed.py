@@ -146,22 +146,35 @@ def require_peer() -> None:
 
 
 _MINIWOB: dict[str, Any] = {}
+#: What MiniWoB++ and Selenium read: Debian's browser and driver, and no download.
+PEER_ENVIRONMENT = {
+    "MINIWOB_CHROME_BINARY": CHROMIUM,
+    "MINIWOB_CHROMEDRIVER": CHROMEDRIVER,
+    "SE_OFFLINE": "true",
+}
 
 
 @pytest.fixture(scope="module", autouse=True)
-def _close_browsers() -> Iterator[None]:
-    yield
-    for env in _MINIWOB.values():
-        env.close()
-    _MINIWOB.clear()
+def _peer_environment() -> Iterator[None]:
+    """Set :data:`PEER_ENVIRONMENT` for this module; close the browsers and restore after."""
+    saved = {name: os.environ.get(name) for name in PEER_ENVIRONMENT}
+    os.environ.update(PEER_ENVIRONMENT)
+    try:
+        yield
+    finally:
+        for env in _MINIWOB.values():
+            env.close()
+        _MINIWOB.clear()
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 def miniwob_env(task: str) -> Any:
     """The headless MiniWoB++ env of ``task`` on Debian's Chromium (one browser per task)."""
     if task not in _MINIWOB:
-        os.environ["MINIWOB_CHROME_BINARY"] = CHROMIUM
-        os.environ["MINIWOB_CHROMEDRIVER"] = CHROMEDRIVER
-        os.environ["SE_OFFLINE"] = "true"
         import gymnasium
         import miniwob
 
@@ -341,6 +354,7 @@ def test_miniwob_steps(benchmark: Any, task: str) -> None:
     RATES[task, "episodes"] = benchmark.extra_info["episodes_per_s"] = len(seeds) / mean
     observation, _ = env.reset(seed=0)
     assert observation["screenshot"].shape == (210, 160, 3)
+    assert env.unwrapped.instance.driver.service.path == CHROMEDRIVER  # Debian's, not downloaded
 
 
 @pytest.mark.parametrize("task", TASKS)
