@@ -156,6 +156,20 @@ def _record(spec: EnvSpec, trace: list[dict[str, Any]]) -> EpisodeRecord:
     )
 
 
+def _is_chat_content(content: Any) -> bool:
+    """A message's content as chat APIs take it: text, or text and image parts (GUI envs)."""
+    if isinstance(content, str):
+        return True
+    return isinstance(content, list) and all(
+        (part.get("type") == "text" and isinstance(part.get("text"), str))
+        or (
+            part.get("type") == "image_url"
+            and str(part.get("image_url", {}).get("url", "")).startswith("data:image/png;base64,")
+        )
+        for part in content
+    )
+
+
 @pytest.mark.parametrize(("spec", "missing"), CASES)
 def test_transcripts_are_prefix_stable_and_replay_from_records(spec: EnvSpec, missing: str | None):
     if missing is not None:
@@ -178,7 +192,7 @@ def test_transcripts_are_prefix_stable_and_replay_from_records(spec: EnvSpec, mi
         assert roles[0] == "system" and roles[1:2] in (["user"], [])
         assert roles.count("assistant") == len(transcript.rewards)
         waiting += not transcript.rewards
-        assert all(isinstance(m["content"], str) for m in transcript.messages)
+        assert all(_is_chat_content(m["content"]) for m in transcript.messages)
     assert waiting == 0 or (spec.api == "aec" and waiting < len(live))
     replayed = transcripts_from_record(_record(spec, trace))
     assert [t.to_json() for t in replayed] == [t.to_json() for t in live.values()]

@@ -22,6 +22,10 @@ WORDS = ("crane", "slate", "???", "pious")
 
 @pytest.fixture(scope="module")
 def python() -> Path:
+    if os.environ.get("ENVSUITE_FRESH_MACHINE") == "1":
+        # The outer suite on the same machine runs this test; building the side venv again
+        # in the fresh-machine container would only add minutes to CI's critical path.
+        pytest.skip("OpenEnv's client is checked by the outer suite, not in the container")
     try:
         return openenv_python()
     except (RuntimeError, subprocess.TimeoutExpired) as exc:

@@ -38,10 +38,15 @@ DPI = 100
 SMALL = 8
 #: Width of one character of SMALL text in inches (DejaVu Sans averages ~0.6 em), with slack.
 CHAR_INCHES = 0.065
-#: Widest outcome figure, in inches; beyond it tick labels are turned instead.
+#: Height of one line of SMALL text in inches (DejaVu Sans at 8 pt, with line spacing).
+LINE_INCHES = 0.17
+#: Widest outcome figure, in inches; beyond it tick labels are turned instead (and the
+#: figure grows past it only as far as upright labels need).
 MAX_WIDTH = 24.0
 #: Angle of tick labels that would overlap when level.
 TURNED = 30.0
+#: Angle of tick labels that would still overlap when turned (many configurations).
+UPRIGHT = 90.0
 #: Characters per line of a figure title per inch of figure width (10-pt text).
 TITLE_CHARS_PER_INCH = 11
 
@@ -91,18 +96,23 @@ def _ticks_touch(figure: Figure, axes: Axes) -> bool:
 
 
 def _fit_ticks(figure: Figure, axes: Sequence[Axes]) -> None:
-    """Lay the figure out; turn the tick labels of any axes whose labels still touch."""
+    """Lay the figure out; turn the tick labels of any axes whose labels still touch.
+
+    Touching labels are turned by :data:`TURNED`, and upright if they touch even then.
+    """
     FigureCanvasAgg(figure)
     figure.tight_layout()
-    turned = False
-    for panel in axes:
-        if _ticks_touch(figure, panel):
-            for label in panel.get_xticklabels():
-                label.set_rotation(TURNED)
-                label.set_horizontalalignment("right")
-                label.set_rotation_mode("anchor")
-            turned = True
-    if turned:
+    for angle in (TURNED, UPRIGHT):
+        turned = False
+        for panel in axes:
+            if _ticks_touch(figure, panel):
+                for label in panel.get_xticklabels():
+                    label.set_rotation(angle)
+                    label.set_horizontalalignment("right")
+                    label.set_rotation_mode("anchor")
+                turned = True
+        if not turned:
+            return
         figure.tight_layout()
 
 
@@ -153,8 +163,13 @@ def outcomes_figure(tables: ReportTables) -> Figure | None:
     labels = tick_labels(tables.tasks)
     group = max(0.35 * len(runs) + 0.3, CHAR_INCHES * _longest_line(labels) + 0.3)
     legend = CHAR_INCHES * max(len(run) for run in runs) + 0.8
-    width = min(MAX_WIDTH, max(6.0, 1.0 + legend + group * len(tables.tasks)))
     lines = max(label.count("\n") + 1 for label in labels)
+    # capped, the labels are turned; upright ones need their lines' height per configuration
+    upright = LINE_INCHES * lines + 0.15
+    width = max(
+        min(MAX_WIDTH, max(6.0, 1.0 + legend + group * len(tables.tasks))),
+        1.0 + legend + upright * len(tables.tasks),
+    )
     height = 2.4 * len(panels) + 0.14 * lines + 0.8
     figure = Figure(figsize=(width, height), dpi=DPI)
     # one x axis: the configurations are named once, under the bottom panel
