@@ -145,11 +145,15 @@ class _Replay:
                 raise StopEpisode(f"render() gave {type(frame).__name__}, not an RGB image")
             self.frames[step] = frame.astype(np.uint8, copy=True)
 
+    def first(self, info: Mapping[str, Any]) -> None:
+        """Keep the first frame and the instruction, after ``reset``."""
+        self.keep(0)
+        instruction = info.get("instruction")
+        self.instruction = instruction if isinstance(instruction, str) else None
+
     def policy(self, agent: Any, observation: Any, info: Mapping[str, Any]) -> Any:
         if self.index == 0:
-            self.keep(0)
-            instruction = info.get("instruction")
-            self.instruction = instruction if isinstance(instruction, str) else None
+            self.first(info)
         return from_json_action(self.record.trace[self.index].action, self.env.action_space)
 
     def observer(self, agent: Any, action: Any, observation: Any, reward: Any, *rest: Any) -> None:
@@ -183,7 +187,7 @@ def replay_frames(
         replay = _Replay(record, env, steps)
         if record.length == 0:
             _, info = env.reset(seed=record.seed)
-            replay.policy(None, None, info)
+            replay.first(info)
             return replay.frames, replay.instruction
         result = run_episode(
             "gymnasium", env, record.seed, replay.policy, observer=replay.observer, stop=replay.stop

@@ -20,6 +20,7 @@ from envsuite.evaluation.report.screens import (
     draw_screens,
     draws_pictures,
     frame_steps,
+    replay_frames,
     strip_file_name,
 )
 from envsuite.evaluation.run_directory import evaluate
@@ -184,3 +185,13 @@ def test_frame_steps_and_file_names():
     assert frame_steps(9) == (0, 4, 9)
     key = ("gui-forms", FORM, '{"action_mode":"dict","split":"test","task":"book-flight"}')
     assert strip_file_name(3, key) == "screens-3-GuiForm-v0-book-flight-dict-test.png"
+
+
+def test_an_episode_of_no_steps_shows_its_first_screen(oracle_gui_run):
+    record = read_records(oracle_gui_run / "episodes.jsonl")[0]
+    empty = record.model_copy(update={"trace": [], "length": 0})
+    frames, instruction = replay_frames(
+        empty, (0,), lambda: envsuite.make(FORM, **record.env_kwargs, render_mode="rgb_array")
+    )
+    assert list(frames) == [0] and frames[0].shape == (256, 256, 3)
+    assert instruction is not None and instruction.startswith("Enter the username")
