@@ -18,6 +18,7 @@ import pytest
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "install-system-packages"
 PACKAGES = (
     "chromium",
+    "chromium-driver",
     "libegl1",
     "libgl1-mesa-dri",
     "debootstrap",
@@ -88,7 +89,7 @@ def test_only_the_missing_packages_are_installed_after_an_update(tmp_path):
     result, calls = _run(tmp_path, ("libegl1", "libgl1-mesa-dri"))
     assert result.returncode == 0, result.stdout + result.stderr
     assert len(calls) == 2 and calls[0].endswith(" update")
-    missing = "chromium debootstrap stockfish build-essential"
+    missing = "chromium chromium-driver debootstrap stockfish build-essential"
     assert calls[1].endswith(f" install --no-install-recommends {missing}")
     assert f"installed {missing}" in result.stdout
     assert "DPkg::Lock::Timeout" in calls[1]  # waits for another apt run instead of failing
@@ -99,7 +100,8 @@ def test_a_failing_apt_get_fails_with_its_last_lines(tmp_path):
     assert result.returncode == 1
     assert "E: Unable to locate package chromium" in result.stderr
     failed = (
-        "FAILED to install chromium libegl1 libgl1-mesa-dri debootstrap stockfish build-essential"
+        "FAILED to install chromium chromium-driver libegl1 libgl1-mesa-dri debootstrap stockfish "
+        "build-essential"
     )
     assert failed in result.stderr
 

@@ -12,6 +12,7 @@ from envsuite.evaluation.report.game_plots import plot_games
 from envsuite.evaluation.report.load import ReportError, Run, load_runs
 from envsuite.evaluation.report.markdown import Figures, render_markdown
 from envsuite.evaluation.report.plots import plot_outcomes, plot_pass_at_k, plot_regret
+from envsuite.evaluation.report.screens import draw_screens, strip_file_name
 from envsuite.evaluation.report.tables import ReportTables, Settings, build_tables
 
 REPORT_FILE = "report.md"
@@ -75,8 +76,10 @@ def write_report(
 
     Writes ``report.md`` and PNG figures into ``out_dir`` (created if needed): outcomes per
     env configuration with intervals, pass@k over k when runs have several attempts, and
-    regret curves with their no-regret tests where records carry regret curves, and win
-    rates and ratings where players record wins, losses and draws.
+    regret curves with their no-regret tests where records carry regret curves, win
+    rates and ratings where players record wins, losses and draws, and a strip of screens
+    of one replayed episode per configuration whose env draws pictures
+    (:mod:`~envsuite.evaluation.report.screens`).
 
     Args:
         run_dirs: Run directories written by the runner.
@@ -122,7 +125,11 @@ def write_report(
         if plot_games(win_rates, returns, rated, target / name):
             ratings[task] = name
             written.append(target / name)
+    strips = draw_screens(runs, tables.tasks, target, strip_file_name)
+    written += [target / strip.file for strip in strips if strip.file is not None]
     markdown = target / REPORT_FILE
-    figures = Figures(outcomes=outcomes, pass_at_k=pass_at_k, regret=regret, ratings=ratings)
+    figures = Figures(
+        outcomes=outcomes, pass_at_k=pass_at_k, regret=regret, ratings=ratings, screens=strips
+    )
     markdown.write_text(render_markdown(runs, tables, figures), encoding="utf-8")
     return Report(target, markdown, written, runs, tables)

@@ -18,6 +18,7 @@ from envsuite.evaluation.report.formatting import (
 )
 from envsuite.evaluation.report.games_markdown import games_section
 from envsuite.evaluation.report.load import Run
+from envsuite.evaluation.report.screens import ScreenStrip, screens_section
 from envsuite.evaluation.report.tables import RegretRow, ReportTables
 
 
@@ -29,6 +30,7 @@ class Figures:
     pass_at_k: str | None = None
     ratings: Mapping[TaskKey, str] = field(default_factory=dict)
     regret: Mapping[TaskKey, str] = field(default_factory=dict)
+    screens: Sequence[ScreenStrip] = ()
 
 
 def _protocol_line(runs: Sequence[Run]) -> list[str]:
@@ -377,6 +379,7 @@ def render_markdown(runs: Sequence[Run], tables: ReportTables, figures: Figures)
         *_pass_at_k(tables, figures),
         *_regret(tables, figures),
         *games_section(tables, figures.ratings),
+        *screens_section(figures.screens),
         *_items(tables),
         *_infra(tables),
     ]
