@@ -29,6 +29,8 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import numpy as np
+
 from envsuite.action_errors import is_interrupt
 from envsuite.agent_protocol import Agent, ReportsActionProbability, ReportsEpisodeInfo
 from envsuite.agents.loading import load_agent
@@ -46,7 +48,7 @@ from envsuite.evaluation.jobs import EpisodeJob
 from envsuite.jsonable import canonical_json, to_jsonable
 from envsuite.outcomes import agent_outcomes, episode_success
 from envsuite.plain_actions import plain_action
-from envsuite.records import EpisodeRecord, nonzero_rewards
+from envsuite.records import EpisodeRecord, Step, nonzero_rewards, trusted_step
 from envsuite.registry import EnvSpec, registry
 from envsuite.seeding import derive_seed
 from envsuite.version import __version__
@@ -202,12 +204,28 @@ def _no_probability() -> None:
     return None
 
 
+#: Exact numpy number types, stored as the Python number ``item()`` gives (as
+#: :func:`~envsuite.jsonable.to_jsonable` does).
+_NUMPY_NUMBERS = frozenset(
+    kind for kind in np.sctypeDict.values() if issubclass(kind, np.integer | np.floating | np.bool_)
+)
+
+
 def _stored_action(action: Any) -> Any:
     """The action as a trace step stores it: JSON, cut to :data:`MAX_TRACE_ACTION_BYTES`.
 
     An action with no faithful JSON form (or a hostile object) is stored as an
     ``{"unserialisable": <short repr>}`` description.
     """
+    kind = type(action)
+    # Exact builtins (never a subclass, whose methods could be hostile) are their own JSON.
+    if kind is str:
+        if len(action) * 4 <= MAX_TRACE_ACTION_BYTES:
+            return action  # within the cap whatever its characters' UTF-8 lengths
+    elif action is None or kind is int or kind is float or kind is bool:
+        return action
+    elif kind in _NUMPY_NUMBERS:
+        return action.item()
     try:
         # The plain copy first: a str subclass with hostile methods would survive
         # to_jsonable as it is and raise later, while the trace is written.
@@ -367,9 +385,12 @@ def run_single_agent_episode(
     _guard("agent.reset", agent.reset, seed=derive_seed(job.seed, "agent", job.attempt))
     policy = _acting_policy({"agent": agent})
     probability = _probability_of(agent)
-    trace: list[dict[str, Any]] = []  # validated once, in the record
+    # Steps of values made valid here (_stored_action's JSON, float rewards): the record
+    # takes them without validating each again.
+    trace: list[Step] = []
     curves: dict[str, list[float]] = {}
     record_trace = job.record_trace
+    append = trace.append
 
     def observer(
         nobody: None,
@@ -381,13 +402,29 @@ def run_single_agent_episode(
         info: Any,
     ) -> None:
         if record_trace:
-            stored = _stored_action(action)
-            trace.append({"action": stored, "reward": reward, "probability": probability()})
+            append(trusted_step(_stored_action(action), reward, probability()))
         for key in curve_keys:
-            if key in info and info[key] is not None:
-                curves.setdefault(key, []).append(float(info[key]))
+            value = info.get(key)
+            if value is not None:
+                series = curves.get(key)
+                if series is None:
+                    series = curves[key] = []
+                series.append(float(value))
 
-    result = _play("gymnasium", env, job, policy, observer, started)
+    def trace_only(
+        nobody: None,
+        action: Any,
+        observation: Any,
+        reward: float,
+        terminated: bool,
+        truncated: bool,
+        info: Any,
+    ) -> None:
+        # The usual case (a trace, no curves, no probabilities) without its tests per step.
+        append(trusted_step(_stored_action(action), reward, None))
+
+    plain = record_trace and not curve_keys and probability is _no_probability
+    result = _play("gymnasium", env, job, policy, trace_only if plain else observer, started)
     info = result.final_info
     metrics = {key: float(info[key]) for key in metric_keys if info.get(key) is not None}
     success = info.get("success")
