@@ -17,7 +17,7 @@ import envsuite
 PACKAGE = Path(envsuite.__file__).parent
 
 #: Layers from the bottom; a module may import its own layer and those below it.
-LAYERS = ("core", "sandbox", "families", "agents", "evaluation", "leaderboard", "cli")
+LAYERS = ("core", "sandbox", "families", "agents", "evaluation", "leaderboard", "bench", "cli")
 #: Sub-packages and their layer; top-level modules and ``testing`` (the kit) are core.
 PACKAGE_LAYERS = {
     "sandbox": "sandbox",
@@ -25,6 +25,7 @@ PACKAGE_LAYERS = {
     "agents": "agents",
     "evaluation": "evaluation",
     "leaderboard": "leaderboard",
+    "bench": "bench",
     "cli": "cli",
 }
 #: The one documented exception: a family's ``cli`` registers commands on the core CLI.

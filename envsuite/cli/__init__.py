@@ -44,6 +44,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "transcript",
     "select_policy",
     "leaderboard",
+    "bench",
 )
 
 
