@@ -48,11 +48,15 @@ def parse_named_choice(text: Any, names: Sequence[str], what: str = "action") ->
     if not isinstance(text, str):
         raise InvalidAction(f"expected {what} name (str), got {type(text).__name__}")
     lowered = text.lower()
+    patterns, alone = _name_patterns(tuple(names))
+    exact = alone.get(lowered)
+    if exact is not None:  # the usual answer: just one name, which names no other
+        return exact
     # A name's pattern runs only where its letters occur at all (a substring test costs
     # far less than a search); the patterns are compiled once per set of names.
     named = [
         i
-        for i, (name, pattern) in enumerate(_name_patterns(tuple(names)))
+        for i, (name, pattern) in enumerate(patterns)
         if name in lowered and pattern.search(lowered)
     ]
     if len(named) != 1:
@@ -64,12 +68,26 @@ def parse_named_choice(text: Any, names: Sequence[str], what: str = "action") ->
 
 
 @functools.lru_cache(maxsize=512)
-def _name_patterns(names: tuple[str, ...]) -> tuple[tuple[str, re.Pattern[str]], ...]:
-    """Each name lowered, and the whole-word pattern that finds it (see above)."""
+def _name_patterns(
+    names: tuple[str, ...],
+) -> tuple[tuple[tuple[str, re.Pattern[str]], ...], dict[str, int]]:
+    """The names' whole-word patterns (see above), and the names that name only themselves.
+
+    Returns:
+        ``((lowered name, pattern), ...)`` in order, and the lowered names whose own text
+        mentions no other name, mapped to their index (an answer equal to one of them
+        names exactly that one).
+    """
     lowered = [name.lower() for name in names]
-    return tuple(
+    patterns = tuple(
         (name, re.compile(rf"(?<![a-z0-9_-]){re.escape(name)}(?![a-z0-9_-])")) for name in lowered
     )
+    alone: dict[str, int] = {}
+    for index, name in enumerate(lowered):
+        found = [other for other, (_, pattern) in enumerate(patterns) if pattern.search(name)]
+        if found == [index]:
+            alone[name] = index
+    return patterns, alone
 
 
 def parse_choice(action: Any, names: Sequence[str], *, text_mode: bool, what: str) -> int:
