@@ -10,6 +10,8 @@ distribution, vectorised over a batch, from a :class:`numpy.random.Generator`.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from envsuite.families.sat.clause_sampling import (
@@ -147,14 +149,23 @@ def planted_instance(rng: np.random.Generator, level: Level) -> PlantedInstance:
     clauses = [tuple(clause) for clause in kept]
     if level.clause_width * np.log2(2 * num_vars) >= 62:
         ordered = canonical_clauses(clauses, num_vars)
-    elif num_vars <= LETTER_NAMES:  # the codes canonical_order sorts by, as tuples
-        ordered = tuple(
-            sorted(clauses, key=lambda c: tuple((x > 0) * num_vars + abs(x) - 1 for x in c))
-        )
-    else:
-        ordered = tuple(sorted(clauses, key=lambda c: tuple(2 * abs(x) - 2 + (x > 0) for x in c)))
+    else:  # by the literal codes canonical_order sorts by, compared as tuples
+        code = _literal_codes(num_vars).__getitem__
+        ordered = tuple(sorted(clauses, key=lambda clause: tuple(map(code, clause))))
     planted = "".join("1" if bit else "0" for bit in solutions[0].tolist())
     return Formula(num_vars, ordered), planted
+
+
+@functools.lru_cache(maxsize=64)
+def _literal_codes(num_vars: int) -> dict[int, int]:
+    """Each DIMACS literal's code in :func:`canonical_order` (its digit in the clause code)."""
+    if num_vars <= LETTER_NAMES:  # unnegated after negated, then by variable
+        return {
+            sign * v: (sign > 0) * num_vars + v - 1
+            for v in range(1, num_vars + 1)
+            for sign in (-1, 1)
+        }
+    return {sign * v: 2 * (v - 1) + (sign > 0) for v in range(1, num_vars + 1) for sign in (-1, 1)}
 
 
 def _first_distinct_clauses(clauses: list[list[int]], wanted: int) -> list[list[int]]:
