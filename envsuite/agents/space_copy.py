@@ -13,7 +13,7 @@ neither side mutates.
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from gymnasium import spaces
@@ -37,13 +37,13 @@ def independent_space_copy(space: spaces.Space[Any]) -> spaces.Space[Any]:
     kind = type(space)
     if not (_shallow_copyable(kind) and _no_extra_spaces(space)):
         return copy.deepcopy(space)
-    copied = copy.copy(space)
+    copied: Any = copy.copy(space)
     copied._np_random = None  # gymnasium makes a fresh one on first use
     if isinstance(space, spaces.Dict):
         copied.spaces = {key: independent_space_copy(sub) for key, sub in space.spaces.items()}
     elif isinstance(space, spaces.Tuple):
         copied.spaces = tuple(independent_space_copy(sub) for sub in space.spaces)
-    return copied
+    return cast(spaces.Space[Any], copied)
 
 
 def _shallow_copyable(kind: type) -> bool:

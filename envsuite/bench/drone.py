@@ -39,7 +39,7 @@ def envsuite_hover(env: Any) -> tuple[int, list[float]]:
     """STEPS random actions from a seeded reset; reset whenever an episode ends."""
     env.reset(seed=SEED)
     resets = 0
-    observation = None
+    observation: Any = None
     for action in ACTIONS:
         observation, _, terminated, truncated, _ = env.step(action)
         if terminated or truncated:

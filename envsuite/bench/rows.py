@@ -145,10 +145,15 @@ def _bandit(mode: str) -> Callable[[bool], Case]:
         from envsuite.bench import decision
 
         env = decision.make_bandit(mode)
-        actions = decision.ACTIONS if mode == "vector" else decision.TEXT_ACTIONS
-        raw = decision.raw_vector_episode if mode == "vector" else decision.raw_text_episode
+        actions: list[Any] = decision.ACTIONS if mode == "vector" else decision.TEXT_ACTIONS
+
+        def raw() -> tuple[float, float]:
+            if mode == "vector":
+                return decision.raw_vector_episode(decision.ACTIONS)
+            return decision.raw_text_episode(decision.TEXT_ACTIONS)
+
         return Case(
-            {"envsuite": lambda: decision.env_episode(env, actions), "raw": lambda: raw(actions)},
+            {"envsuite": lambda: decision.env_episode(env, actions), "raw": raw},
             decision.STEPS,
             "steps",
         )

@@ -19,7 +19,7 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import envsuite
 from envsuite.agents import RandomAgent
@@ -56,7 +56,7 @@ def runner_loop(episodes: int, kwargs: dict[str, Any] | None = None) -> float:
     try:
         protocol = adhoc_protocol(BANDIT, dict(kwargs or {}), episodes, 1)
         records = evaluate(protocol, "random", run_dir, progress=False).records
-        return sum(float(record.episode_return) for record in records)  # type: ignore[arg-type]
+        return sum(float(cast(float, record.episode_return)) for record in records)
     finally:
         shutil.rmtree(run_dir, ignore_errors=True)
 

@@ -29,7 +29,7 @@ import reprlib
 import time
 import typing
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -217,7 +217,7 @@ def _probability_of(agent: Agent) -> Callable[[], float | None]:
     """Reads the probability the agent gave its last action (None if it reports none)."""
     if not _provides(agent, ReportsActionProbability):
         return _no_probability
-    report = agent.last_action_probability
+    report = cast(ReportsActionProbability, agent).last_action_probability
 
     def probability() -> float | None:
         value = report()
@@ -297,7 +297,7 @@ def _run_once(job: EpisodeJob, cache: EnvCache) -> EpisodeRecord:
             outcome = run_multi_agent_episode(EnvCache.kind(spec), job, env, agents, started)
         else:
             assert _provides(agents, Agent)
-            outcome = run_single_agent_episode(job, env, agents, started)
+            outcome = run_single_agent_episode(job, env, cast(Agent, agents), started)
     except InfraError as exc:
         exc.agent_info = _failed_try_info(agents)
         raise
@@ -346,7 +346,7 @@ def _agent_info(agents: Mapping[str, Agent]) -> dict[str, Any]:
     info: dict[str, Any] = {}
     for name, agent in agents.items():
         if _provides(agent, ReportsEpisodeInfo):
-            info[name] = agent.episode_info()
+            info[name] = cast(ReportsEpisodeInfo, agent).episode_info()
     return info
 
 
