@@ -183,3 +183,6 @@ def test_trusted_steps_are_the_validated_steps() -> None:
         )  # fmt: skip
         again = EpisodeRecord.from_json_line(record.to_json_line())
         assert again.to_json_line() == record.to_json_line()
+    copied = trusted.model_copy(update={"reward": 2.0})
+    assert copied.reward == 2.0 and trusted.reward == -0.5
+    assert trusted_step("a", 0.0, None).model_fields_set == {"action", "reward", "probability"}
