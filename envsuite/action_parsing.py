@@ -7,6 +7,7 @@ was expected, which the env base class turns into ``info["parse_error"]`` and a 
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -47,10 +48,16 @@ def parse_named_choice(text: Any, names: Sequence[str], what: str = "action") ->
     if not isinstance(text, str):
         raise InvalidAction(f"expected {what} name (str), got {type(text).__name__}")
     lowered = text.lower()
+    patterns, alone = _name_patterns(tuple(names))
+    exact = alone.get(lowered)
+    if exact is not None:  # the usual answer: just one name, which names no other
+        return exact
+    # A name's pattern runs only where its letters occur at all (a substring test costs
+    # far less than a search); the patterns are compiled once per set of names.
     named = [
         i
-        for i, name in enumerate(names)
-        if re.search(rf"(?<![a-z0-9_-]){re.escape(name.lower())}(?![a-z0-9_-])", lowered)
+        for i, (name, pattern) in enumerate(patterns)
+        if name in lowered and pattern.search(lowered)
     ]
     if len(named) != 1:
         how_many = "no" if not named else "more than one"
@@ -58,6 +65,29 @@ def parse_named_choice(text: Any, names: Sequence[str], what: str = "action") ->
             f"the answer names {how_many} {what}; answer with one of: {', '.join(names)}"
         )
     return named[0]
+
+
+@functools.lru_cache(maxsize=512)
+def _name_patterns(
+    names: tuple[str, ...],
+) -> tuple[tuple[tuple[str, re.Pattern[str]], ...], dict[str, int]]:
+    """The names' whole-word patterns (see above), and the names that name only themselves.
+
+    Returns:
+        ``((lowered name, pattern), ...)`` in order, and the lowered names whose own text
+        mentions no other name, mapped to their index (an answer equal to one of them
+        names exactly that one).
+    """
+    lowered = [name.lower() for name in names]
+    patterns = tuple(
+        (name, re.compile(rf"(?<![a-z0-9_-]){re.escape(name)}(?![a-z0-9_-])")) for name in lowered
+    )
+    alone: dict[str, int] = {}
+    for index, name in enumerate(lowered):
+        found = [other for other, (_, pattern) in enumerate(patterns) if pattern.search(name)]
+        if found == [index]:
+            alone[name] = index
+    return patterns, alone
 
 
 def parse_choice(action: Any, names: Sequence[str], *, text_mode: bool, what: str) -> int:

@@ -55,3 +55,15 @@ def test_choice_dispatches_on_mode():
     assert parse_choice(1, NAMES, text_mode=False, what="button") == 1
     with pytest.raises(InvalidAction):
         parse_choice(1, NAMES, text_mode=True, what="button")
+
+
+def test_a_name_answered_alone_that_holds_another_name_names_both() -> None:
+    """The exact-answer shortcut keeps the whole-word rule: "dark red" also names "red"."""
+    names = ["red", "dark red", "blue", "Button-1", "button-10"]
+    with pytest.raises(InvalidAction, match="more than one"):
+        parse_named_choice("dark red", names)
+    assert parse_named_choice("red", names) == 0
+    assert parse_named_choice("BLUE", names) == 2
+    assert parse_named_choice("button-1", names) == 3
+    assert parse_named_choice("button-10", names) == 4
+    assert parse_named_choice("I press blue.", names) == 2

@@ -27,6 +27,7 @@ LAYERS = (
     "evaluation",
     "serve",
     "leaderboard",
+    "bench",
     "cli",
 )
 #: Sub-packages and their layer; top-level modules and ``testing`` (the kit) are core.
@@ -38,6 +39,7 @@ PACKAGE_LAYERS = {
     "evaluation": "evaluation",
     "leaderboard": "leaderboard",
     "serve": "serve",
+    "bench": "bench",
     "cli": "cli",
 }
 #: The one documented exception: a family's ``cli`` registers commands on the core CLI.

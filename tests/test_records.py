@@ -161,3 +161,28 @@ def test_the_runner_stores_a_many_seat_games_trace_rewards_sparsely():
         for name, value in r.items():
             totals[name] += value
     assert totals == pytest.approx(record.episode_return)
+
+
+def test_trusted_steps_are_the_validated_steps() -> None:
+    """The runner's unvalidated steps equal validated ones and serialise to the same bytes."""
+    from envsuite.records import Step, trusted_step
+
+    for action, reward, probability in [
+        ("button-2", 1.0, None),
+        ({"a": [1, 2.5, None], "b": "x"}, float("nan"), 0.25),
+        (3, -0.5, 1.0),
+    ]:
+        trusted = trusted_step(action, reward, probability)
+        checked = Step(action=action, reward=reward, probability=probability)
+        assert trusted.model_dump_json() == checked.model_dump_json()
+        assert trusted.model_fields_set == checked.model_fields_set
+        record = EpisodeRecord(
+            run_id="r", env_id="envsuite/Bandit-v0", spec_hash="h", envsuite_version="0",
+            agent_id="random", seed=0, episode_return=reward, length=1, terminated=True,
+            truncated=False, wall_time_s=0.0, trace=[trusted],
+        )  # fmt: skip
+        again = EpisodeRecord.from_json_line(record.to_json_line())
+        assert again.to_json_line() == record.to_json_line()
+    copied = trusted.model_copy(update={"reward": 2.0})
+    assert copied.reward == 2.0 and trusted.reward == -0.5
+    assert trusted_step("a", 0.0, None).model_fields_set == {"action", "reward", "probability"}

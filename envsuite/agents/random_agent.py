@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 from gymnasium.spaces import Discrete, Space
 
+from envsuite.agents.space_copy import independent_space_copy
 from envsuite.seeding import derive_seed
 
 
@@ -28,7 +28,7 @@ class RandomAgent:
     """
 
     def __init__(self, action_space: Space[Any]) -> None:
-        self.action_space = copy.deepcopy(action_space)
+        self.action_space = independent_space_copy(action_space)
         self.action_space.seed(0)
 
     def reset(self, seed: int | None = None) -> None:

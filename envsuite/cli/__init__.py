@@ -46,6 +46,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "select_policy",
     "leaderboard",
     "serve",
+    "bench",
 )
 
 

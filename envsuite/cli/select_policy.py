@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -32,23 +32,16 @@ from envsuite.cli.console import line, print_table, stderr, stdout
 from envsuite.cli.env_kwargs import SetOption, parse_assignments
 from envsuite.cli.exits import FAILURE, USAGE, exit_with, reports_errors
 from envsuite.cli.info import EnvIdArgument, make_env
-from envsuite.evaluation.policy_selection.candidates import (
-    Candidate,
-    CandidateError,
-    load_candidates_file,
-    parse_candidate,
-)
-from envsuite.evaluation.policy_selection.config import (
-    ESTIMATORS,
-    SelectionConfig,
-    SelectionError,
-)
-from envsuite.evaluation.policy_selection.logged_replay import LoggedReplayError
-from envsuite.evaluation.policy_selection.policy import PolicyProbabilityError
-from envsuite.evaluation.policy_selection.results import SelectionResult
-from envsuite.evaluation.policy_selection.selection import RESULTS_FILE, run_selection
-from envsuite.evaluation.run_directory import RunDirError
 from envsuite.registry import registry
+
+if TYPE_CHECKING:
+    from envsuite.evaluation.policy_selection.candidates import Candidate
+    from envsuite.evaluation.policy_selection.results import SelectionResult
+
+#: The estimators of :data:`envsuite.evaluation.policy_selection.config.ESTIMATORS`, named
+#: here so that building the ``envsuite`` command (every verb's options, ``--help``) does
+#: not import the policy-selection package; a test checks the two agree.
+ESTIMATORS: tuple[str, ...] = ("budget", "is", "pdis", "snis", "snpdis", "dr")
 
 CANDIDATE_HELP = (
     "A candidate policy as [NAME=]AGENT[?KEY=VALUE&...] (repeatable; quote it in a shell). "
@@ -83,6 +76,11 @@ def fmt(value: float | None) -> str:
 
 
 def _candidates(texts: list[str] | None, path: Path | None) -> list[Candidate]:
+    from envsuite.evaluation.policy_selection.candidates import (
+        load_candidates_file,
+        parse_candidate,
+    )
+
     found = [parse_candidate(text) for text in texts or ()]
     if path is not None:
         found += load_candidates_file(path)
@@ -90,6 +88,8 @@ def _candidates(texts: list[str] | None, path: Path | None) -> list[Candidate]:
 
 
 def _estimators(text: str) -> list[str]:
+    from envsuite.evaluation.policy_selection.config import SelectionError
+
     names = [name.strip().lower() for name in text.split(",") if name.strip()]
     unknown = [name for name in names if name not in ESTIMATORS]
     if unknown or not names:
@@ -187,6 +187,8 @@ def show(console: Console, result: SelectionResult, out: Path) -> None:
     for estimator in result.tables:
         print_table(console, top_k_rich_table(result, estimator))
     print_table(console, sharpe_table(result))
+    from envsuite.evaluation.policy_selection.selection import RESULTS_FILE
+
     line(console, f"All numbers: {out / RESULTS_FILE}", "dim")
 
 
@@ -247,6 +249,13 @@ def select(
     SharpeRatio@k = (best@k − J(π_b)) / std@k, regret@k). Off-policy estimates need short
     horizons: importance weights multiply over the steps.
     """
+    from envsuite.evaluation.policy_selection.candidates import CandidateError, parse_candidate
+    from envsuite.evaluation.policy_selection.config import SelectionConfig, SelectionError
+    from envsuite.evaluation.policy_selection.logged_replay import LoggedReplayError
+    from envsuite.evaluation.policy_selection.policy import PolicyProbabilityError
+    from envsuite.evaluation.policy_selection.selection import run_selection
+    from envsuite.evaluation.run_directory import RunDirError
+
     spec = registry[env_id]
     kwargs = parse_assignments(set_)
     make_env(spec, kwargs).close()

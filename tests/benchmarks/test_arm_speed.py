@@ -41,7 +41,6 @@ benchmark runs once as a plain test of its result. Nothing here asserts a time.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -54,53 +53,22 @@ import mujoco
 from mujoco import batch as mujoco_batch
 
 import envsuite
+from envsuite.bench.arm import (
+    ARM,
+    FRAME_SKIP,
+    SEED,
+    STEPS,
+    Recording,
+    env_episode,
+    raw_episode,
+    raw_start,
+    record,
+)
 from envsuite.families.physics.arm.base_env import new_model
-from envsuite.families.physics.arm.scripted_oracle import arm_oracle
 from envsuite.seeding import derive_seeds, make_generator
 
-ARM = "envsuite/ArmPush-v0"
-STEPS = 150
 VECTOR_STEPS = 100
 NUM_ENVS = 8
-SEED = 7
-FRAME_SKIP = 10
-
-
-@dataclass
-class Recording:
-    """One episode as the raw loop replays it: start state, per-step inputs, end state."""
-
-    qpos: np.ndarray
-    mocap_pos: np.ndarray
-    actions: list[np.ndarray]
-    hand: list[np.ndarray]
-    ctrl: list[float]
-    final_qpos: bytes
-
-
-def record(seed: int, steps: int) -> Recording:
-    """Run the oracle once (untimed) and record what the env fed MuJoCo each step."""
-    env = envsuite.make(ARM)
-    oracle = arm_oracle(env)
-    obs, info = env.reset(seed=seed)
-    data = env.unwrapped.data
-    start = Recording(data.qpos.copy(), data.mocap_pos.copy(), [], [], [], b"")
-    for _ in range(steps):
-        action = oracle.act(obs, info)
-        obs, _, _, _, info = env.step(action)
-        start.actions.append(action)
-        start.hand.append(data.mocap_pos[0].copy())
-        start.ctrl.append(float(data.ctrl[0]))
-    start.final_qpos = data.qpos.tobytes()
-    return start
-
-
-def raw_start(model: Any, data: Any, recording: Recording) -> None:
-    """The env's reset, as raw calls: home keyframe, the drawn layout, forward."""
-    mujoco.mj_resetDataKeyframe(model, data, 0)
-    data.qpos[:] = recording.qpos
-    data.mocap_pos[:] = recording.mocap_pos
-    mujoco.mj_forward(model, data)
 
 
 @pytest.fixture(scope="module")
@@ -111,23 +79,6 @@ def episode() -> Recording:
 @pytest.fixture(scope="module")
 def vector_episodes() -> list[Recording]:
     return [record(seed, VECTOR_STEPS) for seed in derive_seeds(SEED, NUM_ENVS, "vector")]
-
-
-# -- one env ---------------------------------------------------------------------------------
-def env_episode(env: Any, actions: list[np.ndarray]) -> bytes:
-    env.reset(seed=SEED)
-    for action in actions:
-        env.step(action)
-    return bytes(env.unwrapped.data.qpos.tobytes())
-
-
-def raw_episode(model: Any, data: Any, recording: Recording) -> bytes:
-    raw_start(model, data, recording)
-    for hand, ctrl in zip(recording.hand, recording.ctrl, strict=True):
-        data.mocap_pos[0] = hand
-        data.ctrl[0] = ctrl
-        mujoco.mj_step(model, data, FRAME_SKIP)
-    return bytes(data.qpos.tobytes())
 
 
 @pytest.mark.benchmark(group="arm-step")

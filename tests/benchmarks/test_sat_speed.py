@@ -14,6 +14,11 @@ verifies that every planted solution satisfies its formula:
   vectorised generation and verification) and ``render_prompt``.
 - ``envsuite_with_counts``: the same plus an exact count of each instance's solutions.
 
+Group ``sat-reset-n3-k5-l20``: ``COUNT`` resets of SAT-v0 at the same level, one instance
+at a time (each drawn, verified, its solutions counted, its prompt rendered), against
+``saturn_reference``. The loops are :mod:`envsuite.bench.sat`'s, which ``envsuite bench
+--rows sat-reset`` times too.
+
 ``pytest tests/benchmarks/test_sat_speed.py --benchmark-enable`` prints the group's table;
 instances per second is COUNT / mean time, and the ratio of the rows is envsuite's speed-up.
 The repo's pytest config passes ``--benchmark-disable``, so in CI each benchmark runs once
@@ -24,9 +29,7 @@ from __future__ import annotations
 
 import json
 import os
-import random
 from collections.abc import Callable
-from math import comb
 from typing import Any
 
 import pytest
@@ -34,112 +37,16 @@ import pytest
 if os.environ.get("ENVSUITE_REQUIRE_ALL_EXTRAS") != "1":
     pytest.importorskip("pysat")  # the sat extra; CI installs it and wants failures, not skips
 
-from envsuite.families.sat.dataset_builder import distinct_planted
-from envsuite.families.sat.formats import SATURN_SOLVE_HEADER, render_prompt
-from envsuite.families.sat.levels import Level
+from envsuite.bench.sat import (
+    COUNT,
+    LEVEL,
+    SEED,
+    envsuite_pipeline,
+    make_sat,
+    reset_loop,
+    saturn_reference,
+)
 from envsuite.families.sat.problem_parsing import parse_saturn_clauses
-
-LEVEL = Level(3, 5, 20)
-COUNT = 1_000
-SEED = 2025
-
-
-def _saturn_pool(rng: random.Random, n_sat: int, k: int) -> list[tuple[str, str]]:
-    """SATURN's single_clause.py: distinct (solution, clause) pairs, up to 10000."""
-    variables = [chr(ord("A") + i) for i in range(k)]
-    n_sample = min(10000, comb(k, n_sat) * (2**k) * ((2**n_sat) - 1))
-    samples: dict[tuple[str, str], None] = {}
-    while len(samples) < n_sample:
-        comb_vars = sorted(rng.sample(variables, n_sat))
-        sol_bits = [rng.choice([0, 1]) for _ in range(n_sat)]
-        sol_dict = dict(zip(comb_vars, sol_bits, strict=True))
-        pattern = rng.randrange(1, 2**n_sat)
-        literals = []
-        for i, var in enumerate(comb_vars):
-            agrees = (pattern >> i) & 1
-            positive = sol_bits[i] == 1 if agrees else sol_bits[i] == 0
-            literals.append(var if positive else f"!{var}")
-        full = "".join(
-            str(sol_dict[v]) if v in sol_dict else rng.choice(["0", "1"]) for v in variables
-        )
-        samples.setdefault((full, "".join(literals)), None)
-    return list(samples)
-
-
-def _saturn_combine(
-    rng: random.Random, pool: list[tuple[str, str]], length: int, n_sample: int
-) -> list[tuple[str, str]]:
-    """SATURN's combine.py: group by solution, sample ``length`` clauses per instance."""
-    groups: dict[str, list[str]] = {}
-    for solution, clause in pool:
-        groups.setdefault(solution, []).append(clause)
-    valid = [(s, c) for s, c in groups.items() if len(c) >= length]
-    unique: dict[tuple[str, str], None] = {}
-    attempts = 0
-    while len(unique) < n_sample and attempts < n_sample * 10:
-        attempts += 1
-        solution, clauses = rng.choice(valid)
-        unique.setdefault((solution, " & ".join(sorted(rng.sample(clauses, length)))), None)
-    return rng.sample(list(unique), n_sample)
-
-
-def _calc_sat_value(clause: str, solution: str) -> int:
-    """SATURN's reward rule (calc_sat_value), verbatim in behaviour."""
-    for subclause in clause.split(" & "):
-        satisfied = False
-        i = 0
-        while i < len(subclause):
-            negated = subclause[i] == "!"
-            var = subclause[i + 1] if negated else subclause[i]
-            i += 2 if negated else 1
-            idx = ord(var) - ord("A")
-            val = solution[idx] if idx < len(solution) else "0"
-            if (negated and val == "0") or (not negated and val == "1"):
-                satisfied = True
-                break
-        if not satisfied:
-            return 0
-    return 1
-
-
-def saturn_reference(seed: int, count: int) -> list[dict[str, Any]]:
-    """SATURN's pipeline end to end: pool, combine, prompt, verify."""
-    rng = random.Random(seed)
-    n, k, length = LEVEL.clause_width, LEVEL.num_vars, LEVEL.num_clauses
-    rows = []
-    for ident, (solution, clause) in enumerate(
-        _saturn_combine(rng, _saturn_pool(rng, n, k), length, count)
-    ):
-        if not _calc_sat_value(clause, solution):
-            raise AssertionError("SATURN's pipeline produced an unsatisfied planted solution")
-        question = json.dumps({"n_sat": n, "k": k, "clause": clause})
-        rows.append(
-            {
-                "id": ident,
-                "solution": solution,
-                "clause": clause,
-                "prompt": SATURN_SOLVE_HEADER + question + "\n",
-            }
-        )
-    return rows
-
-
-def envsuite_pipeline(seed: int, count: int, *, count_solutions: bool) -> list[dict[str, Any]]:
-    """envsuite's generator: distinct planted instances (verified as drawn) and prompts."""
-    rows = []
-    for ident, instance in enumerate(
-        distinct_planted(seed, "benchmark", LEVEL, count, count_solutions=count_solutions)
-    ):
-        prompt = render_prompt(instance.formula, instance.clause_width, "saturn", "solve")
-        rows.append(
-            {
-                "id": ident,
-                "solution": instance.planted,
-                "prompt": prompt,
-                "num_solutions": instance.num_solutions,
-            }
-        )
-    return rows
 
 
 def _check(rows: list[dict[str, Any]]) -> None:
@@ -173,3 +80,23 @@ def test_generate_and_verify(benchmark: Any, name: str) -> None:
     stats = getattr(benchmark, "stats", None)
     if stats is not None:
         benchmark.extra_info["instances_per_s"] = COUNT / stats.stats.mean
+
+
+@pytest.fixture(scope="module")
+def sat_env() -> Any:
+    return make_sat()
+
+
+@pytest.mark.benchmark(group="sat-reset-n3-k5-l20")
+def test_reset_one_instance_at_a_time(benchmark: Any, sat_env: Any) -> None:
+    prompts = benchmark(reset_loop, sat_env, COUNT)
+    assert len(set(prompts)) > 0.95 * COUNT  # distinct seeds, (almost always) distinct instances
+    for prompt in prompts[:50]:
+        problem = json.loads(prompt.rsplit("\n", 2)[-2])
+        formula = parse_saturn_clauses(problem["clause"], problem["k"])
+        assert (formula.num_vars, formula.num_clauses) == (LEVEL.num_vars, LEVEL.num_clauses)
+
+
+@pytest.mark.benchmark(group="sat-reset-n3-k5-l20")
+def test_reset_saturn_reference(benchmark: Any) -> None:
+    _check(benchmark(saturn_reference, SEED, COUNT))

@@ -131,8 +131,33 @@ def bootstrap_interval(
     if sample.size == 0:
         raise ValueError("bootstrap_interval needs a non-empty sample")
     rng = np.random.default_rng(seed)
-    replicates = np.empty(reps)
-    for rep in range(reps):
-        replicates[rep] = statistic(sample[rng.integers(0, sample.size, size=sample.size)])
+    if statistic is np.mean:
+        replicates = _mean_replicates(sample, rng, reps)
+    else:
+        replicates = np.empty(reps)
+        for rep in range(reps):
+            replicates[rep] = statistic(sample[rng.integers(0, sample.size, size=sample.size)])
     low, high = percentile_interval(replicates, confidence)
     return Interval(float(statistic(sample)), low, high, confidence)
+
+
+#: Most resampled values :func:`_mean_replicates` draws at once (8 MB of indices).
+MEAN_BLOCK_VALUES = 1 << 20
+
+
+def _mean_replicates(sample: FloatArray, rng: np.random.Generator, reps: int) -> FloatArray:
+    """The replicates of the mean the per-resample loop computes, in blocks of resamples.
+
+    The same numbers as the loop, to the bit, at a fraction of its cost (the loop's Python
+    work per resample dominated the summary of a short run): ``integers`` fills a block
+    row by row from the same stream the loop draws from one row at a time, and a row's
+    ``sum / n`` is ``np.mean`` of it (the same pairwise sum, then the division).
+    """
+    n = sample.size
+    rows = max(1, MEAN_BLOCK_VALUES // n)
+    replicates = np.empty(reps)
+    for start in range(0, reps, rows):
+        stop = min(reps, start + rows)
+        indices = rng.integers(0, n, size=(stop - start, n))
+        replicates[start:stop] = sample[indices].sum(axis=1) / n
+    return replicates

@@ -157,6 +157,8 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
             self.action_space = spaces.Discrete(num_arms)
 
         self.means = np.zeros(num_arms)
+        self._vector = observation_mode != "text"
+        self._blank_vector = np.zeros(num_arms + 2, dtype=np.float32)
         self._reset_counters()
 
     def _reset_counters(self) -> None:
@@ -212,8 +214,9 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
     # -- actions -----------------------------------------------------------------------
     def parse_action(self, action: Any) -> int:
         """Text mode: the one button named; vector mode: an int in [0, K)."""
-        text_mode = self.observation_mode == "text"
-        return parse_choice(action, self.names, text_mode=text_mode, what="button")
+        if type(action) is int and 0 <= action < self.num_arms and self._vector:
+            return action  # the usual vector action, without the general checks
+        return parse_choice(action, self.names, text_mode=not self._vector, what="button")
 
     def apply_action(self, parsed: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Pull the chosen arm."""
@@ -289,7 +292,7 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
     def _observation(self, last_arm: int | None, last_reward: float) -> Any:
         if self.observation_mode == "text":
             return self.text
-        vector = np.zeros(self.num_arms + 2, dtype=np.float32)
+        vector = self._blank_vector.copy()
         if last_arm is not None:
             vector[last_arm] = 1.0
         vector[-2] = last_reward

@@ -10,6 +10,8 @@ distribution, vectorised over a batch, from a :class:`numpy.random.Generator`.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from envsuite.families.sat.clause_sampling import (
@@ -127,8 +129,53 @@ def canonical_order(literals: IntArray, num_vars: int) -> IntArray:
 
 
 def planted_instance(rng: np.random.Generator, level: Level) -> PlantedInstance:
-    """One planted instance (see :func:`planted_batch`)."""
-    return planted_batch(rng, level, 1)[0]
+    """One planted instance: ``planted_batch(rng, level, 1)[0]``, at a fraction of its cost.
+
+    An env's reset draws one instance at a time, where the batch's numpy bookkeeping
+    (deduplication, ordering) costs more than the draw. This makes the same draws from
+    ``rng`` in the same order and does the bookkeeping on the few clauses in Python, so
+    the instance (and the generator's state after it) is the batch's to the bit.
+    """
+    check_planted_level(level)
+    wanted, num_vars = level.num_clauses, level.num_vars
+    solutions = rng.integers(0, 2, size=(1, num_vars), dtype=np.int64)
+    literals = _planted_literals(rng, solutions, wanted + wanted // 2 + 8, level)
+    _verify(literals, solutions)
+    kept = _first_distinct_clauses(literals[0].tolist(), wanted)
+    while len(kept) < wanted:
+        more = _planted_literals(rng, solutions, 2 * wanted, level)
+        _verify(more, solutions)
+        kept = _first_distinct_clauses(kept + more[0].tolist(), wanted)
+    clauses = [tuple(clause) for clause in kept]
+    if level.clause_width * np.log2(2 * num_vars) >= 62:
+        ordered = canonical_clauses(clauses, num_vars)
+    else:  # by the literal codes canonical_order sorts by, compared as tuples
+        code = _literal_codes(num_vars).__getitem__
+        ordered = tuple(sorted(clauses, key=lambda clause: tuple(map(code, clause))))
+    planted = "".join("1" if bit else "0" for bit in solutions[0].tolist())
+    return Formula(num_vars, ordered), planted
+
+
+@functools.lru_cache(maxsize=64)
+def _literal_codes(num_vars: int) -> dict[int, int]:
+    """Each DIMACS literal's code in :func:`canonical_order` (its digit in the clause code)."""
+    if num_vars <= LETTER_NAMES:  # unnegated after negated, then by variable
+        return {
+            sign * v: (sign > 0) * num_vars + v - 1
+            for v in range(1, num_vars + 1)
+            for sign in (-1, 1)
+        }
+    return {sign * v: 2 * (v - 1) + (sign > 0) for v in range(1, num_vars + 1) for sign in (-1, 1)}
+
+
+def _first_distinct_clauses(clauses: list[list[int]], wanted: int) -> list[list[int]]:
+    """The first ``wanted`` distinct clauses in draw order (as ``first_distinct`` keeps)."""
+    seen: dict[tuple[int, ...], list[int]] = {}
+    for clause in clauses:
+        seen.setdefault(tuple(clause), clause)
+        if len(seen) == wanted:
+            break
+    return list(seen.values())
 
 
 def _verify(literals: IntArray, solutions: IntArray) -> None:

@@ -43,3 +43,19 @@ def test_interval_contains() -> None:
     interval = Interval(1.0, 0.5, 2.0, 0.95)
     assert interval.contains(0.5) and interval.contains(2.0)
     assert not interval.contains(2.01)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 7, 200, 201, 3001])
+def test_blocked_mean_replicates_are_the_loops(n: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The mean's replicates drawn in blocks equal the per-resample loop's, to the bit."""
+    from envsuite.evaluation.metrics import bootstrap
+
+    sample = np.random.default_rng(n).normal(size=n) * 1e3 + 1e-3
+    rng = np.random.default_rng(4)
+    looped = np.array([np.mean(sample[rng.integers(0, n, size=n)]) for _ in range(500)])
+    monkeypatch.setattr(bootstrap, "MEAN_BLOCK_VALUES", 97)  # many blocks, uneven sizes
+    blocked = bootstrap._mean_replicates(sample, np.random.default_rng(4), 500)
+    assert blocked.tobytes() == looped.tobytes()
+    fast = bootstrap.bootstrap_interval(sample, reps=500, seed=4)
+    slow = bootstrap.bootstrap_interval(sample, lambda a: float(np.mean(a)), reps=500, seed=4)
+    assert fast == slow

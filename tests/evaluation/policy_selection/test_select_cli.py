@@ -377,3 +377,10 @@ def test_nan_strings_in_json_are_documented_values(first_run):
     row = results["tables"]["is"][0]
     assert row["std"] == "nan" and row["sharpe_ratio"] == "nan"
     assert all(isinstance(v, float) and math.isfinite(v) for v in (row["best"], row["regret"]))
+
+
+def test_the_commands_estimator_names_are_the_packages() -> None:
+    """The command names the estimators itself (cheap --help); they are the package's."""
+    from envsuite.evaluation.policy_selection.config import ESTIMATORS
+
+    assert select_policy.ESTIMATORS == ESTIMATORS

@@ -103,7 +103,7 @@ def test_random_satisfiable_returns_a_model_the_formula_accepts():
 
 def test_random_satisfiable_gives_up_with_a_clear_error():
     with pytest.raises(GenerationError, match="clause/variable ratio"):
-        random_satisfiable(rng("over"), Level(2, 3, 12), max_tries=5)  # all 12 2-clauses: UNSAT
+        random_satisfiable(rng("over"), Level(2, 3, 9), max_tries=5)  # all 12 2-clauses: UNSAT
 
 
 @pytest.mark.parametrize("max_tries", [200, 0])
@@ -176,3 +176,16 @@ def test_solver_counts_agree_with_enumeration(num_vars):
     assert exact == blocking
     assert solver.count_solutions(formula, 10**6) == exact
     assert solver.count_solutions(formula, 3) == min(exact, 3)
+
+
+@pytest.mark.parametrize(
+    "level",
+    [Level(3, 5, 20), Level(3, 4, 26), Level(2, 3, 9), Level(3, 30, 40), Level(12, 40, 10)],
+    ids=lambda level: level.name,
+)
+def test_one_instance_is_the_batch_of_one_to_the_bit(level):
+    """An env's reset (planted_instance) draws exactly what planted_batch(..., 1) draws."""
+    for seed in range(60):
+        one, batch = np.random.default_rng(seed), np.random.default_rng(seed)
+        assert planted_instance(one, level) == planted_batch(batch, level, 1)[0]
+        assert one.bit_generator.state == batch.bit_generator.state

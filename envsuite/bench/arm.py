@@ -1,0 +1,80 @@
+"""ArmPush-v0 against the raw MuJoCo loop doing the same physics.
+
+One episode of recorded oracle actions (so the hand really pushes the cube) through
+``envsuite.make`` (the wrappers users get), against the raw engine loop: the same model,
+the same initial state and per step only ``data.mocap_pos[0] = ...; data.ctrl[0] = ...;
+mj_step(model, data, nstep=frame_skip)`` with the inputs the env produced. Both end in the
+bit-identical state. ``tests/benchmarks/test_arm_speed.py`` and ``envsuite bench --rows
+arm-step`` time these loops.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import mujoco
+import numpy as np
+
+import envsuite
+from envsuite.families.physics.arm.scripted_oracle import arm_oracle
+
+ARM = "envsuite/ArmPush-v0"
+STEPS = 150
+SEED = 7
+FRAME_SKIP = 10
+
+
+@dataclass
+class Recording:
+    """One episode as the raw loop replays it: start state, per-step inputs, end state."""
+
+    qpos: np.ndarray
+    mocap_pos: np.ndarray
+    actions: list[np.ndarray]
+    hand: list[np.ndarray]
+    ctrl: list[float]
+    final_qpos: bytes
+
+
+def record(seed: int, steps: int) -> Recording:
+    """Run the oracle once (untimed) and record what the env fed MuJoCo each step."""
+    env = envsuite.make(ARM)
+    oracle = arm_oracle(env)
+    obs, info = env.reset(seed=seed)
+    data = env.unwrapped.data
+    start = Recording(data.qpos.copy(), data.mocap_pos.copy(), [], [], [], b"")
+    for _ in range(steps):
+        action = oracle.act(obs, info)
+        obs, _, _, _, info = env.step(action)
+        start.actions.append(action)
+        start.hand.append(data.mocap_pos[0].copy())
+        start.ctrl.append(float(data.ctrl[0]))
+    start.final_qpos = data.qpos.tobytes()
+    return start
+
+
+def raw_start(model: Any, data: Any, recording: Recording) -> None:
+    """The env's reset, as raw calls: home keyframe, the drawn layout, forward."""
+    mujoco.mj_resetDataKeyframe(model, data, 0)
+    data.qpos[:] = recording.qpos
+    data.mocap_pos[:] = recording.mocap_pos
+    mujoco.mj_forward(model, data)
+
+
+def env_episode(env: Any, actions: list[np.ndarray]) -> bytes:
+    """Reset with SEED and take ``actions``; the final joint positions."""
+    env.reset(seed=SEED)
+    for action in actions:
+        env.step(action)
+    return bytes(env.unwrapped.data.qpos.tobytes())
+
+
+def raw_episode(model: Any, data: Any, recording: Recording) -> bytes:
+    """Replay ``recording`` with raw ``mj_step`` calls; the final joint positions."""
+    raw_start(model, data, recording)
+    for hand, ctrl in zip(recording.hand, recording.ctrl, strict=True):
+        data.mocap_pos[0] = hand
+        data.ctrl[0] = ctrl
+        mujoco.mj_step(model, data, FRAME_SKIP)
+    return bytes(data.qpos.tobytes())

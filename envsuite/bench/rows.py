@@ -1,0 +1,240 @@
+"""The rows of ``envsuite bench``: what each times, and what it needs installed.
+
+A row names its loops (``envsuite``, ``raw``, and a ``peer`` where one installs next to
+envsuite) and how many units (steps, episodes, instances) one call of each does. Rows
+whose modules are missing are skipped, naming the extra that installs them.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import statistics
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from envsuite.bench.timing import Spread, cpu_seconds, interleaved
+
+
+@dataclass
+class Case:
+    """One row ready to time.
+
+    Attributes:
+        loops: Name -> a call doing the row's work once (``envsuite`` and ``raw`` always).
+        units: Units of work one call does (steps, episodes, instances).
+        unit: What a unit is.
+        extra_figures: Computes further figures from the round times (seconds).
+        clock: Times one call of a loop (this process's CPU seconds by default; loops
+            that run a child process return the child's CPU seconds themselves).
+    """
+
+    loops: dict[str, Callable[[], Any]]
+    units: int
+    unit: str
+    extra_figures: Callable[[dict[str, list[float]]], dict[str, float]] | None = None
+    clock: Callable[[Callable[[], Any]], float] = cpu_seconds
+
+
+@dataclass(frozen=True)
+class Row:
+    """A row of the table.
+
+    Attributes:
+        name: What ``--rows`` selects it by.
+        work: The work timed, as the table shows it.
+        needs: Modules the row imports (missing ones skip it).
+        extra: The pip extra that installs them.
+        build: ``build(quick)`` makes the :class:`Case` (less work when ``quick``).
+        goal: The row's goal, as the issue that set it states it.
+    """
+
+    name: str
+    work: str
+    needs: tuple[str, ...]
+    extra: str | None
+    build: Callable[[bool], Case]
+    goal: str = ""
+    rounds: tuple[int, int] = field(default=(7, 2))
+
+
+@dataclass
+class RowResult:
+    """What timing a row gave (or why it was skipped)."""
+
+    name: str
+    work: str
+    goal: str
+    skipped: str | None = None
+    unit: str = ""
+    units: int = 0
+    rounds: int = 0
+    seconds: dict[str, dict[str, float]] = field(default_factory=dict)
+    ratios: dict[str, dict[str, float]] = field(default_factory=dict)
+    figures: dict[str, float] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The result as plain JSON values."""
+        return dict(vars(self))
+
+
+def missing_modules(row: Row) -> list[str]:
+    """The modules ``row`` needs that do not import here."""
+    return [name for name in row.needs if importlib.util.find_spec(name) is None]
+
+
+def run_row(row: Row, quick: bool) -> RowResult:
+    """Time ``row``'s loops in turns (fewer rounds and less work when ``quick``)."""
+    result = RowResult(row.name, row.work, row.goal)
+    missing = missing_modules(row)
+    if missing:
+        install = f"pip install 'envsuite[{row.extra}]'" if row.extra else "install them"
+        result.skipped = f"needs {', '.join(missing)}: {install}"
+        return result
+    case = row.build(quick)
+    rounds = row.rounds[1] if quick else row.rounds[0]
+    times = interleaved(case.loops, rounds, case.clock)
+    result.unit, result.units, result.rounds = case.unit, case.units, rounds
+    for name, values in times.items():
+        best = min(values)
+        result.seconds[name] = {"best": best, "median": sorted(values)[len(values) // 2]}
+    for other in ("raw", "peer"):
+        if other in times:
+            spread = Spread.of(times["envsuite"], times[other])
+            result.ratios[f"envsuite/{other}"] = {"best": spread.best, "median": spread.median}
+    if case.extra_figures is not None:
+        result.figures = case.extra_figures(times)
+    return result
+
+
+# -- the rows ------------------------------------------------------------------------------
+def _eval_overhead(quick: bool) -> Case:
+    from envsuite.bench import runner
+
+    episodes = 20 if quick else runner.EPISODES
+    in_process = {
+        "runner": lambda: runner.runner_loop(episodes),
+        "bare": lambda: runner.bare_loop(episodes),
+    }
+    one = {"command": runner.command_loop(1), "bare": runner.bare_command_loop(1)}
+
+    def figures(times: dict[str, list[float]]) -> dict[str, float]:
+        inner = interleaved(in_process, 2 if quick else 5)
+        starts = interleaved(one, 2 if quick else 5, _returned_seconds)
+        return {
+            "overhead_ms_per_episode": 1e3 * (min(inner["runner"]) - min(inner["bare"])) / episodes,
+            "runner_over_bare_in_process": min(inner["runner"]) / min(inner["bare"]),
+            # The command against the bare loop, one episode each: best rounds, then medians.
+            "fixed_cost_s": min(starts["command"]) - min(starts["bare"]),
+            "fixed_cost_s_median": statistics.median(starts["command"])
+            - statistics.median(starts["bare"]),
+        }
+
+    return Case(
+        {"envsuite": runner.command_loop(episodes), "raw": runner.bare_command_loop(episodes)},
+        episodes,
+        "episodes",
+        figures,
+        clock=_returned_seconds,
+    )
+
+
+def _returned_seconds(loop: Callable[[], Any]) -> float:
+    """The seconds a loop that times itself (a child process) returns."""
+    return float(loop())
+
+
+def _bandit(mode: str) -> Callable[[bool], Case]:
+    def build(quick: bool) -> Case:
+        from envsuite.bench import decision
+
+        env = decision.make_bandit(mode)
+        actions: list[Any] = decision.ACTIONS if mode == "vector" else decision.TEXT_ACTIONS
+
+        def raw() -> tuple[float, float]:
+            if mode == "vector":
+                return decision.raw_vector_episode(decision.ACTIONS)
+            return decision.raw_text_episode(decision.TEXT_ACTIONS)
+
+        return Case(
+            {"envsuite": lambda: decision.env_episode(env, actions), "raw": raw},
+            decision.STEPS,
+            "steps",
+        )
+
+    return build
+
+
+def _sat_reset(quick: bool) -> Case:
+    from envsuite.bench import sat
+
+    count = 200 if quick else sat.COUNT
+    env = sat.make_sat()
+
+    def figures(times: dict[str, list[float]]) -> dict[str, float]:
+        speed = Spread.of(times["peer"], times["envsuite"])
+        batch = Spread.of(times["envsuite"], times["batch"])
+        return {
+            "speed_vs_saturn_best": speed.best,
+            "speed_vs_saturn_median": speed.median,
+            "reset_over_batch_per_instance": batch.best,
+            "reset_us": 1e6 * min(times["envsuite"]) / count,
+        }
+
+    return Case(
+        {
+            "envsuite": lambda: sat.reset_loop(env, count),
+            "batch": lambda: sat.envsuite_pipeline(sat.SEED, count, count_solutions=True),
+            "peer": lambda: sat.saturn_reference(sat.SEED, count),
+        },
+        count,
+        "instances",
+        figures,
+    )
+
+
+def _drone_hover(quick: bool) -> Case:
+    import envsuite
+    from envsuite.bench import drone
+
+    env = envsuite.make(drone.HOVER)
+    raw = drone.RawHover(reference_style=False)
+    return Case({"envsuite": lambda: drone.envsuite_hover(env), "raw": raw}, drone.STEPS, "steps")
+
+
+def _arm_step(quick: bool) -> Case:
+    import mujoco
+
+    import envsuite
+    from envsuite.bench import arm
+    from envsuite.families.physics.arm.base_env import new_model
+
+    episode = arm.record(arm.SEED, arm.STEPS)
+    env = envsuite.make(arm.ARM)
+    model = new_model()
+    data = mujoco.MjData(model)
+    return Case(
+        {
+            "envsuite": lambda: arm.env_episode(env, episode.actions),
+            "raw": lambda: arm.raw_episode(model, data, episode),
+        },
+        arm.STEPS,
+        "steps",
+    )
+
+
+ROWS: tuple[Row, ...] = (
+    Row("eval-overhead", "`envsuite eval` vs a bare loop, 200 Bandit episodes (fresh processes)",
+        (), None, _eval_overhead, "<= 1.2x, <= 0.3 ms per episode, <= 0.35 s fixed", (3, 1)),
+    Row("bandit-vector", "Bandit-v0 step (vector) vs the raw numpy loop", (), None,
+        _bandit("vector"), "<= 3x"),
+    Row("bandit-text", "Bandit-v0 step (text) vs the raw loop with the text work", (), None,
+        _bandit("text"), "<= 3x"),
+    Row("sat-reset", "SAT-v0 reset, one instance at a time, vs SATURN's reference (peer)",
+        ("pysat",), "sat", _sat_reset, "<= 0.33x (3x SATURN's speed)", (5, 2)),
+    Row("drone-hover", "DroneHover-v0 (RPM) vs the raw PyBullet loop, same physics",
+        ("pybullet",), "physics", _drone_hover, "<= 1.05x", (5, 2)),
+    Row("arm-step", "ArmPush-v0 step vs raw `mj_step` (same model, frame_skip, inputs)",
+        ("mujoco",), "physics", _arm_step, "<= 1.05x"),
+)  # fmt: skip
+BY_NAME = {row.name: row for row in ROWS}

@@ -1,0 +1,78 @@
+"""``envsuite bench``: rows chosen by name, markdown or JSON, missing packages skipped.
+
+Nothing here asserts a time: the rows run with ``--quick`` and only the shape of what they
+print is checked.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from envsuite.bench import rows
+from envsuite.cli import app
+
+
+def invoke(*args: str) -> Any:
+    result = CliRunner().invoke(app, ["bench", *args])
+    return result
+
+
+def test_json_of_one_quick_row() -> None:
+    result = invoke("--rows", "bandit-vector", "--quick", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["machine"]["cores"] >= 1
+    assert "numpy" in data["machine"]["versions"]
+    [row] = data["rows"]
+    assert row["name"] == "bandit-vector" and row["skipped"] is None
+    assert row["units"] == 1000 and row["unit"] == "steps"
+    assert set(row["seconds"]) == {"envsuite", "raw"}
+    ratio = row["ratios"]["envsuite/raw"]
+    assert ratio["best"] > 0 and ratio["median"] > 0
+
+
+def test_markdown_table() -> None:
+    result = invoke("--rows", "bandit-text", "--quick")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].startswith("Machine: ") and "cores" in lines[0] and "load average" in lines[0]
+    header = lines.index("| row | work | envsuite | vs raw | vs peer | goal | more |")
+    assert lines[header + 1] == "|---|---|---|---|---|---|---|"
+    row = lines[header + 2]
+    assert row.startswith("| bandit-text |") and row.count("|") == 8
+    assert "steps/s" in row and "x |" in row
+
+
+def test_a_row_whose_package_is_missing_is_skipped(monkeypatch: pytest.MonkeyPatch) -> None:
+    missing = rows.Row(
+        "needs-nothing-here", "a row needing a module that is not installed",
+        ("envsuite_no_such_module",), "physics", rows.BY_NAME["bandit-vector"].build,
+    )  # fmt: skip
+    monkeypatch.setitem(rows.BY_NAME, missing.name, missing)
+    result = invoke("--rows", missing.name, "--json")
+    assert result.exit_code == 0, result.output
+    [row] = json.loads(result.output)["rows"]
+    assert row["skipped"] == ("needs envsuite_no_such_module: pip install 'envsuite[physics]'")
+    assert row["seconds"] == {} and row["ratios"] == {}
+    markdown = invoke("--rows", missing.name).output
+    assert (
+        "| needs-nothing-here |" in markdown
+        and "skipped: needs envsuite_no_such_module" in markdown
+    )
+
+
+def test_an_unknown_row_is_a_usage_error() -> None:
+    result = invoke("--rows", "no-such-row")
+    assert result.exit_code == 2
+    assert "unknown row 'no-such-row'" in result.output
+    assert "bandit-vector" in result.output
+
+
+def test_every_row_has_a_goal_and_known_extra() -> None:
+    for row in rows.ROWS:
+        assert row.goal
+        assert row.extra in (None, "sat", "physics")
