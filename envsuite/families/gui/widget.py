@@ -42,40 +42,8 @@ def touch_layout() -> None:
     _generation += 1
 
 
-class _WidgetType(type):
-    """Builds widgets without the layout hook.
-
-    The dataclass ``__init__`` assigns every field through ``__setattr__``; the hook's
-    Python call per field was most of a widget's construction time (7 us for a button,
-    under 2 us without). A new widget is built as an instance of a twin subclass whose
-    ``__setattr__`` is ``object``'s, then given its own class: the same attributes, the
-    same ``__init__`` and ``__post_init__``. Building a widget needs no generation step:
-    no cached placement holds a widget that did not exist when it was made, and one
-    enters a screen only through a list the cache compares (the screen's items and
-    dialogs, a container's children).
-    """
-
-    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
-        plain = _PLAIN.get(cls)
-        if plain is None:
-            plain = _PLAIN[cls] = type.__new__(
-                type,
-                cls.__name__,
-                (cls,),
-                {"__setattr__": object.__setattr__, "__qualname__": cls.__qualname__},
-            )
-        widget = plain.__new__(plain)
-        widget.__init__(*args, **kwargs)
-        widget.__class__ = cls
-        return widget
-
-
-#: Each widget class's twin without the layout hook (see :class:`_WidgetType`).
-_PLAIN: dict[type, type] = {}
-
-
 @dataclass(eq=False)
-class Widget(metaclass=_WidgetType):
+class Widget:
     """One element of a screen.
 
     Args:
