@@ -33,7 +33,18 @@ form's reset 0.1 ms without a screenshot, the app's 0.37 ms); with Dict-space el
 run in turns in the same window: 28,300-31,400 and 15,300-16,700 (raw 34,400-38,100).
 Issue 17's 50,000 steps/s holds for the text-action steps (the Dict ones in some runs),
 not for this workload as a whole: the task generators' resets (``forms/``, ``apps/``)
-are what is left.
+are what is left. Re-measured later (three runs in turns with the code before the reset
+work, load average 5-8): 36,900-41,300 steps/s as a whole, 70,000-77,900 for the steps
+alone, resets 47-48% of the time; Dict elements 20,400-21,900 (51,900-55,500 alone).
+Where a reset's time goes in ``"instruction"`` mode (CPU time, no profiler): deriving
+the task's generator about 14 us (numpy's ``SeedSequence`` hashing and ``PCG64``
+seeding); a form's instance and screen 50-110 us; the app's graph about 100 us (numpy's
+per-call cost on arrays of 10-400 elements, ``Generator.choice`` without replacement
+15-40 us of it), its first screen 65 us, the planner's edge weights and Dijkstra 65 us.
+Building widgets without the layout hook per field was tried two ways and dropped:
+switching a widget's class after building it makes every attribute read 2-4x slower
+(CPython's inline attribute values), and a generated ``__init__`` assigning through
+``object.__setattr__`` changed nothing measurable here (a reset builds 5-15 widgets).
 
 ``pytest tests/benchmarks/test_gui_env_speed.py --benchmark-enable`` prints the tables;
 the repo's config passes ``--benchmark-disable``, so in CI each runs once as a plain test

@@ -138,9 +138,9 @@ class AppGraph:
 
     def route(self, screen: int) -> list[int]:
         """Screens from home to ``screen`` along parents."""
-        path = [screen]
-        while self.parent[path[-1]] >= 0:
-            path.append(int(self.parent[path[-1]]))
+        parent, path = self.parent, [screen]
+        while (up := int(parent[path[-1]])) >= 0:
+            path.append(up)
         return path[::-1]
 
     def structure_key(self) -> bytes:

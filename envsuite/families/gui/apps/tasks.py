@@ -140,10 +140,8 @@ class AppNavigationTask(AppTask):
     name = "app-navigation"
 
     def _choose_goal(self, rng: np.random.Generator) -> int:
-        title = self.graph.title(self.target)
-        self.goal = Goal(
-            f'Go to "{title}" ({self.route()}).', {"screen": title, "route": self.route()}
-        )
+        title, route = self.graph.title(self.target), self.route()
+        self.goal = Goal(f'Go to "{title}" ({route}).', {"screen": title, "route": route})
         return 0
 
     def outcome(self) -> Outcome | None:
