@@ -152,11 +152,11 @@ class SessionTable:
                 return
             self.locks.pop(session_id, None)
             self.on_reap.pop(session_id, None)
+            # counted as it leaves the table, so /metrics never shows a session gone but not
+            # yet counted (its env's close may still be running in the executor)
+            self.metrics.count(f"sessions_{reason}")
             loop = asyncio.get_running_loop()
-            try:
-                await loop.run_in_executor(self.executor, session.close)
-            finally:
-                self.metrics.count(f"sessions_{reason}")
+            await loop.run_in_executor(self.executor, session.close)
 
     def live_envs(self) -> int:
         """Envs made and not closed (0 once every session is gone)."""

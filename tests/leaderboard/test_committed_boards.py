@@ -29,6 +29,7 @@ PUBLISHED = (
     "text-worlds",
     "text-games-2p",
     "social-deduction",
+    "gui",
 )
 
 
