@@ -7,28 +7,11 @@ checked in ``tests/families/gui/browser``.)
 
 from __future__ import annotations
 
-import socket
-
 import pytest
 
 import envsuite
 from envsuite.families.gui.specs import GUI_SPECS
 from envsuite.families.gui.tasks_index import app_tasks, form_tasks
-
-
-class NetworkBlocked(RuntimeError):
-    pass
-
-
-@pytest.fixture
-def no_network(monkeypatch):
-    def refuse(*args, **kwargs):
-        raise NetworkBlocked("a GUI env tried to use the network")
-
-    monkeypatch.setattr(socket, "socket", refuse)
-    monkeypatch.setattr(socket, "create_connection", refuse)
-    monkeypatch.setattr(socket, "getaddrinfo", refuse)
-
 
 CASES = [("envsuite/GuiForm-v0", name) for name in sorted(form_tasks())] + [
     ("envsuite/GuiApp-v0", name) for name in sorted(app_tasks())
@@ -56,3 +39,12 @@ def test_made_and_played_with_sockets_blocked(no_network, env_id, task):
         observation, _, terminated, truncated, info = env.step(oracle.act(observation, info))
         done = terminated or truncated
     assert info["success"] is True
+
+
+def test_the_fixture_really_blocks_sockets(no_network):
+    import socket
+
+    with pytest.raises(RuntimeError, match="network"):
+        socket.create_connection(("127.0.0.1", 9))
+    with pytest.raises(RuntimeError, match="network"):
+        socket.getaddrinfo("localhost", 80)

@@ -2,27 +2,11 @@
 
 from __future__ import annotations
 
-import socket
-
 import pytest
 
 import envsuite
 from envsuite.families.social.specs import SOCIAL_SPECS
 from envsuite.testing.rollout import ActionChooser
-
-
-class NetworkBlocked(RuntimeError):
-    pass
-
-
-@pytest.fixture
-def no_network(monkeypatch):
-    def refuse(*args, **kwargs):
-        raise NetworkBlocked("a social env tried to use the network")
-
-    monkeypatch.setattr(socket, "socket", refuse)
-    monkeypatch.setattr(socket, "create_connection", refuse)
-    monkeypatch.setattr(socket, "getaddrinfo", refuse)
 
 
 def test_the_family_has_envs():
