@@ -69,7 +69,7 @@ def dispatch(screen: Screen, action: GuiAction) -> DispatchResult:
     placed = place(screen)
     kind = action.kind
     if kind in ("click", "double_click"):
-        x, y = _click_point(screen, placed, action)
+        x, y = click_point(screen, placed, action)
         result = _click(screen, placed, x, y)
         if kind == "double_click":
             second = _click(screen, place(screen), x, y)
@@ -84,11 +84,11 @@ def dispatch(screen: Screen, action: GuiAction) -> DispatchResult:
         result = _key(screen, placed, action.key or "")
     elif kind == "scroll":
         if action.x is not None and action.y is not None:
-            _check_point(screen, action.x, action.y)
+            check_point(screen, action.x, action.y)
         result = _scroll(screen, placed, action)
     elif kind == "drag":
-        _check_point(screen, action.x or 0, action.y or 0)
-        _check_point(screen, action.dx, action.dy)
+        check_point(screen, action.x or 0, action.y or 0)
+        check_point(screen, action.dx, action.dy)
         result = _drag(screen, placed, action)
     elif kind == "back":
         result = _close_popup(screen) or DispatchResult(False, navigation="back")
@@ -105,17 +105,19 @@ def _merge(first: DispatchResult, second: DispatchResult) -> DispatchResult:
     )
 
 
-def _check_point(screen: Screen, x: int, y: int) -> None:
+def check_point(screen: Screen, x: int, y: int) -> None:
+    """Raise :class:`GuiActionError` unless ``(x, y)`` lies on ``screen``."""
     if not (0 <= x < screen.width and 0 <= y < screen.height):
         raise GuiActionError(
             f"point ({x}, {y}) is outside the {screen.width}x{screen.height} screen"
         )
 
 
-def _click_point(screen: Screen, placed: list[Placed], action: GuiAction) -> tuple[int, int]:
+def click_point(screen: Screen, placed: list[Placed], action: GuiAction) -> tuple[int, int]:
+    """Where a click or double click lands; every backend uses this rule and its errors."""
     if action.element_id is None:
         x, y = action.x if action.x is not None else -1, action.y if action.y is not None else -1
-        _check_point(screen, x, y)
+        check_point(screen, x, y)
         return x, y
     item = next((p for p in placed if p.widget.element_id == action.element_id), None)
     if item is None:

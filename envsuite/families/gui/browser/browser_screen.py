@@ -38,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from envsuite.families.gui.actions import GuiAction, GuiActionError
+from envsuite.families.gui.actions import GuiAction
 from envsuite.families.gui.browser.chromium_process import (
     DEFAULT_CALL_TIMEOUT,
     START_TIMEOUT,
@@ -47,7 +47,7 @@ from envsuite.families.gui.browser.chromium_process import (
 )
 from envsuite.families.gui.browser.page_document import page_html
 from envsuite.families.gui.browser.page_model import apply_page_state, screen_model
-from envsuite.families.gui.events import DispatchResult
+from envsuite.families.gui.events import DispatchResult, check_point, click_point
 from envsuite.families.gui.placement import place
 from envsuite.families.gui.screen import Screen
 from envsuite.families.gui.theme import LIGHT, Theme
@@ -112,32 +112,6 @@ def browser_reserved(key: str) -> bool:
     """
     modifiers, name = split_chord(key)
     return name.lower() in BROWSER_RESERVED_KEYS and bool({"ctrl", "meta"} & set(modifiers))
-
-
-def _check_point(screen: Screen, x: int, y: int) -> None:
-    if not (0 <= x < screen.width and 0 <= y < screen.height):
-        raise GuiActionError(
-            f"point ({x}, {y}) is outside the {screen.width}x{screen.height} screen"
-        )
-
-
-def click_point(screen: Screen, action: GuiAction) -> tuple[int, int]:
-    """Where a click or double click lands (the same rule and errors as dispatch)."""
-    if action.element_id is None:
-        x = action.x if action.x is not None else -1
-        y = action.y if action.y is not None else -1
-        _check_point(screen, x, y)
-        return x, y
-    item = next((p for p in place(screen) if p.widget.element_id == action.element_id), None)
-    if item is None:
-        raise GuiActionError(f"no element {action.element_id!r} is shown on this screen"[:200])
-    if item.inert:
-        raise GuiActionError(f"element {action.element_id!r} is behind a modal dialog"[:200])
-    if item.visible is None:
-        raise GuiActionError(
-            f"element {action.element_id!r} is scrolled out of view; scroll first"[:200]
-        )
-    return item.visible.center
 
 
 class BrowserScreen:
@@ -311,12 +285,12 @@ class BrowserScreen:
         kind = action.kind
         point: tuple[int, int] | None = None
         if kind in ("click", "double_click"):
-            point = click_point(screen, action)
+            point = click_point(screen, place(screen), action)
         elif kind == "scroll" and action.x is not None and action.y is not None:
-            _check_point(screen, action.x, action.y)
+            check_point(screen, action.x, action.y)
         elif kind == "drag":
-            _check_point(screen, action.x or 0, action.y or 0)
-            _check_point(screen, action.dx, action.dy)
+            check_point(screen, action.x or 0, action.y or 0)
+            check_point(screen, action.dx, action.dy)
         if kind in ("home", "done"):
             return DispatchResult(False, navigation=kind)
         self.show(screen, theme)
