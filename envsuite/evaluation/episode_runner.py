@@ -163,20 +163,29 @@ def _add_counts(total: dict[str, Any], report: Mapping[str, Any]) -> None:
             total[key] = value
 
 
-def _infra_record(
-    job: EpisodeJob, spec: EnvSpec, error: str, seconds: float, agent_info: dict[str, Any]
-) -> EpisodeRecord:
-    zero: float | dict[str, float] = 0.0
+def job_record(job: EpisodeJob, spec_hash: str, **fields: Any) -> EpisodeRecord:
+    """The record of ``job``'s episode: the job's identity plus the episode's ``fields``."""
     return EpisodeRecord(
         run_id=job.run_id,
         task_id=job.task_id,
         env_id=job.env_id,
         env_kwargs=job.env_kwargs,
-        spec_hash=spec.hash_for(job.env_kwargs),
+        spec_hash=spec_hash,
         envsuite_version=__version__,
         agent_id=job.agent,
         seed=job.seed,
         attempt=job.attempt,
+        **fields,
+    )
+
+
+def _infra_record(
+    job: EpisodeJob, spec: EnvSpec, error: str, seconds: float, agent_info: dict[str, Any]
+) -> EpisodeRecord:
+    zero: float | dict[str, float] = 0.0
+    return job_record(
+        job,
+        spec.hash_for(job.env_kwargs),
         episode_return=zero,
         success=None,
         length=0,
@@ -301,16 +310,9 @@ def _run_once(job: EpisodeJob, cache: EnvCache) -> EpisodeRecord:
     except InfraError as exc:
         exc.agent_info = _failed_try_info(agents)
         raise
-    return EpisodeRecord(
-        run_id=job.run_id,
-        task_id=job.task_id,
-        env_id=job.env_id,
-        env_kwargs=job.env_kwargs,
-        spec_hash=env.unwrapped.spec_hash,
-        envsuite_version=__version__,
-        agent_id=job.agent,
-        seed=job.seed,
-        attempt=job.attempt,
+    return job_record(
+        job,
+        env.unwrapped.spec_hash,
         wall_time_s=time.perf_counter() - started,
         **outcome,
     )

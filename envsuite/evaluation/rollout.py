@@ -81,6 +81,7 @@ from envsuite.evaluation.episode_runner import (
     _infra_record,
     _runner_stop,
     _stored_action,
+    job_record,
 )
 from envsuite.evaluation.jobs import EpisodeJob
 from envsuite.evaluation.protocol import TaskProtocol
@@ -91,7 +92,6 @@ from envsuite.jsonable import canonical_json, to_jsonable
 from envsuite.records import EpisodeRecord, RecordFileError, episode_key
 from envsuite.registry import registry
 from envsuite.seeding import derive_seed
-from envsuite.version import __version__
 
 #: The trainer's file in a rollout's run directory (see the module docstring).
 TRANSCRIPTS_FILE = "transcripts.jsonl"
@@ -527,18 +527,7 @@ class _Runner:
             raise
         self.pool.give_back(job, env)
         fields["agent_info"] = {**agent.episode_info(), "rollout": self._rollout_info(job, agent)}
-        record = EpisodeRecord(
-            run_id=job.run_id,
-            task_id=job.task_id,
-            env_id=job.env_id,
-            env_kwargs=job.env_kwargs,
-            spec_hash=env.unwrapped.spec_hash,
-            envsuite_version=__version__,
-            agent_id=job.agent,
-            seed=job.seed,
-            attempt=job.attempt,
-            **fields,
-        )
+        record = job_record(job, env.unwrapped.spec_hash, **fields)
         return record, _transcript_line(
             record, transcript.messages, transcript.rewards, agent.turn_usage
         )
