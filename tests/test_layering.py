@@ -26,6 +26,7 @@ LAYERS = (
     "agents",
     "evaluation",
     "serve",
+    "trainers",
     "leaderboard",
     "bench",
     "cli",
@@ -39,6 +40,7 @@ PACKAGE_LAYERS = {
     "evaluation": "evaluation",
     "leaderboard": "leaderboard",
     "serve": "serve",
+    "trainers": "trainers",
     "bench": "bench",
     "cli": "cli",
 }
