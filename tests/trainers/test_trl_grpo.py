@@ -1,0 +1,143 @@
+"""A few real GRPO steps (TRL's GRPOTrainer, on CPU) whose rewards come from envsuite envs.
+
+A tiny random model (tests/trainers/tiny_trl_model.py, nothing downloaded) trains for two
+steps; afterwards every completion the trainer logged is replayed in a fresh envsuite env
+(made from the row's id, kwargs and seed, outside the adapter), and the reward the trainer
+logged for it must equal the env's. The replayed rewards must differ from one another, so a
+reward that ignored the env (a constant, a count of tool calls) could not pass.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.trainers import tiny_trl_model as tiny  # sets HF_HUB_OFFLINE before transformers
+
+import pytest  # noqa: E402
+from trl import GRPOConfig, GRPOTrainer  # noqa: E402
+
+import envsuite  # noqa: E402
+from envsuite.trainers.trl_adapter import (  # noqa: E402
+    EnvReward,
+    environment_factory,
+    prompt_dataset,
+)
+
+SAT_KWARGS = {"num_vars": 3, "num_clauses": 6}
+SAT_ANSWERS = [f"\\boxed{{{i:03b}}}" for i in range(8)] + ["I do not know."]
+MAZE_KWARGS = {"width": 3, "height": 3}
+MAZE_MOVES = ["up", "down", "left", "right", "jump"]
+
+
+def _config(tmp_path: Path, tok: Any, answers: list[str], **overrides: Any) -> GRPOConfig:
+    settings: dict[str, Any] = {
+        "output_dir": str(tmp_path / "grpo"),
+        "max_steps": 2,
+        "per_device_train_batch_size": 8,
+        "num_generations": 4,
+        "max_completion_length": 8,
+        "temperature": 1.0,
+        "learning_rate": 1e-3,
+        "logging_steps": 1,
+        "report_to": [],
+        "use_cpu": True,
+        "seed": 0,
+        "save_strategy": "no",
+        "generation_kwargs": {"suppress_tokens": tiny.suppressed(tok, answers)},
+    }
+    settings.update(overrides)
+    return GRPOConfig(**settings)
+
+
+def _seed_of(dataset: Any) -> dict[str, int]:
+    """Each row's seed by its prompt's user message (the observations differ per seed)."""
+    seeds = {row["prompt"][-1]["content"]: row["seed"] for row in dataset}
+    assert len(seeds) == len(dataset)
+    return seeds
+
+
+def _logged(trainer: GRPOTrainer, name: str) -> list[tuple[Any, Any, float]]:
+    logs = trainer._logs
+    return list(zip(logs["prompt"], logs["completion"], logs["rewards"][name], strict=True))
+
+
+def test_grpo_single_turn_rewards_are_the_envs(tmp_path: Path) -> None:
+    dataset = prompt_dataset("envsuite/SAT-v0", range(4), SAT_KWARGS)
+    tok = tiny.tokenizer(SAT_ANSWERS)
+    trainer = GRPOTrainer(
+        model=tiny.model(tok),
+        reward_funcs=EnvReward(),
+        args=_config(tmp_path, tok, SAT_ANSWERS),
+        train_dataset=dataset,
+        processing_class=tok,
+    )
+    trainer.train()
+    assert trainer.state.global_step == 2
+    seeds = _seed_of(dataset)
+    replayed, logged = [], []
+    for prompt, completion, reward in _logged(trainer, "envsuite"):
+        env = envsuite.make("envsuite/SAT-v0", **SAT_KWARGS)
+        env.reset(seed=seeds[prompt[-1]["content"]])
+        _, env_reward, terminated, _, _ = env.step(completion[-1]["content"])
+        assert terminated
+        replayed.append(float(env_reward))
+        logged.append(reward)
+    assert len(logged) == 8  # the last generation batch: 2 prompts x 4 generations
+    assert logged == replayed
+    assert len(set(replayed)) > 1, replayed  # varied: a reward ignoring the env cannot match
+    means = [e["rewards/envsuite/mean"] for e in trainer.state.log_history if "reward" in e]
+    assert means[-1] == pytest.approx(sum(replayed) / len(replayed))
+
+
+def _actions(completion: list[dict[str, Any]]) -> list[str]:
+    """The ``act`` calls TRL executed in a logged multi-turn completion, in order.
+
+    An executed call is answered by a ``tool`` message; the calls of the turn that hit
+    ``max_tool_calling_iterations`` (or the length limit) are logged but never run.
+    """
+    actions = []
+    for index, message in enumerate(completion):
+        calls = message.get("tool_calls") or []
+        answers = completion[index + 1 : index + 1 + len(calls)]
+        executed = len(answers) == len(calls) and all(a["role"] == "tool" for a in answers)
+        if calls and executed:
+            for call in calls:
+                assert call["function"]["name"] == "act"
+                actions.append(call["function"]["arguments"]["action"])
+    return actions
+
+
+def test_grpo_multi_turn_rewards_are_the_envs(tmp_path: Path) -> None:
+    dataset = prompt_dataset("envsuite/Maze-v0", range(4), MAZE_KWARGS, single_turn=False)
+    answers = [tiny.tool_call(move) for move in MAZE_MOVES]
+    tok = tiny.tokenizer(answers)
+    trainer = GRPOTrainer(
+        model=tiny.model(tok),
+        args=_config(
+            tmp_path, tok, answers, max_completion_length=4096, max_tool_calling_iterations=2
+        ),
+        train_dataset=dataset,
+        processing_class=tok,
+        environment_factory=environment_factory(),
+    )
+    trainer.train()
+    assert trainer.state.global_step == 2
+    seeds = _seed_of(dataset)
+    replayed, logged, turns = [], [], 0
+    for prompt, completion, reward in _logged(trainer, "EnvsuiteToolEnv"):
+        env = envsuite.make("envsuite/Maze-v0", **MAZE_KWARGS)
+        env.reset(seed=seeds[prompt[-1]["content"]])
+        total, done = 0.0, False
+        for action in _actions(completion):
+            if done:  # the adapter refuses an act after the end (a tool error, no step)
+                continue
+            _, step_reward, terminated, truncated, _ = env.step(action)
+            total += float(step_reward)
+            done = terminated or truncated
+            turns += 1
+        replayed.append(total)
+        logged.append(reward)
+    assert logged == pytest.approx(replayed, abs=1e-6)  # TRL logs float32
+    assert turns > len(logged)  # the model acted, several turns per episode on average
+    assert len(set(replayed)) > 1, replayed

@@ -1,0 +1,75 @@
+"""A tiny randomly initialised chat model and a locally built tokenizer, for GRPO tests.
+
+Nothing is downloaded: the tokenizer is byte-level BPE without merges (every byte a
+token) built with ``tokenizers``, plus Qwen's chat special tokens and one added token per
+scripted answer (an answer is then one token, so a random model samples it); its chat
+template is Qwen 2.5's, as TRL ships it (TRL knows how to parse its tool calls).
+Generation is restricted to the answer tokens and the end of turn with ``suppress_tokens``
+(a generation setting TRL documents), so a random model answers in a few tokens.
+"""
+
+from __future__ import annotations
+
+import os
+
+for _name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE", "HF_DATASETS_OFFLINE"):
+    os.environ[_name] = "1"
+os.environ["TRL_EXPERIMENTAL_SILENCE"] = "1"
+
+from pathlib import Path  # noqa: E402
+
+import torch  # noqa: E402
+import trl  # noqa: E402
+from tokenizers import AddedToken, Tokenizer, decoders, models, pre_tokenizers  # noqa: E402
+from transformers import PreTrainedTokenizerFast, Qwen2Config, Qwen2ForCausalLM  # noqa: E402
+
+SPECIAL = ("<|endoftext|>", "<|im_start|>", "<|im_end|>")
+QWEN_TEMPLATE = Path(trl.__file__).parent / "chat_templates" / "qwen2_5.jinja"
+
+
+def tool_call(action: str) -> str:
+    """The text of one ``act`` tool call, as Qwen's template writes it."""
+    return '<tool_call>\n{"name": "act", "arguments": {"action": "%s"}}\n</tool_call>' % action
+
+
+def tokenizer(answers: list[str]) -> PreTrainedTokenizerFast:
+    """A byte-level tokenizer with ``answers`` as single tokens and Qwen 2.5's chat template."""
+    alphabet = sorted(pre_tokenizers.ByteLevel.alphabet())
+    raw = Tokenizer(models.BPE(vocab={c: i for i, c in enumerate(alphabet)}, merges=[]))
+    raw.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)
+    raw.decoder = decoders.ByteLevel()
+    raw.add_special_tokens([AddedToken(s, special=True, normalized=False) for s in SPECIAL])
+    raw.add_tokens([AddedToken(a, normalized=False) for a in answers])
+    tok = PreTrainedTokenizerFast(
+        tokenizer_object=raw,
+        eos_token="<|im_end|>",
+        pad_token="<|endoftext|>",
+        padding_side="left",
+    )
+    tok.chat_template = QWEN_TEMPLATE.read_text(encoding="utf-8")
+    return tok
+
+
+def model(tok: PreTrainedTokenizerFast, seed: int = 0) -> Qwen2ForCausalLM:
+    """A one-layer Qwen2 with hidden size 16, randomly initialised from ``seed``."""
+    torch.manual_seed(seed)
+    config = Qwen2Config(
+        vocab_size=len(tok),
+        hidden_size=16,
+        intermediate_size=32,
+        num_hidden_layers=1,
+        num_attention_heads=2,
+        num_key_value_heads=1,
+        max_position_embeddings=8192,
+        pad_token_id=tok.pad_token_id,
+        eos_token_id=tok.eos_token_id,
+        bos_token_id=None,
+        tie_word_embeddings=False,
+    )
+    return Qwen2ForCausalLM(config)
+
+
+def suppressed(tok: PreTrainedTokenizerFast, answers: list[str]) -> list[int]:
+    """Every token id but the answers' and the end of turn (for ``suppress_tokens``)."""
+    allowed = {tok.convert_tokens_to_ids(a) for a in answers} | {tok.eos_token_id}
+    return [i for i in range(len(tok)) if i not in allowed]
