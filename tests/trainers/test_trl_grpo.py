@@ -26,7 +26,7 @@ from envsuite.trainers.trl_adapter import (  # noqa: E402
 
 SAT_KWARGS = {"num_vars": 3, "num_clauses": 6}
 SAT_ANSWERS = [f"\\boxed{{{i:03b}}}" for i in range(8)] + ["I do not know."]
-MAZE_KWARGS = {"width": 3, "height": 3}
+MAZE_KWARGS = {"width": 3, "height": 3, "max_turns": 4}
 MAZE_MOVES = ["up", "down", "left", "right", "jump"]
 
 

@@ -14,6 +14,12 @@ next observation as the chat agent shows it, and ``get_reward`` is the episode's
 action costs the env's documented penalty, as any action does; an ``act`` after the
 episode ended raises an error that TRL hands back to the model as the tool's answer.
 
+One TRL behaviour to know: a tool result that would push the rollout past
+``max_completion_length`` is dropped from the completion after the tool ran, so the env
+has taken an action the trained sequence does not show. Keep ``max_completion_length``
+above what an episode can produce (the env's ``max_turns`` times its observation size);
+the calls of the turn that reaches ``max_tool_calling_iterations`` are never run.
+
 The envs run in-process, or behind ``envsuite serve`` with
 ``env_factory=lambda i, k: envsuite.remote.make(url, i, **k)`` (one session per rollout
 slot, reused across resets).
