@@ -14,11 +14,13 @@ from typing import Any
 
 from tests.trainers import tiny_trl_model as tiny  # sets HF_HUB_OFFLINE before transformers
 
-import pytest  # noqa: E402
-from trl import GRPOConfig, GRPOTrainer  # noqa: E402
+# isort: split
 
-import envsuite  # noqa: E402
-from envsuite.trainers.trl_adapter import (  # noqa: E402
+import pytest
+from trl import GRPOConfig, GRPOTrainer
+
+import envsuite
+from envsuite.trainers.trl_adapter import (
     EnvReward,
     environment_factory,
     prompt_dataset,

@@ -10,6 +10,7 @@ Generation is restricted to the answer tokens and the end of turn with ``suppres
 
 from __future__ import annotations
 
+import json
 import os
 
 for _name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE", "HF_DATASETS_OFFLINE"):
@@ -29,7 +30,8 @@ QWEN_TEMPLATE = Path(trl.__file__).parent / "chat_templates" / "qwen2_5.jinja"
 
 def tool_call(action: str) -> str:
     """The text of one ``act`` tool call, as Qwen's template writes it."""
-    return '<tool_call>\n{"name": "act", "arguments": {"action": "%s"}}\n</tool_call>' % action
+    arguments = json.dumps({"name": "act", "arguments": {"action": action}})
+    return f"<tool_call>\n{arguments}\n</tool_call>"
 
 
 def tokenizer(answers: list[str]) -> PreTrainedTokenizerFast:

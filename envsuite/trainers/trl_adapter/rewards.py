@@ -1,11 +1,11 @@
-"""A reward function for TRL's ``GRPOTrainer`` that scores each completion in its envsuite env.
+r"""A reward function for TRL's ``GRPOTrainer`` that scores each completion in its envsuite env.
 
 ``GRPOTrainer(reward_funcs=EnvReward(), train_dataset=prompt_dataset(...))``: TRL calls
 ``reward(prompts=..., completions=..., env_id=[...], env_kwargs=[...], seed=[...], ...)``
 with the dataset's columns as lists, one entry per completion. For each completion the
 env named by its row is reset with the row's seed and stepped once with the completion's
 text; the reward is what the env returns for that step. A malformed answer gets the env's
-own documented penalty (SAT-v0: -1 without a ``\\boxed{}`` answer; Sudoku-v0: -0.1);
+own documented penalty (SAT-v0: -1 without a ``\boxed{}`` answer; Sudoku-v0: -0.1);
 the env decides, never this function.
 """
 
