@@ -29,6 +29,8 @@ def test_readme_example_runs(index: int, tmp_path: Path) -> None:
     if physics and os.environ.get("ENVSUITE_REQUIRE_ALL_EXTRAS") != "1":
         pytest.importorskip("pybullet")
         pytest.importorskip("mujoco")
+    if "trl_adapter" in code and os.environ.get("ENVSUITE_REQUIRE_ALL_EXTRAS") != "1":
+        pytest.importorskip("datasets")
     script = tmp_path / f"readme_{index}.py"
     script.write_text(code, encoding="utf-8")
     result = subprocess.run(

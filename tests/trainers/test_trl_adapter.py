@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
+
+if os.environ.get("ENVSUITE_REQUIRE_ALL_EXTRAS") != "1":  # opted out: skip without the extra
+    pytest.importorskip("datasets")
 
 import envsuite
 import envsuite.remote

@@ -9,6 +9,8 @@ reward that ignored the env (a constant, a count of tool calls) could not pass.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +22,8 @@ import pytest
 from trl import GRPOConfig, GRPOTrainer
 
 import envsuite
+import envsuite.remote
+from envsuite.serve import RunningServer, ServeConfig
 from envsuite.trainers.trl_adapter import (
     EnvReward,
     environment_factory,
@@ -110,7 +114,22 @@ def _actions(completion: list[dict[str, Any]]) -> list[str]:
     return actions
 
 
-def test_grpo_multi_turn_rewards_are_the_envs(tmp_path: Path) -> None:
+@contextmanager
+def _served_maze() -> Iterator[Any]:
+    """An env factory whose envs are sessions on a loopback ``envsuite serve``."""
+    with RunningServer(ServeConfig(("envsuite/Maze-v0",), port=0)) as server:
+        yield lambda env_id, kwargs: envsuite.remote.make(server.url, env_id, **kwargs)
+
+
+@pytest.mark.parametrize("where", ["in-process", "served"])
+def test_grpo_multi_turn_rewards_are_the_envs(tmp_path: Path, where: str) -> None:
+    with _served_maze() if where == "served" else nullcontext(None) as remote:
+        trainer, dataset = _train_on_mazes(tmp_path, remote)
+    _check_multi_turn_rewards(trainer, dataset)
+
+
+def _train_on_mazes(tmp_path: Path, remote: Any) -> tuple[GRPOTrainer, Any]:
+    factory = environment_factory() if remote is None else environment_factory(remote)
     dataset = prompt_dataset("envsuite/Maze-v0", range(4), MAZE_KWARGS, single_turn=False)
     answers = [tiny.tool_call(move) for move in MAZE_MOVES]
     tok = tiny.tokenizer(answers)
@@ -121,10 +140,14 @@ def test_grpo_multi_turn_rewards_are_the_envs(tmp_path: Path) -> None:
         ),
         train_dataset=dataset,
         processing_class=tok,
-        environment_factory=environment_factory(),
+        environment_factory=factory,
     )
     trainer.train()
     assert trainer.state.global_step == 2
+    return trainer, dataset
+
+
+def _check_multi_turn_rewards(trainer: GRPOTrainer, dataset: Any) -> None:
     seeds = _seed_of(dataset)
     replayed, logged, turns = [], [], 0
     for prompt, completion, reward in _logged(trainer, "EnvsuiteToolEnv"):

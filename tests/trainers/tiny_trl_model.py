@@ -17,6 +17,11 @@ for _name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE", "HF_DATASETS_OFFLINE"):
     os.environ[_name] = "1"
 os.environ["TRL_EXPERIMENTAL_SILENCE"] = "1"
 
+import pytest  # noqa: E402
+
+if os.environ.get("ENVSUITE_REQUIRE_ALL_EXTRAS") != "1":  # opted out: skip without the extra
+    pytest.importorskip("trl")
+
 from pathlib import Path  # noqa: E402
 
 import torch  # noqa: E402
