@@ -92,6 +92,8 @@ def test_grpo_single_turn_rewards_are_the_envs(tmp_path: Path) -> None:
     assert len(logged) == 8  # the last generation batch: 2 prompts x 4 generations
     assert logged == replayed
     assert len(set(replayed)) > 1, replayed  # varied: a reward ignoring the env cannot match
+    successes = list(trainer._logs["extra"]["envsuite_success"])
+    assert successes == [reward == 1.0 for reward in replayed]  # SAT: success iff reward 1
     means = [e["rewards/envsuite/mean"] for e in trainer.state.log_history if "reward" in e]
     assert means[-1] == pytest.approx(sum(replayed) / len(replayed))
 

@@ -7,6 +7,10 @@ env named by its row is reset with the row's seed and stepped once with the comp
 text; the reward is what the env returns for that step. A malformed answer gets the env's
 own documented penalty (SAT-v0: -1 without a ``\boxed{}`` answer; Sudoku-v0: -0.1);
 the env decides, never this function.
+
+When TRL passes ``log_extra`` (it does from 1.x), the env's ``success`` and ``parse_error``
+for each completion go to TRL's completions table as the columns ``envsuite_success`` and
+``envsuite_parse_error``.
 """
 
 from __future__ import annotations
@@ -78,6 +82,10 @@ class EnvReward:
             _, reward, _, _, info = env.step(completion_text(completion))
             rewards.append(float(reward))
             self.last_infos.append(dict(info))
+        log_extra = kwargs.get("log_extra")
+        if callable(log_extra):
+            log_extra("envsuite_success", [bool(i.get("success")) for i in self.last_infos])
+            log_extra("envsuite_parse_error", [i.get("parse_error") for i in self.last_infos])
         return rewards
 
     def close(self) -> None:
