@@ -10,7 +10,9 @@ goes on), and scores the finished rollout with its ``get_reward()``.
 named by the row (``env_id``, ``env_kwargs``, ``seed``: a :func:`prompt_dataset` row) with
 its seed, the one tool ``act(action)`` steps it with the action text and answers with the
 next observation as the chat agent shows it, and ``get_reward`` is the episode's return
-(the sum of its step rewards; 0 for a rollout that never acted). A malformed or illegal
+(the sum of its step rewards so far: a rollout that stopped calling the tool before the
+episode ended gets its partial return, one that never acted gets 0; add a reward function
+on ``environments`` if your env needs a penalty for that). A malformed or illegal
 action costs the env's documented penalty, as any action does; an ``act`` after the
 episode ended raises an error that TRL hands back to the model as the tool's answer.
 
