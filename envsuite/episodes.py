@@ -13,6 +13,10 @@ callers is passed in:
 - an optional *stop check* ``(steps taken) -> reason or None`` asked before each action,
   for step budgets and wall clocks.
 
+Each loop is a generator underneath (:func:`episode_steps`): it yields every decision and
+is sent the action, so :func:`run_episode` (a plain policy) and :func:`arun_episode` (a
+coroutine policy, many episodes on one event loop) play the very same loop.
+
 The env kind is the caller's to say (``spec.api``, and whether the Parallel form was
 made): :func:`run_episode` takes it as an argument and never probes the env.
 
@@ -35,7 +39,8 @@ so a caller can tell the env's failure from its own.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import asyncio
+from collections.abc import Awaitable, Callable, Generator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -47,6 +52,15 @@ EnvKind = Literal["gymnasium", "parallel", "aec"]
 
 #: Chooses an action: ``(agent name or None, observation, info) -> action``.
 Policy = Callable[[Any, Any, Mapping[str, Any]], Any]
+
+#: A decision the loop asks for: ``(agent name or None, observation, info)``.
+Decision = tuple[Any, Any, Mapping[str, Any]]
+
+#: The loop as a generator (:func:`episode_steps`): yields decisions, is sent actions.
+EpisodeSteps = Generator[Decision, Any, "EpisodeResult"]
+
+#: Chooses an action as a coroutine (:func:`arun_episode`).
+AsyncPolicy = Callable[[Any, Any, Mapping[str, Any]], Awaitable[Any]]
 
 #: Sees each step after it happened:
 #: ``(agent, action, observation, reward, terminated, truncated, info)``, as the step
@@ -145,10 +159,81 @@ def run_episode(
         EnvCallError: the env raised. Exceptions of the policy and observer other than
             :class:`StopEpisode` pass through.
     """
+    steps = episode_steps(kind, env, seed, observer=observer, stop=stop)
+    try:
+        decision = next(steps)
+        while True:
+            try:
+                action = policy(*decision)
+            except StopEpisode as signal:
+                decision = steps.throw(signal)
+            else:
+                decision = steps.send(action)
+    except StopIteration as done:
+        result: EpisodeResult = done.value
+        return result
+
+
+async def arun_episode(
+    kind: EnvKind,
+    env: Any,
+    seed: int | None,
+    policy: AsyncPolicy,
+    *,
+    observer: StepObserver | None = None,
+    stop: StopCheck | None = None,
+    env_calls_in_thread: bool = False,
+) -> EpisodeResult:
+    """:func:`run_episode` for a coroutine policy: the same loop, awaiting each action.
+
+    Many episodes can then share one event loop, each waiting for its actions (a model
+    behind HTTP) while the others step. With ``env_calls_in_thread`` the loop's env calls
+    (and the observer) run in a worker thread between two decisions, for envs whose calls
+    block on the network.
+    """
+    steps = episode_steps(kind, env, seed, observer=observer, stop=stop)
+
+    async def advance(call: Callable[..., Decision], *args: Any) -> Decision:
+        if env_calls_in_thread:
+            return await asyncio.to_thread(call, *args)
+        return call(*args)
+
+    try:
+        decision = await advance(next, steps)
+        while True:
+            try:
+                action = await policy(*decision)
+            except StopEpisode as signal:
+                decision = await advance(steps.throw, signal)
+            else:
+                decision = await advance(steps.send, action)
+    except StopIteration as done:
+        result: EpisodeResult = done.value
+        return result
+
+
+def episode_steps(
+    kind: EnvKind,
+    env: Any,
+    seed: int | None,
+    *,
+    observer: StepObserver | None = None,
+    stop: StopCheck | None = None,
+) -> EpisodeSteps:
+    """The loop of ``kind`` as a generator, for callers that choose actions themselves.
+
+    It yields each decision to make, ``(agent, observation, info)`` as a policy is called,
+    takes the action through ``send`` (or a :class:`StopEpisode` through ``throw``) and
+    returns the :class:`EpisodeResult` (as ``StopIteration.value``).
+    :func:`run_episode` and :func:`arun_episode` drive it.
+
+    Raises:
+        ValueError: an unknown ``kind``.
+    """
     loop = _LOOPS.get(kind)
     if loop is None:
         raise ValueError(f"kind must be one of {sorted(_LOOPS)}, got {kind!r}")
-    return loop(env, seed, policy, observer=observer, stop=stop)
+    return loop(env, seed, observer=observer, stop=stop)
 
 
 def env_kind(api: str, parallel: bool) -> EnvKind:
@@ -199,14 +284,13 @@ def _reset(env: Any, seed: int | None) -> Any:
         raise EnvCallError("env.reset", exc) from exc
 
 
-def run_gymnasium_episode(
+def _gymnasium_steps(
     env: Any,
     seed: int | None,
-    policy: Policy,
     *,
     observer: StepObserver | None = None,
     stop: StopCheck | None = None,
-) -> EpisodeResult:
+) -> EpisodeSteps:
     """The Gymnasium loop: reset, then act and step until terminated or truncated."""
     observation, info = _reset(env, seed)
     reset_observation, reset_info = observation, info
@@ -219,7 +303,7 @@ def run_gymnasium_episode(
                 reason = stop(length)
                 if reason is not None:
                     break
-            action = policy(None, observation, info)
+            action = yield None, observation, info
             try:
                 observation, reward, terminated, truncated, info = env.step(action)
             except Exception as exc:
@@ -244,14 +328,13 @@ def run_gymnasium_episode(
     )
 
 
-def run_parallel_episode(
+def _parallel_steps(
     env: Any,
     seed: int | None,
-    policy: Policy,
     *,
     observer: StepObserver | None = None,
     stop: StopCheck | None = None,
-) -> EpisodeResult:
+) -> EpisodeSteps:
     """The PettingZoo Parallel loop: every live agent acts each step, until none is left."""
     observations, infos = _reset(env, seed)
     reset_observations, reset_infos = observations, infos
@@ -268,9 +351,9 @@ def run_parallel_episode(
                 reason = stop(length)
                 if reason is not None:
                     break
-            actions = {
-                name: policy(name, observations[name], infos.get(name, {})) for name in env.agents
-            }
+            actions = {}
+            for name in list(env.agents):
+                actions[name] = yield name, observations[name], infos.get(name, {})
             try:
                 observations, rewards, terminations, truncations, infos = env.step(actions)
             except Exception as exc:
@@ -300,14 +383,13 @@ def run_parallel_episode(
     )
 
 
-def run_aec_episode(
+def _aec_steps(
     env: Any,
     seed: int | None,
-    policy: Policy,
     *,
     observer: StepObserver | None = None,
     stop: StopCheck | None = None,
-) -> EpisodeResult:
+) -> EpisodeSteps:
     """The PettingZoo AEC loop: ``agent_iter``, ``last``, ``step``, one agent at a time.
 
     Following PettingZoo's rules, an agent whose ``last()`` says terminated or truncated is
@@ -349,7 +431,7 @@ def run_aec_episode(
                 reason = stop(length)
                 if reason is not None:
                     break
-            action = policy(agent, observation, info)
+            action = yield agent, observation, info
             try:
                 env.step(action)
             except Exception as exc:
@@ -375,8 +457,44 @@ def run_aec_episode(
     )
 
 
-_LOOPS: dict[str, Callable[..., EpisodeResult]] = {
-    "gymnasium": run_gymnasium_episode,
-    "parallel": run_parallel_episode,
-    "aec": run_aec_episode,
+_LOOPS: dict[str, Callable[..., EpisodeSteps]] = {
+    "gymnasium": _gymnasium_steps,
+    "parallel": _parallel_steps,
+    "aec": _aec_steps,
 }
+
+
+def run_gymnasium_episode(
+    env: Any,
+    seed: int | None,
+    policy: Policy,
+    *,
+    observer: StepObserver | None = None,
+    stop: StopCheck | None = None,
+) -> EpisodeResult:
+    """The Gymnasium loop: reset, then act and step until terminated or truncated."""
+    return run_episode("gymnasium", env, seed, policy, observer=observer, stop=stop)
+
+
+def run_parallel_episode(
+    env: Any,
+    seed: int | None,
+    policy: Policy,
+    *,
+    observer: StepObserver | None = None,
+    stop: StopCheck | None = None,
+) -> EpisodeResult:
+    """The PettingZoo Parallel loop: every live agent acts each step, until none is left."""
+    return run_episode("parallel", env, seed, policy, observer=observer, stop=stop)
+
+
+def run_aec_episode(
+    env: Any,
+    seed: int | None,
+    policy: Policy,
+    *,
+    observer: StepObserver | None = None,
+    stop: StopCheck | None = None,
+) -> EpisodeResult:
+    """The PettingZoo AEC loop, one agent at a time (the rules are :func:`_aec_steps`')."""
+    return run_episode("aec", env, seed, policy, observer=observer, stop=stop)
