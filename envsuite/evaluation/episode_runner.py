@@ -518,17 +518,29 @@ class MultiAgentEpisode:
         job: The episode's job.
         env: The made env (its raw env names the curves and metrics to record).
         agents: Seat -> agent, in the order their seeds are derived (``possible_agents``).
+        record_keys: The info keys recorded as (curves, metrics); None: the raw env's
+            ``record_curves`` and ``record_metrics``.
 
     Raises:
         InfraError: an agent's ``reset`` raised.
     """
 
-    def __init__(self, job: EpisodeJob, env: Any, agents: Mapping[str, Agent]) -> None:
+    def __init__(
+        self,
+        job: EpisodeJob,
+        env: Any,
+        agents: Mapping[str, Agent],
+        record_keys: tuple[tuple[str, ...], tuple[str, ...]] | None = None,
+    ) -> None:
         raw = env.unwrapped
         self.env = env
         self.agents = agents
-        self.curve_keys: tuple[str, ...] = tuple(getattr(raw, "record_curves", ()))
-        self.metric_keys: tuple[str, ...] = tuple(getattr(raw, "record_metrics", ()))
+        if record_keys is None:
+            record_keys = (
+                tuple(getattr(raw, "record_curves", ())),
+                tuple(getattr(raw, "record_metrics", ())),
+            )
+        self.curve_keys, self.metric_keys = record_keys
         for index, (name, agent) in enumerate(agents.items()):
             seed = derive_seed(job.seed, "agent", job.attempt, index)
             _guard(f"{name}.reset", agent.reset, seed=seed)

@@ -54,7 +54,27 @@ stepped with ``env_calls_in_thread=True``, which runs each ``reset`` and ``step`
 worker thread so the event loop keeps serving other episodes. What the wire does not carry
 (the env's system prompt, the info keys it records as curves and metrics) is read from
 the same env made here once per (id, kwargs).
-Only single-agent (Gymnasium) envs are rolled out; multi-agent specs are refused.
+Multi-agent games (PettingZoo AEC and Parallel envs; :mod:`envsuite.evaluation.game_rollout`)
+are rolled out with a *lineup* in ``envsuite eval``'s syntax, in which ``model`` stands for
+the rolled-out model (``openai:MODEL``): ``lineup=None`` (or ``"model"``) is self-play, the
+model in every seat; ``"player_0=model,player_1=oracle"`` puts it in one seat against the
+oracle (seats a lineup leaves out play ``random``, as in ``envsuite eval``). The record's
+``agent_id`` is the lineup with ``model`` written out, and the record is the one ``envsuite
+eval --agent LINEUP`` writes given the same replies. Every chat seat has its own
+:class:`AsyncChatAgent` (seat ``i`` seeded as ``envsuite eval`` seeds it, so two chat seats
+of one game sample differently) and gets its own line in ``transcripts.jsonl``: the line
+adds ``seat`` and ``model``, its ``messages`` and ``rewards`` are what that seat observed
+and received (its transcript from :func:`transcripts_from_record`), its ``usage`` that
+seat's requests, its ``episode_return`` the seat's return and ``outcome`` the seat's entry
+of the record's ``agents`` (return, outcome, role, team); ``success`` is the env-level one.
+
+Seats and groups: the seats do not rotate unless the protocol asks (``seat_rotation``;
+``envsuite rollout --rotate``). A group is one seed *and one seating*: with rotation,
+seating ``s`` of seed index ``i`` is group ``i * seatings + s`` (the protocol's attempt
+``s * G + m`` is member ``m``), so the members of a group always put the model in the same
+seats (the same role, where a seat fixes it) and differ only in sampling, which is what
+GRPO's advantage compares. A group's summary return is the mean over its chat seats of
+each member's return.
 """
 
 from __future__ import annotations
@@ -74,6 +94,7 @@ from typing import Any
 import httpx
 
 from envsuite.agents.async_chat_agent import AsyncChatAgent
+from envsuite.agents.lineup import LineupError, is_lineup, parse_lineup
 from envsuite.errors import UsageError
 from envsuite.evaluation.episode_runner import (
     InfraError,
@@ -83,11 +104,12 @@ from envsuite.evaluation.episode_runner import (
     _stored_action,
     job_record,
 )
+from envsuite.evaluation.game_rollout import CHAT_PREFIX, SeatPlay, chat_seats, play_game
 from envsuite.evaluation.jobs import EpisodeJob
-from envsuite.evaluation.protocol import TaskProtocol
+from envsuite.evaluation.protocol import TaskProtocol, _possible_agents
 from envsuite.evaluation.record_store import RecordStore, run_dir_lock
 from envsuite.evaluation.run_directory import open_run
-from envsuite.evaluation.transcripts import TranscriptRecorder, system_prompt_of
+from envsuite.evaluation.transcripts import Transcript, TranscriptRecorder, system_prompt_of
 from envsuite.jsonable import canonical_json, to_jsonable
 from envsuite.records import EpisodeRecord, RecordFileError, episode_key
 from envsuite.registry import registry
@@ -108,14 +130,59 @@ EnvFactory = Callable[[str, dict[str, Any]], Any]
 #: Key of an episode: (task, env, kwargs as JSON, seed, attempt), as records are keyed.
 Key = tuple[str, str, str, int, int]
 
+#: How a rollout's lineup names the rolled-out model's seats.
+MODEL_SEAT = "model"
+
 
 class RolloutError(UsageError):
-    """A rollout that cannot run as asked (a multi-agent env, a bad concurrency)."""
+    """A rollout that cannot run as asked (a bad lineup, a bad concurrency)."""
 
 
 def local_env(env_id: str, env_kwargs: dict[str, Any]) -> Any:
-    """The default :data:`EnvFactory`: ``envsuite.make`` in this process."""
-    return registry[env_id].make(**env_kwargs)
+    """The default :data:`EnvFactory`: ``envsuite.make`` in this process, in native form.
+
+    The native form is the Parallel one for ``parallel`` specs, as the runner makes it.
+    A remote factory gives the same form: ``envsuite.remote.make(url, env_id,
+    parallel=registry[env_id].api == "parallel", **env_kwargs)``.
+    """
+    spec = registry[env_id]
+    return spec.make(**env_kwargs, **({"parallel": True} if spec.api == "parallel" else {}))
+
+
+def rollout_agent(protocol: TaskProtocol, model: str, lineup: str | None = None) -> str:
+    """The agent string a rollout of ``model`` records (see the module docstring).
+
+    ``openai:MODEL`` for single-agent envs and for self-play; otherwise ``lineup`` with
+    each ``model`` seat written ``openai:MODEL``, in the order given.
+
+    Raises:
+        RolloutError: an empty model, a lineup for single-agent envs, single- and
+            multi-agent envs in one protocol, a malformed lineup, or one without a chat seat.
+    """
+    if not model:
+        raise RolloutError("model must be a non-empty string")
+    chat = CHAT_PREFIX + model
+    games = [registry[entry.id].multi_agent for entry in protocol.envs]
+    if any(games) and not all(games):
+        raise RolloutError("a rollout's envs are all single-agent or all multi-agent games")
+    if lineup is None or lineup in (MODEL_SEAT, chat):
+        return chat
+    if not any(games):
+        raise RolloutError(f"a lineup ({lineup!r}) seats agents in multi-agent games only")
+    if not is_lineup(lineup):
+        raise RolloutError(
+            f"lineup {lineup!r} is not SEAT=AGENT,... (e.g. player_0=model,player_1=random)"
+        )
+    try:
+        seats = parse_lineup(lineup)
+    except LineupError as exc:
+        raise RolloutError(str(exc)) from exc
+    written = {seat: chat if value == MODEL_SEAT else value for seat, value in seats.items()}
+    if not any(value.startswith(CHAT_PREFIX) for value in written.values()):
+        raise RolloutError(
+            f"lineup {lineup!r} seats no chat model; write {MODEL_SEAT!r} in the model's seats"
+        )
+    return ",".join(f"{seat}={value}" for seat, value in written.items())
 
 
 @dataclass(frozen=True)
@@ -197,6 +264,7 @@ def rollout(
     run_dir: str | Path,
     *,
     agent_options: dict[str, Any] | None = None,
+    lineup: str | None = None,
     concurrency: int = 64,
     env_factory: EnvFactory = local_env,
     env_calls_in_thread: bool = False,
@@ -210,6 +278,8 @@ def rollout(
         run_dir: The run directory (created, or resumed if it holds this run).
         agent_options: :class:`AsyncChatAgent` arguments (``base_url``, ``api_key``,
             ``temperature``, ``timeout_s``, ``max_retries``, ``max_tokens``, ...).
+        lineup: Multi-agent games: who plays each seat, ``model`` for the model's seats
+            (``player_0=model,player_1=oracle``); None: the model in every seat.
         concurrency: Episodes in flight at once (and the HTTP connection limit).
         env_factory: Makes each env (:func:`local_env` by default).
         env_calls_in_thread: Run env ``reset`` and ``step`` in worker threads (for envs
@@ -217,7 +287,8 @@ def rollout(
         on_episode: Called with each new record as it is written (for progress).
 
     Raises:
-        RolloutError: a multi-agent env, or ``concurrency`` below 1.
+        RolloutError: a bad lineup (see :func:`rollout_agent`), or ``concurrency``
+            below 1.
         ProtocolError: an env refuses the protocol's kwargs.
         RunDirError: ``run_dir`` holds another run.
         RunInUseError: another process is writing into ``run_dir``.
@@ -229,6 +300,7 @@ def rollout(
             model,
             run_dir,
             agent_options=agent_options,
+            lineup=lineup,
             concurrency=concurrency,
             env_factory=env_factory,
             env_calls_in_thread=env_calls_in_thread,
@@ -243,6 +315,7 @@ async def arollout(
     run_dir: str | Path,
     *,
     agent_options: dict[str, Any] | None = None,
+    lineup: str | None = None,
     concurrency: int = 64,
     env_factory: EnvFactory = local_env,
     env_calls_in_thread: bool = False,
@@ -251,16 +324,9 @@ async def arollout(
     """:func:`rollout` as a coroutine, for callers that run their own event loop."""
     if isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1:
         raise RolloutError(f"concurrency must be an int >= 1, got {concurrency!r}")
-    for entry in protocol.envs:
-        if registry[entry.id].multi_agent:
-            raise RolloutError(
-                f"{entry.id} is a multi-agent env; rollouts run single-agent envs only"
-            )
-    if not model:
-        raise RolloutError("model must be a non-empty string")
+    agent = rollout_agent(protocol, model, lineup)
     protocol.check_envs()
     options = dict(agent_options or {})
-    agent = f"openai:{model}"
     with run_dir_lock(run_dir):
         run_id = open_run(run_dir, protocol, agent, options)
         store = RecordStore(run_dir)
@@ -269,7 +335,12 @@ async def arollout(
         wanted = {job.key for job in jobs}
         todo = [job for job in jobs if job.key not in store.done]
         groups = _group_indices(protocol)
-        runner = _Runner(model, options, env_factory, env_calls_in_thread, groups)
+        plays = {
+            index: protocol.plays_per_seed(agent, entry) // protocol.attempts
+            for index, entry in enumerate(protocol.envs)
+        }
+        layout = _GroupLayout(groups, protocol.attempts, max(plays.values()))
+        runner = _Runner(model, options, env_factory, env_calls_in_thread, layout)
         queue: asyncio.Queue[EpisodeJob] = asyncio.Queue()
         for job in todo:
             queue.put_nowait(job)
@@ -277,8 +348,8 @@ async def arollout(
         async def work(client: httpx.AsyncClient) -> None:
             while not queue.empty():
                 job = queue.get_nowait()
-                record, transcript = await runner.run(job, client)
-                transcripts.append(transcript)
+                record, lines = await runner.run(job, client)
+                transcripts.append(*lines)
                 store.append(record)
                 if on_episode is not None:
                     on_episode(record)
@@ -319,30 +390,61 @@ def _group_indices(protocol: TaskProtocol) -> dict[int, int]:
     return {seed: index for index, seed in enumerate(protocol.seed_values())}
 
 
+@dataclass(frozen=True)
+class _GroupLayout:
+    """Where an episode sits among the groups: seed index, seating, member.
+
+    Attributes:
+        seeds: Env seed -> its index in the protocol's seeds.
+        size: Members per group (the protocol's attempts).
+        seatings: Seatings per seed (1 without seat rotation).
+    """
+
+    seeds: Mapping[int, int]
+    size: int = 1
+    seatings: int = 1
+
+    def place(self, job: EpisodeJob) -> tuple[int, int]:
+        """(group, member) of ``job``.
+
+        Seating ``s``, repeat ``m`` of seed index ``i`` is member ``m`` of group
+        ``i * seatings + s``.
+        """
+        seating, member = divmod(job.attempt, self.size)
+        return self.seeds.get(job.seed, 0) * self.seatings + seating, member
+
+
+def member_return(record: EpisodeRecord) -> float:
+    """A record's return as its group compares it: a game's, the mean of its chat seats'."""
+    if not isinstance(record.episode_return, Mapping):
+        return float(record.episode_return)
+    seats = chat_seats(record.agent_id, list(record.episode_return)) or record.episode_return
+    return statistics.fmean(float(record.episode_return[seat]) for seat in seats)
+
+
 def group_summaries(
     records: Sequence[EpisodeRecord], groups: Mapping[int, int] | None = None
 ) -> list[GroupSummary]:
-    """Mean and sample std of the return of each group (env, kwargs, seed), in seed order.
+    """Mean and sample std of the return of each group, in seed order.
 
-    ``groups`` maps a seed to its group index (default: the index in ``agent_info
-    ["rollout"]``, else the seed's rank).
+    A group is an (env, kwargs, seed, seating); a member's return is
+    :func:`member_return`. Its index is the one in ``agent_info["rollout"]``, else
+    ``groups`` (seed -> index), else the seed's rank.
     """
-    by_group: dict[tuple[str, str, int], list[EpisodeRecord]] = {}
+    by_group: dict[tuple[str, str, int, str], list[EpisodeRecord]] = {}
     for record in records:
-        key = (record.env_id, canonical_json(record.env_kwargs), record.seed)
+        key = (record.env_id, canonical_json(record.env_kwargs), record.seed, record.agent_id)
         by_group.setdefault(key, []).append(record)
     ranks = {seed: rank for rank, seed in enumerate(sorted({r.seed for r in records}))}
     summaries = []
-    for (env_id, kwargs, seed), members in sorted(by_group.items()):
-        returns = [
-            float(m.episode_return)  # type: ignore[arg-type]
-            for m in members
-            if m.infra_error is None
-        ]
+    for (env_id, kwargs, seed, _), members in sorted(
+        by_group.items(), key=lambda item: (item[0][:3], min(m.attempt for m in item[1]))
+    ):
+        returns = [member_return(m) for m in members if m.infra_error is None]
         info = members[0].agent_info.get("rollout")
-        index = groups.get(seed) if groups is not None else None
-        if index is None:
-            index = info.get("group") if isinstance(info, dict) else None
+        index = info.get("group") if isinstance(info, dict) else None
+        if index is None and groups is not None:
+            index = groups.get(seed)
         summaries.append(
             GroupSummary(
                 env_id=env_id,
@@ -438,7 +540,7 @@ class _EnvTraits:
 
 
 class _Runner:
-    """Runs one job into (record, transcript line), retrying infra errors as the runner does."""
+    """Runs one job into (record, transcript lines), retrying infra errors as the runner does."""
 
     def __init__(
         self,
@@ -446,14 +548,14 @@ class _Runner:
         options: dict[str, Any],
         env_factory: EnvFactory,
         in_thread: bool,
-        groups: Mapping[int, int],
+        layout: _GroupLayout,
     ) -> None:
         self.model = model
         self.options = options
         self.pool = _EnvPool(env_factory)
         self.in_thread = in_thread
         self._traits: dict[str, _EnvTraits] = {}
-        self.groups = groups
+        self.layout = layout
 
     def close(self) -> None:
         self.pool.close()
@@ -478,22 +580,27 @@ class _Runner:
         options.setdefault("system_prompt", self.traits(job, env).system_prompt)
         return AsyncChatAgent(self.model, client=client, **options)
 
-    def _rollout_info(self, job: EpisodeJob, agent: AsyncChatAgent | None) -> dict[str, Any]:
-        sampling_seed = (
-            agent.seed
-            if agent is not None
-            else derive_seed(derive_seed(job.seed, "agent", job.attempt), "chat-agent")
-        )
-        temperature = agent.temperature if agent is not None else self.options.get("temperature")
-        return {
-            "group": self.groups.get(job.seed, 0),
-            "member": job.attempt,
-            "sampling": {"seed": sampling_seed, "temperature": temperature},
-        }
+    def _rollout_info(self, job: EpisodeJob, sampling: dict[str, Any] | None) -> dict[str, Any]:
+        """``agent_info["rollout"]``: group, member and sampling (per chat seat in a game).
+
+        ``sampling`` None: the sampling the agents would have had (for an infra record).
+        """
+        if sampling is None:
+            temperature = self.options.get("temperature")
+            if registry[job.env_id].multi_agent:
+                seats = _seats(job)
+                sampling = {
+                    seat: {"seed": _chat_seed(job, seats.index(seat)), "temperature": temperature}
+                    for seat in chat_seats(job.agent, seats)
+                }
+            else:
+                sampling = {"seed": _chat_seed(job, None), "temperature": temperature}
+        group, member = self.layout.place(job)
+        return {"group": group, "member": member, "sampling": sampling}
 
     async def run(
         self, job: EpisodeJob, client: httpx.AsyncClient
-    ) -> tuple[EpisodeRecord, dict[str, Any]]:
+    ) -> tuple[EpisodeRecord, list[dict[str, Any]]]:
         error = ""
         reported: dict[str, Any] = {}
         started = time.perf_counter()
@@ -508,12 +615,19 @@ class _Runner:
         seconds = time.perf_counter() - started
         reported["rollout"] = self._rollout_info(job, None)
         record = _infra_record(job, registry[job.env_id], error, seconds, reported)
-        return record, _transcript_line(record, [], [], [])
+        if not registry[job.env_id].multi_agent:
+            return record, [_transcript_line(record, [], [], [])]
+        return record, [
+            _seat_line(record, SeatPlay(seat, model, Transcript([], [], seat), [], {}))
+            for seat, model in chat_seats(job.agent, _seats(job)).items()
+        ]
 
     async def _run_once(
         self, job: EpisodeJob, client: httpx.AsyncClient
-    ) -> tuple[EpisodeRecord, dict[str, Any]]:
+    ) -> tuple[EpisodeRecord, list[dict[str, Any]]]:
         env = await self._call("making the env", self.pool.take, job)
+        if registry[job.env_id].multi_agent:
+            return await self._run_game(job, env, client)
         try:
             agent = self._agent(job, env, client)
         except Exception as exc:  # the agent's constructor refused its options
@@ -526,11 +640,40 @@ class _Runner:
             self.pool.discard(env)
             raise
         self.pool.give_back(job, env)
-        fields["agent_info"] = {**agent.episode_info(), "rollout": self._rollout_info(job, agent)}
+        sampling = {"seed": agent.seed, "temperature": agent.temperature}
+        fields["agent_info"] = {
+            **agent.episode_info(),
+            "rollout": self._rollout_info(job, sampling),
+        }
         record = job_record(job, env.unwrapped.spec_hash, **fields)
-        return record, _transcript_line(
-            record, transcript.messages, transcript.rewards, agent.turn_usage
-        )
+        return record, [
+            _transcript_line(record, transcript.messages, transcript.rewards, agent.turn_usage)
+        ]
+
+    async def _run_game(
+        self, job: EpisodeJob, env: Any, client: httpx.AsyncClient
+    ) -> tuple[EpisodeRecord, list[dict[str, Any]]]:
+        """A multi-agent game (:mod:`envsuite.evaluation.game_rollout`)."""
+        traits = self.traits(job, env)
+        try:
+            fields, plays = await play_game(
+                job,
+                registry[job.env_id],
+                env,
+                client,
+                self.options,
+                traits.system_prompt,
+                self.in_thread,
+                (traits.record_curves, traits.record_metrics),
+            )
+        except InfraError:
+            self.pool.discard(env)
+            raise
+        self.pool.give_back(job, env)
+        sampling = {play.seat: play.sampling for play in plays}
+        fields["agent_info"]["rollout"] = self._rollout_info(job, sampling)
+        record = job_record(job, env.unwrapped.spec_hash, **fields)
+        return record, [_seat_line(record, play) for play in plays]
 
     async def _play(self, job: EpisodeJob, env: Any, agent: AsyncChatAgent) -> tuple[Any, Any]:
         """The Gymnasium loop of :mod:`envsuite.episodes`, awaiting the agent between steps."""
@@ -612,11 +755,46 @@ def _transcript_line(
     }
 
 
-def line_key(line: Mapping[str, Any]) -> Key:
-    """The episode key of a ``transcripts.jsonl`` line (as :attr:`EpisodeRecord.key`)."""
-    return episode_key(
+def _seat_line(record: EpisodeRecord, play: SeatPlay) -> dict[str, Any]:
+    """The transcript line of one chat seat of a game (see the module docstring)."""
+    line = _transcript_line(record, play.transcript.messages, play.transcript.rewards, play.usage)
+    returns = record.episode_return
+    outcome = record.agents.get(play.seat)
+    line.update(
+        seat=play.seat,
+        model=play.model,
+        sampling=play.sampling or line["sampling"].get(play.seat),
+        episode_return=returns.get(play.seat) if isinstance(returns, Mapping) else returns,
+        outcome=None if outcome is None else outcome.model_dump(mode="json"),
+    )
+    return line
+
+
+def _seats(job: EpisodeJob) -> list[str]:
+    """The seats of ``job``'s game (from the env made here once per id and kwargs)."""
+    return list(_possible_agents(job.env_id, canonical_json(job.env_kwargs)))
+
+
+def _chat_seed(job: EpisodeJob, seat_index: int | None) -> int:
+    """The request seed of a chat agent of ``job`` (in seat ``seat_index`` of a game)."""
+    if seat_index is None:
+        return derive_seed(derive_seed(job.seed, "agent", job.attempt), "chat-agent")
+    return derive_seed(derive_seed(job.seed, "agent", job.attempt, seat_index), "chat-agent")
+
+
+#: Key of a transcript line: its episode's key and its seat (None for single-agent envs).
+LineKey = tuple[Key, str | None]
+
+
+def line_key(line: Mapping[str, Any]) -> LineKey:
+    """The key of a ``transcripts.jsonl`` line: its episode's key and its seat.
+
+    The episode's key is the record's (:attr:`EpisodeRecord.key`).
+    """
+    episode = episode_key(
         line["task_id"], line["env_id"], line["env_kwargs"], line["seed"], line["attempt"]
     )
+    return episode, line.get("seat")
 
 
 class TranscriptFile:
@@ -642,7 +820,7 @@ class TranscriptFile:
         data = path.read_bytes()
         complete = data[: data.rfind(b"\n") + 1]
         kept: list[bytes] = []
-        seen: set[Key] = set()
+        seen: set[LineKey] = set()
         for number, raw in enumerate(complete.splitlines(keepends=True), start=1):
             if not raw.strip():
                 continue
@@ -652,7 +830,7 @@ class TranscriptFile:
                 raise RecordFileError(
                     f"{path}:{number}: not a transcript line ({type(exc).__name__}: {exc})"
                 ) from exc
-            if key in recorded and key not in seen:
+            if key[0] in recorded and key not in seen:
                 seen.add(key)
                 kept.append(raw)
         body = b"".join(kept)
@@ -667,11 +845,13 @@ class TranscriptFile:
                 Path(temporary).unlink(missing_ok=True)
                 raise
 
-    def append(self, line: Mapping[str, Any]) -> None:
-        """Write one transcript line and flush it to the OS before returning."""
-        text = json.dumps(to_jsonable(dict(line)), ensure_ascii=False)
+    def append(self, *lines: Mapping[str, Any]) -> None:
+        """Write an episode's transcript lines at once, flushed to the OS before returning."""
+        text = "".join(
+            json.dumps(to_jsonable(dict(line)), ensure_ascii=False) + "\n" for line in lines
+        )
         with open(self.path, "a", encoding="utf-8") as handle:
-            handle.write(text + "\n")
+            handle.write(text)
             handle.flush()
 
 
