@@ -193,23 +193,28 @@ async def arun_episode(
     """
     steps = episode_steps(kind, env, seed, observer=observer, stop=stop)
 
-    async def advance(call: Callable[..., Decision], *args: Any) -> Decision:
-        if env_calls_in_thread:
-            return await asyncio.to_thread(call, *args)
-        return call(*args)
+    def resume(call: Callable[..., Decision], *args: Any) -> Decision | EpisodeResult:
+        # A StopIteration may not cross a coroutine (PEP 479): the result is returned.
+        try:
+            return call(*args)
+        except StopIteration as done:
+            result: EpisodeResult = done.value
+            return result
 
-    try:
-        decision = await advance(next, steps)
-        while True:
-            try:
-                action = await policy(*decision)
-            except StopEpisode as signal:
-                decision = await advance(steps.throw, signal)
-            else:
-                decision = await advance(steps.send, action)
-    except StopIteration as done:
-        result: EpisodeResult = done.value
-        return result
+    async def advance(call: Callable[..., Decision], *args: Any) -> Decision | EpisodeResult:
+        if env_calls_in_thread:
+            return await asyncio.to_thread(resume, call, *args)
+        return resume(call, *args)
+
+    step = await advance(next, steps)
+    while not isinstance(step, EpisodeResult):
+        try:
+            action = await policy(*step)
+        except StopEpisode as signal:
+            step = await advance(steps.throw, signal)
+        else:
+            step = await advance(steps.send, action)
+    return step
 
 
 def episode_steps(

@@ -97,11 +97,11 @@ async def play_game(
     chats = chat_seats(job.agent, seats)
     # The other seats exactly as envsuite eval builds them (chat seats stand in as random).
     others = {s: "random" if s in chats else a for s, a in seat_agents(job.agent, seats).items()}
+    chat_options = {"system_prompt": system_prompt, **options}
     try:
         built = load_agent(format_lineup(others), spec, env, job.agent_options)
         assert isinstance(built, Mapping)
         agents: dict[str, Any] = dict(built)
-        chat_options = {"system_prompt": system_prompt, **options}
         for seat, model in chats.items():
             agents[seat] = AsyncChatAgent(model, client=client, **chat_options)
     except Exception as exc:  # a bot that cannot be built, chat options refused
@@ -110,7 +110,7 @@ async def play_game(
     try:
         episode = MultiAgentEpisode(job, env, agents, record_keys)
         limits = agents[next(iter(chats))].image_limits if chats else None
-        live = LiveTranscripts(env, native_kind(spec.api), limits, system_prompt)
+        live = LiveTranscripts(env, native_kind(spec.api), limits, chat_options["system_prompt"])
 
         async def policy(seat: str, observation: Any, info: Mapping[str, Any]) -> Any:
             agent = agents[seat]

@@ -94,7 +94,7 @@ from typing import Any
 import httpx
 
 from envsuite.agents.async_chat_agent import AsyncChatAgent
-from envsuite.agents.lineup import LineupError, is_lineup, parse_lineup
+from envsuite.agents.lineup import LineupError, SeatRotation, is_lineup, parse_lineup
 from envsuite.errors import UsageError
 from envsuite.evaluation.episode_runner import (
     InfraError,
@@ -241,10 +241,12 @@ def rollout_protocol(
     group_size: int,
     seed_start: int = 0,
     step_budget: int | None = None,
+    seat_rotation: SeatRotation = "none",
 ) -> TaskProtocol:
     """The protocol of ``groups`` groups of ``group_size`` on ``env_id``.
 
-    Seeds ``seed_start .. seed_start + groups - 1``, ``group_size`` attempts each.
+    Seeds ``seed_start .. seed_start + groups - 1``, ``group_size`` attempts each; with a
+    ``seat_rotation`` (games), each seed once per seating, a group per seating.
     """
     return TaskProtocol.model_validate(
         {
@@ -254,6 +256,7 @@ def rollout_protocol(
             "attempts": group_size,
             "metrics": ["mean_return"],
             "max_steps": step_budget,
+            "seat_rotation": seat_rotation,
         }
     )
 
