@@ -40,6 +40,7 @@ so a caller can tell the env's failure from its own.
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Awaitable, Callable, Generator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -469,37 +470,10 @@ _LOOPS: dict[str, Callable[..., EpisodeSteps]] = {
 }
 
 
-def run_gymnasium_episode(
-    env: Any,
-    seed: int | None,
-    policy: Policy,
-    *,
-    observer: StepObserver | None = None,
-    stop: StopCheck | None = None,
-) -> EpisodeResult:
-    """The Gymnasium loop: reset, then act and step until terminated or truncated."""
-    return run_episode("gymnasium", env, seed, policy, observer=observer, stop=stop)
-
-
-def run_parallel_episode(
-    env: Any,
-    seed: int | None,
-    policy: Policy,
-    *,
-    observer: StepObserver | None = None,
-    stop: StopCheck | None = None,
-) -> EpisodeResult:
-    """The PettingZoo Parallel loop: every live agent acts each step, until none is left."""
-    return run_episode("parallel", env, seed, policy, observer=observer, stop=stop)
-
-
-def run_aec_episode(
-    env: Any,
-    seed: int | None,
-    policy: Policy,
-    *,
-    observer: StepObserver | None = None,
-    stop: StopCheck | None = None,
-) -> EpisodeResult:
-    """The PettingZoo AEC loop, one agent at a time (the rules are :func:`_aec_steps`')."""
-    return run_episode("aec", env, seed, policy, observer=observer, stop=stop)
+#: The Gymnasium loop, ``(env, seed, policy, *, observer, stop)``: reset, then act and step
+#: until terminated or truncated.
+run_gymnasium_episode = functools.partial(run_episode, "gymnasium")
+#: The PettingZoo Parallel loop: every live agent acts each step, until none is left.
+run_parallel_episode = functools.partial(run_episode, "parallel")
+#: The PettingZoo AEC loop, one agent at a time (the rules are :func:`_aec_steps`').
+run_aec_episode = functools.partial(run_episode, "aec")
