@@ -14,6 +14,7 @@ and replies. Each chat seat's transcript is what that seat observed
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -22,7 +23,7 @@ from typing import Any
 import httpx
 
 from envsuite.agents.async_chat_agent import AsyncChatAgent
-from envsuite.agents.lineup import format_lineup, seat_agents
+from envsuite.agents.lineup import format_lineup, seat_agents, unpanelled
 from envsuite.agents.loading import load_agent
 from envsuite.episodes import EnvCallError, arun_episode, native_kind
 from envsuite.evaluation.episode_runner import (
@@ -34,9 +35,34 @@ from envsuite.evaluation.episode_runner import (
 from envsuite.evaluation.jobs import EpisodeJob
 from envsuite.evaluation.transcripts import LiveTranscripts, Transcript
 from envsuite.registry import EnvSpec
+from envsuite.remote.oracle import remote_oracle, served_env
 
 #: How an agent string names a chat model.
 CHAT_PREFIX = "openai:"
+
+
+def _bots(job: EpisodeJob, spec: EnvSpec, env: Any, chats: Mapping[str, str]) -> dict[str, Any]:
+    """Every seat's agent as ``envsuite eval`` builds it, chat seats standing in as random.
+
+    An ``oracle`` seat of a served env asks the server's oracle (a server started with
+    ``--allow-oracle``), since the oracle reads the env's hidden state, which stays there.
+    """
+    written = seat_agents(job.agent, list(env.possible_agents))
+    try:
+        served: Any = served_env(env)
+    except TypeError:  # an env in this process
+        served = None
+    remote = {
+        s for s, a in written.items() if served and s not in chats and unpanelled(a) == "oracle"
+    }
+    stand_ins = {s: "random" if s in chats or s in remote else a for s, a in written.items()}
+    built = load_agent(format_lineup(stand_ins), spec, env, job.agent_options)
+    assert isinstance(built, Mapping)
+    agents = dict(built)
+    if remote:
+        oracles = remote_oracle(served)
+        agents.update({seat: oracles[seat] for seat in remote})
+    return agents
 
 
 def chat_seats(agent: str, seats: Sequence[str]) -> dict[str, str]:
@@ -93,15 +119,10 @@ async def play_game(
     Raises:
         InfraError: the env or an agent raised (its ``agent_info`` set).
     """
-    seats = list(env.possible_agents)
-    chats = chat_seats(job.agent, seats)
-    # The other seats exactly as envsuite eval builds them (chat seats stand in as random).
-    others = {s: "random" if s in chats else a for s, a in seat_agents(job.agent, seats).items()}
+    chats = chat_seats(job.agent, list(env.possible_agents))
     chat_options = {"system_prompt": system_prompt, **options}
     try:
-        built = load_agent(format_lineup(others), spec, env, job.agent_options)
-        assert isinstance(built, Mapping)
-        agents: dict[str, Any] = dict(built)
+        agents = _bots(job, spec, env, chats)
         for seat, model in chats.items():
             agents[seat] = AsyncChatAgent(model, client=client, **chat_options)
     except Exception as exc:  # a bot that cannot be built, chat options refused
@@ -118,6 +139,8 @@ async def play_game(
                 if seat in chats:
                     live.shown(seat, observation, info)
                     return await agent.act(observation, info)
+                if env_calls_in_thread:  # a bot may ask the server (a served oracle)
+                    return await asyncio.to_thread(agent.act, observation, info)
                 return agent.act(observation, info)
             except Exception as exc:
                 raise InfraError(f"{seat}.act raised {type(exc).__name__}: {exc}") from exc

@@ -156,18 +156,23 @@ def test_a_lineup_for_a_single_agent_env_is_refused(tmp_path):
         (KUHN, None),
         (KUHN, "player_0=random,player_1=model"),
         (DILEMMA, "player_1=model"),
+        (DILEMMA, "player_0=oracle,player_1=model"),
         (WEREWOLF, None),
         (WEREWOLF, "player_3=model"),
+        (WEREWOLF, WOLF_BOTS),
     ],
     ids=[
         "kuhn-self-play",
         "kuhn-vs-random",
         "parallel-vs-random",
+        "parallel-vs-oracle",
         "werewolf-self-play",
         "werewolf-vs-random",
+        "werewolf-vs-bots",
     ],
 )
 def test_served_games_give_the_same_records_and_transcripts(tmp_path, game, lineup):
+    """Oracle seats of a served game ask the server's oracle (``--allow-oracle``)."""
     pytest.importorskip("uvicorn")
     import envsuite.remote
     from envsuite.registry import registry
@@ -177,7 +182,7 @@ def test_served_games_give_the_same_records_and_transcripts(tmp_path, game, line
     protocol = rollout_protocol(env_id, kwargs, groups=2, group_size=2)
     with (
         ScriptedEndpoint() as endpoint,
-        RunningServer(ServeConfig((env_id,), port=0)) as server,
+        RunningServer(ServeConfig((env_id,), port=0, allow_oracle=True)) as server,
     ):
         options = _options(endpoint)
         local = rollout(
