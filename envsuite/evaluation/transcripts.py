@@ -429,22 +429,17 @@ class LiveTranscripts:
         elif self.steps == 0:
             self.transcriber.recorders[agent].observe(observation, info)
 
-    def stepped(
-        self,
-        agent: Any,
-        action: Any,
-        observation: Any,
-        reward: Any,
-        terminated: Any,
-        truncated: Any,
-        info: Any,
-    ) -> None:
-        """Add a step, as the loop's observer gets it."""
+    def stepped(self, agent: Any, action: Any, *returned: Any) -> None:
+        """Add a step, as the loop's observer gets it.
+
+        ``returned`` is the rest of a :data:`~envsuite.episodes.StepObserver` call:
+        (observation, reward, terminated, truncated, info).
+        """
         self.steps += 1
         if self.kind == "aec":
-            self.transcriber.act(agent, action, reward)
+            self.transcriber.act(agent, action, returned[1])
         else:
-            self.transcriber.step(action, observation, reward, terminated, truncated, info)
+            self.transcriber.step(action, *returned)
 
     def finish(self, result: EpisodeResult) -> dict[str | None, Transcript]:
         """Every agent's transcript, once the loop ended with ``result``."""
