@@ -57,8 +57,17 @@ Policy = Callable[[Any, Any, Mapping[str, Any]], Any]
 #: A decision the loop asks for: ``(agent name or None, observation, info)``.
 Decision = tuple[Any, Any, Mapping[str, Any]]
 
+
+class JointDecision(tuple[Decision, ...]):
+    """The decisions of every live agent of a Parallel step, answered with one dict.
+
+    The loop is sent ``{agent: action}``; :func:`run_episode` asks the policy for each in
+    order, :func:`arun_episode` awaits them all at once.
+    """
+
+
 #: The loop as a generator (:func:`episode_steps`): yields decisions, is sent actions.
-EpisodeSteps = Generator[Decision, Any, "EpisodeResult"]
+EpisodeSteps = Generator[Decision | JointDecision, Any, "EpisodeResult"]
 
 #: Chooses an action as a coroutine (:func:`arun_episode`).
 AsyncPolicy = Callable[[Any, Any, Mapping[str, Any]], Awaitable[Any]]
@@ -165,7 +174,10 @@ def run_episode(
         decision = next(steps)
         while True:
             try:
-                action = policy(*decision)
+                if isinstance(decision, JointDecision):
+                    action = {one[0]: policy(*one) for one in decision}
+                else:
+                    action = policy(*decision)
             except StopEpisode as signal:
                 decision = steps.throw(signal)
             else:
@@ -188,13 +200,24 @@ async def arun_episode(
     """:func:`run_episode` for a coroutine policy: the same loop, awaiting each action.
 
     Many episodes can then share one event loop, each waiting for its actions (a model
-    behind HTTP) while the others step. With ``env_calls_in_thread`` the loop's env calls
-    (and the observer) run in a worker thread between two decisions, for envs whose calls
-    block on the network.
+    behind HTTP) while the others step. The agents of a Parallel step are asked at once
+    (their coroutines started in the order of ``env.agents``); an exception from any of
+    them is raised once all have answered, the first in that order. With
+    ``env_calls_in_thread`` the loop's env calls (and the observer) run in a worker thread
+    between two decisions, for envs whose calls block on the network.
     """
     steps = episode_steps(kind, env, seed, observer=observer, stop=stop)
 
-    def resume(call: Callable[..., Decision], *args: Any) -> Decision | EpisodeResult:
+    async def decide(decision: Decision | JointDecision) -> Any:
+        if not isinstance(decision, JointDecision):
+            return await policy(*decision)
+        answers = await asyncio.gather(*(policy(*one) for one in decision), return_exceptions=True)
+        for answer in answers:
+            if isinstance(answer, BaseException):
+                raise answer
+        return {one[0]: answer for one, answer in zip(decision, answers, strict=True)}
+
+    def resume(call: Callable[..., Any], *args: Any) -> Decision | JointDecision | EpisodeResult:
         # A StopIteration may not cross a coroutine (PEP 479): the result is returned.
         try:
             return call(*args)
@@ -202,7 +225,9 @@ async def arun_episode(
             result: EpisodeResult = done.value
             return result
 
-    async def advance(call: Callable[..., Decision], *args: Any) -> Decision | EpisodeResult:
+    async def advance(
+        call: Callable[..., Any], *args: Any
+    ) -> Decision | JointDecision | EpisodeResult:
         if env_calls_in_thread:
             return await asyncio.to_thread(resume, call, *args)
         return resume(call, *args)
@@ -210,7 +235,7 @@ async def arun_episode(
     step = await advance(next, steps)
     while not isinstance(step, EpisodeResult):
         try:
-            action = await policy(*step)
+            action = await decide(step)
         except StopEpisode as signal:
             step = await advance(steps.throw, signal)
         else:
@@ -357,9 +382,8 @@ def _parallel_steps(
                 reason = stop(length)
                 if reason is not None:
                     break
-            actions = {}
-            for name in list(env.agents):
-                actions[name] = yield name, observations[name], infos.get(name, {})
+            joint = ((name, observations[name], infos.get(name, {})) for name in env.agents)
+            actions = yield JointDecision(joint)
             try:
                 observations, rewards, terminations, truncations, infos = env.step(actions)
             except Exception as exc:
