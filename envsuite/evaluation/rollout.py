@@ -81,12 +81,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
-import os
-import statistics
-import tempfile
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -108,15 +104,24 @@ from envsuite.evaluation.game_rollout import CHAT_PREFIX, SeatPlay, chat_seats, 
 from envsuite.evaluation.jobs import EpisodeJob
 from envsuite.evaluation.protocol import TaskProtocol, _possible_agents
 from envsuite.evaluation.record_store import RecordStore, run_dir_lock
+from envsuite.evaluation.rollout_groups import GroupLayout, GroupSummary, group_summaries
+from envsuite.evaluation.rollout_transcripts import (
+    TRANSCRIPTS_FILE as TRANSCRIPTS_FILE,
+)
+from envsuite.evaluation.rollout_transcripts import (
+    TranscriptFile,
+    seat_line,
+    transcript_line,
+)
+from envsuite.evaluation.rollout_transcripts import (
+    read_transcripts as read_transcripts,
+)
 from envsuite.evaluation.run_directory import open_run
 from envsuite.evaluation.transcripts import Transcript, TranscriptRecorder, system_prompt_of
-from envsuite.jsonable import canonical_json, to_jsonable
-from envsuite.records import EpisodeRecord, RecordFileError, episode_key
+from envsuite.jsonable import canonical_json
+from envsuite.records import EpisodeRecord
 from envsuite.registry import registry
 from envsuite.seeding import derive_seed
-
-#: The trainer's file in a rollout's run directory (see the module docstring).
-TRANSCRIPTS_FILE = "transcripts.jsonl"
 
 #: Connections of one HTTP client: a rollout opens ``ceil(concurrency / this)`` clients,
 #: since the time httpx's connection pool takes to hand out a connection grows with the
@@ -126,9 +131,6 @@ CONNECTIONS_PER_CLIENT = 8
 
 #: Makes the env of an episode: ``(env_id, env_kwargs) -> Gymnasium env``.
 EnvFactory = Callable[[str, dict[str, Any]], Any]
-
-#: Key of an episode: (task, env, kwargs as JSON, seed, attempt), as records are keyed.
-Key = tuple[str, str, str, int, int]
 
 #: How a rollout's lineup names the rolled-out model's seats.
 MODEL_SEAT = "model"
@@ -183,32 +185,6 @@ def rollout_agent(protocol: TaskProtocol, model: str, lineup: str | None = None)
             f"lineup {lineup!r} seats no chat model; write {MODEL_SEAT!r} in the model's seats"
         )
     return ",".join(f"{seat}={value}" for seat, value in written.items())
-
-
-@dataclass(frozen=True)
-class GroupSummary:
-    """The returns of one GRPO group (one env, one seed, ``size`` members).
-
-    Attributes:
-        env_id: The env.
-        env_kwargs: Its kwargs.
-        seed: The env seed every member reset with.
-        group: The group's index.
-        size: Members recorded.
-        infra_errors: Members that hit infra errors (left out of the statistics).
-        mean_return: Mean return of the other members (None if none).
-        std_return: Their sample standard deviation (``ddof=1``, as TRL's GRPOTrainer
-            computes the group std of its advantages; None under two members).
-    """
-
-    env_id: str
-    env_kwargs: dict[str, Any]
-    seed: int
-    group: int
-    size: int
-    infra_errors: int
-    mean_return: float | None
-    std_return: float | None
 
 
 @dataclass
@@ -342,7 +318,7 @@ async def arollout(
             index: protocol.plays_per_seed(agent, entry) // protocol.attempts
             for index, entry in enumerate(protocol.envs)
         }
-        layout = _GroupLayout(groups, protocol.attempts, max(plays.values()))
+        layout = GroupLayout(groups, protocol.attempts, max(plays.values()))
         runner = _Runner(model, options, env_factory, env_calls_in_thread, layout)
         queue: asyncio.Queue[EpisodeJob] = asyncio.Queue()
         for job in todo:
@@ -391,76 +367,6 @@ def _client() -> httpx.AsyncClient:
 def _group_indices(protocol: TaskProtocol) -> dict[int, int]:
     """Env seed -> group index: the seed's position in the protocol's seeds."""
     return {seed: index for index, seed in enumerate(protocol.seed_values())}
-
-
-@dataclass(frozen=True)
-class _GroupLayout:
-    """Where an episode sits among the groups: seed index, seating, member.
-
-    Attributes:
-        seeds: Env seed -> its index in the protocol's seeds.
-        size: Members per group (the protocol's attempts).
-        seatings: Seatings per seed (1 without seat rotation).
-    """
-
-    seeds: Mapping[int, int]
-    size: int = 1
-    seatings: int = 1
-
-    def place(self, job: EpisodeJob) -> tuple[int, int]:
-        """(group, member) of ``job``.
-
-        Seating ``s``, repeat ``m`` of seed index ``i`` is member ``m`` of group
-        ``i * seatings + s``.
-        """
-        seating, member = divmod(job.attempt, self.size)
-        return self.seeds.get(job.seed, 0) * self.seatings + seating, member
-
-
-def member_return(record: EpisodeRecord) -> float:
-    """A record's return as its group compares it: a game's, the mean of its chat seats'."""
-    if not isinstance(record.episode_return, Mapping):
-        return float(record.episode_return)
-    seats = chat_seats(record.agent_id, list(record.episode_return)) or record.episode_return
-    return statistics.fmean(float(record.episode_return[seat]) for seat in seats)
-
-
-def group_summaries(
-    records: Sequence[EpisodeRecord], groups: Mapping[int, int] | None = None
-) -> list[GroupSummary]:
-    """Mean and sample std of the return of each group, in seed order.
-
-    A group is an (env, kwargs, seed, seating); a member's return is
-    :func:`member_return`. Its index is the one in ``agent_info["rollout"]``, else
-    ``groups`` (seed -> index), else the seed's rank.
-    """
-    by_group: dict[tuple[str, str, int, str], list[EpisodeRecord]] = {}
-    for record in records:
-        key = (record.env_id, canonical_json(record.env_kwargs), record.seed, record.agent_id)
-        by_group.setdefault(key, []).append(record)
-    ranks = {seed: rank for rank, seed in enumerate(sorted({r.seed for r in records}))}
-    summaries = []
-    for (env_id, kwargs, seed, _), members in sorted(
-        by_group.items(), key=lambda item: (item[0][:3], min(m.attempt for m in item[1]))
-    ):
-        returns = [member_return(m) for m in members if m.infra_error is None]
-        info = members[0].agent_info.get("rollout")
-        index = info.get("group") if isinstance(info, dict) else None
-        if index is None and groups is not None:
-            index = groups.get(seed)
-        summaries.append(
-            GroupSummary(
-                env_id=env_id,
-                env_kwargs=json.loads(kwargs),
-                seed=seed,
-                group=int(index) if isinstance(index, int) else ranks[seed],
-                size=len(members),
-                infra_errors=len(members) - len(returns),
-                mean_return=statistics.fmean(returns) if returns else None,
-                std_return=statistics.stdev(returns) if len(returns) > 1 else None,
-            )
-        )
-    return summaries
 
 
 class _EnvPool:
@@ -551,7 +457,7 @@ class _Runner:
         options: dict[str, Any],
         env_factory: EnvFactory,
         in_thread: bool,
-        layout: _GroupLayout,
+        layout: GroupLayout,
     ) -> None:
         self.model = model
         self.options = options
@@ -619,9 +525,9 @@ class _Runner:
         reported["rollout"] = self._rollout_info(job, None)
         record = _infra_record(job, registry[job.env_id], error, seconds, reported)
         if not registry[job.env_id].multi_agent:
-            return record, [_transcript_line(record, [], [], [])]
+            return record, [transcript_line(record, [], [], [])]
         return record, [
-            _seat_line(record, SeatPlay(seat, model, Transcript([], [], seat), [], {}))
+            seat_line(record, SeatPlay(seat, model, Transcript([], [], seat), [], {}))
             for seat, model in chat_seats(job.agent, _seats(job)).items()
         ]
 
@@ -650,7 +556,7 @@ class _Runner:
         }
         record = job_record(job, env.unwrapped.spec_hash, **fields)
         return record, [
-            _transcript_line(record, transcript.messages, transcript.rewards, agent.turn_usage)
+            transcript_line(record, transcript.messages, transcript.rewards, agent.turn_usage)
         ]
 
     async def _run_game(
@@ -676,7 +582,7 @@ class _Runner:
         sampling = {play.seat: play.sampling for play in plays}
         fields["agent_info"]["rollout"] = self._rollout_info(job, sampling)
         record = job_record(job, env.unwrapped.spec_hash, **fields)
-        return record, [_seat_line(record, play) for play in plays]
+        return record, [seat_line(record, play) for play in plays]
 
     async def _play(self, job: EpisodeJob, env: Any, agent: AsyncChatAgent) -> tuple[Any, Any]:
         """The Gymnasium loop of :mod:`envsuite.episodes`, awaiting the agent between steps."""
@@ -732,47 +638,6 @@ class _Runner:
         return fields, recorder.transcript
 
 
-def _transcript_line(
-    record: EpisodeRecord,
-    messages: list[dict[str, Any]],
-    rewards: list[float],
-    usage: list[dict[str, float]],
-) -> dict[str, Any]:
-    info = record.agent_info.get("rollout", {})
-    return {
-        "run_id": record.run_id,
-        "task_id": record.task_id,
-        "env_id": record.env_id,
-        "env_kwargs": record.env_kwargs,
-        "seed": record.seed,
-        "attempt": record.attempt,
-        "group": info.get("group"),
-        "member": info.get("member"),
-        "sampling": info.get("sampling"),
-        "messages": messages,
-        "rewards": rewards,
-        "usage": usage,
-        "episode_return": record.episode_return,
-        "success": record.success,
-        "infra_error": record.infra_error,
-    }
-
-
-def _seat_line(record: EpisodeRecord, play: SeatPlay) -> dict[str, Any]:
-    """The transcript line of one chat seat of a game (see the module docstring)."""
-    line = _transcript_line(record, play.transcript.messages, play.transcript.rewards, play.usage)
-    returns = record.episode_return
-    outcome = record.agents.get(play.seat)
-    line.update(
-        seat=play.seat,
-        model=play.model,
-        sampling=play.sampling or line["sampling"].get(play.seat),
-        episode_return=returns.get(play.seat) if isinstance(returns, Mapping) else returns,
-        outcome=None if outcome is None else outcome.model_dump(mode="json"),
-    )
-    return line
-
-
 def _seats(job: EpisodeJob) -> list[str]:
     """The seats of ``job``'s game (from the env made here once per id and kwargs)."""
     return list(_possible_agents(job.env_id, canonical_json(job.env_kwargs)))
@@ -783,83 +648,3 @@ def _chat_seed(job: EpisodeJob, seat_index: int | None) -> int:
     if seat_index is None:
         return derive_seed(derive_seed(job.seed, "agent", job.attempt), "chat-agent")
     return derive_seed(derive_seed(job.seed, "agent", job.attempt, seat_index), "chat-agent")
-
-
-#: Key of a transcript line: its episode's key and its seat (None for single-agent envs).
-LineKey = tuple[Key, str | None]
-
-
-def line_key(line: Mapping[str, Any]) -> LineKey:
-    """The key of a ``transcripts.jsonl`` line: its episode's key and its seat.
-
-    The episode's key is the record's (:attr:`EpisodeRecord.key`).
-    """
-    episode = episode_key(
-        line["task_id"], line["env_id"], line["env_kwargs"], line["seed"], line["attempt"]
-    )
-    return episode, line.get("seat")
-
-
-class TranscriptFile:
-    """The run's ``transcripts.jsonl``, kept in step with its records.
-
-    Opening it drops a partial last line, any line whose episode has no record (the run was
-    killed between the two writes: the episode runs again) and any repeat of an episode,
-    rewriting the file atomically when something was dropped.
-
-    Args:
-        path: The file.
-        recorded: The keys of the episodes recorded in ``episodes.jsonl``.
-
-    Raises:
-        RecordFileError: a complete line that is not a JSON transcript line.
-    """
-
-    def __init__(self, path: Path, recorded: set[Key]) -> None:
-        self.path = path
-        self.dropped = 0
-        if not path.exists():
-            return
-        data = path.read_bytes()
-        complete = data[: data.rfind(b"\n") + 1]
-        kept: list[bytes] = []
-        seen: set[LineKey] = set()
-        for number, raw in enumerate(complete.splitlines(keepends=True), start=1):
-            if not raw.strip():
-                continue
-            try:
-                key = line_key(json.loads(raw))
-            except (ValueError, KeyError, TypeError) as exc:
-                raise RecordFileError(
-                    f"{path}:{number}: not a transcript line ({type(exc).__name__}: {exc})"
-                ) from exc
-            if key[0] in recorded and key not in seen:
-                seen.add(key)
-                kept.append(raw)
-        body = b"".join(kept)
-        if body != data:
-            self.dropped = len(complete.splitlines()) - len(kept) + (complete != data)
-            handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".transcripts-")
-            try:
-                with os.fdopen(handle, "wb") as out:
-                    out.write(body)
-                os.replace(temporary, path)
-            except BaseException:
-                Path(temporary).unlink(missing_ok=True)
-                raise
-
-    def append(self, *lines: Mapping[str, Any]) -> None:
-        """Write an episode's transcript lines at once, flushed to the OS before returning."""
-        text = "".join(
-            json.dumps(to_jsonable(dict(line)), ensure_ascii=False) + "\n" for line in lines
-        )
-        with open(self.path, "a", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-
-
-def read_transcripts(path: str | Path) -> list[dict[str, Any]]:
-    """Every complete line of a ``transcripts.jsonl`` (a partial last line is skipped)."""
-    data = Path(path).read_bytes()
-    lines = data[: data.rfind(b"\n") + 1].decode("utf-8").splitlines()
-    return [json.loads(line) for line in lines if line.strip()]
