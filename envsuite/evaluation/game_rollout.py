@@ -10,6 +10,12 @@ MultiAgentEpisode`), so its record is the one ``envsuite eval`` writes for the s
 and replies. Each chat seat's transcript is what that seat observed
 (:class:`~envsuite.evaluation.transcripts.LiveTranscripts`): the transcript
 :func:`~envsuite.evaluation.transcripts.transcripts_from_record` rebuilds for that seat.
+
+The chat seats of a Parallel step are asked at once (one request each, in flight
+together); an AEC game asks one seat at a time, as its turns come. Bots act on the event
+loop, or in a worker thread when the env's calls are (``env_calls_in_thread``): the
+``oracle`` of a game behind ``envsuite serve`` is the server's (``--allow-oracle``), which
+reads the hidden state the server keeps, and each of its actions is a request.
 """
 
 from __future__ import annotations

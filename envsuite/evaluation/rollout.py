@@ -21,7 +21,8 @@ What a run directory holds (``--out``):
 - ``run.json`` and ``episodes.jsonl``: as ``envsuite eval`` writes them, one
   :class:`~envsuite.records.EpisodeRecord` per episode (agent id ``openai:MODEL``), so
   ``envsuite report`` and the metrics read a rollout as any run;
-- ``transcripts.jsonl``: one line per episode for the trainer: the identity of the episode
+- ``transcripts.jsonl``: one line per episode (per chat seat of a game, below) for the
+  trainer (:mod:`envsuite.evaluation.rollout_transcripts`): the identity of the episode
   (``task_id``, ``env_id``, ``env_kwargs``, ``seed``, ``attempt``, ``group``, ``member``),
   ``sampling``, ``messages`` (the chat transcript of
   :mod:`envsuite.evaluation.transcripts`: system, then user and assistant turns, ending
@@ -36,7 +37,8 @@ the model saw, and equals the transcript :func:`transcripts_from_record` rebuild
 record. (The sync ``envsuite eval --agent openai:M`` sends the chat agent's generic prompt
 instead; records do not hold prompts, so given the same replies the records are the same.)
 
-Each episode's transcript line is written and flushed first, then its record; a run killed
+Each episode's transcript line (a game's lines, in one write) is written and flushed
+first, then its record; a run killed
 at any point resumes with ``rollout`` on the same directory: recorded episodes are skipped,
 a transcript line without a record (the kill fell between the two writes) is dropped when
 the directory is opened, and every episode ends up in both files exactly once.
@@ -67,6 +69,8 @@ adds ``seat`` and ``model``, its ``messages`` and ``rewards`` are what that seat
 and received (its transcript from :func:`transcripts_from_record`), its ``usage`` that
 seat's requests, its ``episode_return`` the seat's return and ``outcome`` the seat's entry
 of the record's ``agents`` (return, outcome, role, team); ``success`` is the env-level one.
+The record's ``agent_info`` holds each seat's report (as ``envsuite eval``'s) and
+``"rollout"``, whose ``sampling`` maps each chat seat to its request seed and temperature.
 
 Seats and groups: the seats do not rotate unless the protocol asks (``seat_rotation``;
 ``envsuite rollout --rotate``). A group is one seed *and one seating*: with rotation,
