@@ -261,3 +261,19 @@ def test_a_killed_game_rollout_resumes_with_each_episode_and_seat_once(tmp_path)
 def by_episode(result):
     """The result's records, comparable, in key order."""
     return [comparable(r) | {"run_id": None} for r in sorted(result.records, key=lambda r: r.key)]
+
+
+def test_a_game_whose_endpoint_stays_down_is_an_infra_error_with_a_line_per_seat(tmp_path):
+    protocol = rollout_protocol(*KUHN, groups=2, group_size=1)
+    with ScriptedEndpoint() as endpoint:
+        endpoint.fail_next(2 * 3, status=500)  # the first game's every try (2 requests each)
+        options = {"base_url": endpoint.base_url, "backoff_s": 0.0, "max_retries": 1}
+        result = rollout(protocol, "scripted", tmp_path, agent_options=options, concurrency=1)
+    failed = [record for record in result.records if record.infra_error is not None]
+    assert len(failed) == 1 and "HTTP 500" in failed[0].infra_error
+    assert failed[0].agent_info["player_0"]["requests"] == 6
+    lines = read_transcripts(result.transcripts_path)
+    broken = [line for line in lines if line["infra_error"] is not None]
+    assert sorted(line["seat"] for line in broken) == ["player_0", "player_1"]
+    assert all(line["messages"] == [] and line["sampling"]["seed"] for line in broken)
+    assert len(lines) == 4
