@@ -86,7 +86,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -95,12 +95,14 @@ import httpx
 
 from envsuite.agents.async_chat_agent import AsyncChatAgent
 from envsuite.agents.lineup import LineupError, SeatRotation, is_lineup, parse_lineup
+from envsuite.episodes import EnvCallError, arun_episode
 from envsuite.errors import UsageError
 from envsuite.evaluation.episode_runner import (
     InfraError,
     _add_counts,
     _infra_record,
     _runner_stop,
+    _stopped_by_runner,
     _stored_action,
     job_record,
 )
@@ -121,7 +123,7 @@ from envsuite.evaluation.rollout_transcripts import (
     read_transcripts as read_transcripts,
 )
 from envsuite.evaluation.run_directory import open_run
-from envsuite.evaluation.transcripts import Transcript, TranscriptRecorder, system_prompt_of
+from envsuite.evaluation.transcripts import LiveTranscripts, Transcript, system_prompt_of
 from envsuite.jsonable import canonical_json
 from envsuite.records import EpisodeRecord
 from envsuite.registry import registry
@@ -594,52 +596,54 @@ class _Runner:
         traits = self.traits(job, env)
         curve_keys, metric_keys = traits.record_curves, traits.record_metrics
         agent.reset(seed=derive_seed(job.seed, "agent", job.attempt))
-        recorder = TranscriptRecorder(agent.system_prompt, limits=agent.image_limits)
-        observation, info = await self._call("env.reset", env.reset, seed=job.seed)
-        recorder.observe(observation, info)
-        stop = _runner_stop(job, started)
+        live = LiveTranscripts(env, "gymnasium", agent.image_limits, agent.system_prompt)
         trace: list[dict[str, Any]] = []
         curves: dict[str, list[float]] = {}
-        total, length = 0.0, 0
-        terminated = truncated = False
-        reason: str | None = None
-        while not (terminated or truncated):
-            if stop is not None:
-                reason = stop(length)
-                if reason is not None:
-                    break
+
+        async def policy(nobody: None, observation: Any, info: Mapping[str, Any]) -> Any:
+            live.shown(nobody, observation, info)
             try:
-                action = await agent.act(observation, info)
+                return await agent.act(observation, info)
             except Exception as exc:
                 raise InfraError(f"agent.act raised {type(exc).__name__}: {exc}") from exc
-            step = await self._call("env.step", env.step, action)
-            observation, reward, terminated, truncated, info = step
-            reward = float(reward)
-            total += reward
-            length += 1
+
+        def observer(nobody: None, action: Any, *returned: Any) -> None:
+            live.stepped(nobody, action, *returned)
             if job.record_trace:
-                trace.append({"action": _stored_action(action), "reward": reward})
+                trace.append({"action": _stored_action(action), "reward": returned[1]})
+            info = returned[-1]
             for key in curve_keys:
                 if key in info and info[key] is not None:
                     curves.setdefault(key, []).append(float(info[key]))
-            recorder.act(action)
-            recorder.reward(reward)
-            recorder.observe(observation, info)
+
+        try:
+            result = await arun_episode(
+                "gymnasium",
+                env,
+                job.seed,
+                policy,
+                observer=observer,
+                stop=_runner_stop(job, started),
+                env_calls_in_thread=self.in_thread,
+            )
+        except EnvCallError as exc:
+            raise InfraError(str(exc)) from exc
+        info = result.final_info
         success, score = info.get("success"), info.get("score")
         fields = {
-            "episode_return": total,
+            "episode_return": result.episode_return,
             "success": None if success is None else bool(success),
             "score": None if score is None else float(score),
-            "length": length,
-            "terminated": bool(terminated),
-            "truncated": bool(truncated) or reason is not None,
-            "stop_reason": reason or ("terminated" if terminated else "truncated"),
+            "length": result.length,
+            "terminated": result.terminated,
+            "truncated": result.truncated or _stopped_by_runner(result.stop_reason),
+            "stop_reason": result.stop_reason,
             "wall_time_s": time.perf_counter() - started,
             "metrics": {k: float(info[k]) for k in metric_keys if info.get(k) is not None},
             "curves": curves,
             "trace": trace,
         }
-        return fields, recorder.transcript
+        return fields, live.finish(result)[None]
 
 
 def _seats(job: EpisodeJob) -> list[str]:
