@@ -13,6 +13,10 @@ callers is passed in:
 - an optional *stop check* ``(steps taken) -> reason or None`` asked before each action,
   for step budgets and wall clocks.
 
+Each loop is a generator underneath (:func:`episode_steps`): it yields every decision and
+is sent the action, so :func:`run_episode` (a plain policy) and :func:`arun_episode` (a
+coroutine policy, many episodes on one event loop) play the very same loop.
+
 The env kind is the caller's to say (``spec.api``, and whether the Parallel form was
 made): :func:`run_episode` takes it as an argument and never probes the env.
 
@@ -35,7 +39,9 @@ so a caller can tell the env's failure from its own.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import asyncio
+import functools
+from collections.abc import Awaitable, Callable, Generator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -47,6 +53,24 @@ EnvKind = Literal["gymnasium", "parallel", "aec"]
 
 #: Chooses an action: ``(agent name or None, observation, info) -> action``.
 Policy = Callable[[Any, Any, Mapping[str, Any]], Any]
+
+#: A decision the loop asks for: ``(agent name or None, observation, info)``.
+Decision = tuple[Any, Any, Mapping[str, Any]]
+
+
+class JointDecision(tuple[Decision, ...]):
+    """The decisions of every live agent of a Parallel step, answered with one dict.
+
+    The loop is sent ``{agent: action}``; :func:`run_episode` asks the policy for each in
+    order, :func:`arun_episode` awaits them all at once.
+    """
+
+
+#: The loop as a generator (:func:`episode_steps`): yields decisions, is sent actions.
+EpisodeSteps = Generator[Decision | JointDecision, Any, "EpisodeResult"]
+
+#: Chooses an action as a coroutine (:func:`arun_episode`).
+AsyncPolicy = Callable[[Any, Any, Mapping[str, Any]], Awaitable[Any]]
 
 #: Sees each step after it happened:
 #: ``(agent, action, observation, reward, terminated, truncated, info)``, as the step
@@ -145,10 +169,102 @@ def run_episode(
         EnvCallError: the env raised. Exceptions of the policy and observer other than
             :class:`StopEpisode` pass through.
     """
+    steps = episode_steps(kind, env, seed, observer=observer, stop=stop)
+    try:
+        decision = next(steps)
+        while True:
+            try:
+                if isinstance(decision, JointDecision):
+                    action = {one[0]: policy(*one) for one in decision}
+                else:
+                    action = policy(*decision)
+            except StopEpisode as signal:
+                decision = steps.throw(signal)
+            else:
+                decision = steps.send(action)
+    except StopIteration as done:
+        result: EpisodeResult = done.value
+        return result
+
+
+async def arun_episode(
+    kind: EnvKind,
+    env: Any,
+    seed: int | None,
+    policy: AsyncPolicy,
+    *,
+    observer: StepObserver | None = None,
+    stop: StopCheck | None = None,
+    env_calls_in_thread: bool = False,
+) -> EpisodeResult:
+    """:func:`run_episode` for a coroutine policy: the same loop, awaiting each action.
+
+    Many episodes can then share one event loop, each waiting for its actions (a model
+    behind HTTP) while the others step. The agents of a Parallel step are asked at once
+    (their coroutines started in the order of ``env.agents``); an exception from any of
+    them is raised once all have answered, the first in that order. With
+    ``env_calls_in_thread`` the loop's env calls (and the observer) run in a worker thread
+    between two decisions, for envs whose calls block on the network.
+    """
+    steps = episode_steps(kind, env, seed, observer=observer, stop=stop)
+
+    async def decide(decision: Decision | JointDecision) -> Any:
+        if not isinstance(decision, JointDecision):
+            return await policy(*decision)
+        answers = await asyncio.gather(*(policy(*one) for one in decision), return_exceptions=True)
+        for answer in answers:
+            if isinstance(answer, BaseException):
+                raise answer
+        return {one[0]: answer for one, answer in zip(decision, answers, strict=True)}
+
+    def resume(call: Callable[..., Any], *args: Any) -> Decision | JointDecision | EpisodeResult:
+        # A StopIteration may not cross a coroutine (PEP 479): the result is returned.
+        try:
+            return call(*args)
+        except StopIteration as done:
+            result: EpisodeResult = done.value
+            return result
+
+    async def advance(
+        call: Callable[..., Any], *args: Any
+    ) -> Decision | JointDecision | EpisodeResult:
+        if env_calls_in_thread:
+            return await asyncio.to_thread(resume, call, *args)
+        return resume(call, *args)
+
+    step = await advance(next, steps)
+    while not isinstance(step, EpisodeResult):
+        try:
+            action = await decide(step)
+        except StopEpisode as signal:
+            step = await advance(steps.throw, signal)
+        else:
+            step = await advance(steps.send, action)
+    return step
+
+
+def episode_steps(
+    kind: EnvKind,
+    env: Any,
+    seed: int | None,
+    *,
+    observer: StepObserver | None = None,
+    stop: StopCheck | None = None,
+) -> EpisodeSteps:
+    """The loop of ``kind`` as a generator, for callers that choose actions themselves.
+
+    It yields each decision to make, ``(agent, observation, info)`` as a policy is called,
+    takes the action through ``send`` (or a :class:`StopEpisode` through ``throw``) and
+    returns the :class:`EpisodeResult` (as ``StopIteration.value``).
+    :func:`run_episode` and :func:`arun_episode` drive it.
+
+    Raises:
+        ValueError: an unknown ``kind``.
+    """
     loop = _LOOPS.get(kind)
     if loop is None:
         raise ValueError(f"kind must be one of {sorted(_LOOPS)}, got {kind!r}")
-    return loop(env, seed, policy, observer=observer, stop=stop)
+    return loop(env, seed, observer=observer, stop=stop)
 
 
 def env_kind(api: str, parallel: bool) -> EnvKind:
@@ -199,14 +315,13 @@ def _reset(env: Any, seed: int | None) -> Any:
         raise EnvCallError("env.reset", exc) from exc
 
 
-def run_gymnasium_episode(
+def _gymnasium_steps(
     env: Any,
     seed: int | None,
-    policy: Policy,
     *,
     observer: StepObserver | None = None,
     stop: StopCheck | None = None,
-) -> EpisodeResult:
+) -> EpisodeSteps:
     """The Gymnasium loop: reset, then act and step until terminated or truncated."""
     observation, info = _reset(env, seed)
     reset_observation, reset_info = observation, info
@@ -219,7 +334,7 @@ def run_gymnasium_episode(
                 reason = stop(length)
                 if reason is not None:
                     break
-            action = policy(None, observation, info)
+            action = yield None, observation, info
             try:
                 observation, reward, terminated, truncated, info = env.step(action)
             except Exception as exc:
@@ -244,14 +359,13 @@ def run_gymnasium_episode(
     )
 
 
-def run_parallel_episode(
+def _parallel_steps(
     env: Any,
     seed: int | None,
-    policy: Policy,
     *,
     observer: StepObserver | None = None,
     stop: StopCheck | None = None,
-) -> EpisodeResult:
+) -> EpisodeSteps:
     """The PettingZoo Parallel loop: every live agent acts each step, until none is left."""
     observations, infos = _reset(env, seed)
     reset_observations, reset_infos = observations, infos
@@ -268,9 +382,8 @@ def run_parallel_episode(
                 reason = stop(length)
                 if reason is not None:
                     break
-            actions = {
-                name: policy(name, observations[name], infos.get(name, {})) for name in env.agents
-            }
+            joint = ((name, observations[name], infos.get(name, {})) for name in env.agents)
+            actions = yield JointDecision(joint)
             try:
                 observations, rewards, terminations, truncations, infos = env.step(actions)
             except Exception as exc:
@@ -300,14 +413,13 @@ def run_parallel_episode(
     )
 
 
-def run_aec_episode(
+def _aec_steps(
     env: Any,
     seed: int | None,
-    policy: Policy,
     *,
     observer: StepObserver | None = None,
     stop: StopCheck | None = None,
-) -> EpisodeResult:
+) -> EpisodeSteps:
     """The PettingZoo AEC loop: ``agent_iter``, ``last``, ``step``, one agent at a time.
 
     Following PettingZoo's rules, an agent whose ``last()`` says terminated or truncated is
@@ -349,7 +461,7 @@ def run_aec_episode(
                 reason = stop(length)
                 if reason is not None:
                     break
-            action = policy(agent, observation, info)
+            action = yield agent, observation, info
             try:
                 env.step(action)
             except Exception as exc:
@@ -375,8 +487,17 @@ def run_aec_episode(
     )
 
 
-_LOOPS: dict[str, Callable[..., EpisodeResult]] = {
-    "gymnasium": run_gymnasium_episode,
-    "parallel": run_parallel_episode,
-    "aec": run_aec_episode,
+_LOOPS: dict[str, Callable[..., EpisodeSteps]] = {
+    "gymnasium": _gymnasium_steps,
+    "parallel": _parallel_steps,
+    "aec": _aec_steps,
 }
+
+
+#: The Gymnasium loop, ``(env, seed, policy, *, observer, stop)``: reset, then act and step
+#: until terminated or truncated.
+run_gymnasium_episode = functools.partial(run_episode, "gymnasium")
+#: The PettingZoo Parallel loop: every live agent acts each step, until none is left.
+run_parallel_episode = functools.partial(run_episode, "parallel")
+#: The PettingZoo AEC loop, one agent at a time (the rules are :func:`_aec_steps`').
+run_aec_episode = functools.partial(run_episode, "aec")

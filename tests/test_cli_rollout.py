@@ -39,16 +39,31 @@ def test_rollout_writes_groups_and_prints_their_mean_and_std(tmp_path):
         assert len(read_records(tmp_path / "episodes.jsonl")) == 6
 
 
-def test_rollout_refuses_a_multi_agent_env(tmp_path):
+def test_rollout_of_a_game_against_a_bot_writes_the_model_seat(tmp_path):
+    with ScriptedEndpoint() as endpoint:
+        args = [
+            "rollout", "envsuite/KuhnPoker-v0", "--model", "scripted",
+            "--base-url", endpoint.base_url, "--groups", "2", "--group-size", "2",
+            "--lineup", "player_0=oracle,player_1=model", "--rotate", "cyclic",
+            "--out", str(tmp_path), "--no-progress",
+        ]  # fmt: skip
+        result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "(8 new, 0 resumed)" in words(result.output)
+    lines = read_transcripts(tmp_path / "transcripts.jsonl")
+    assert sorted(line["seat"] for line in lines) == ["player_0"] * 4 + ["player_1"] * 4
+
+
+def test_rollout_refuses_a_lineup_without_the_model(tmp_path):
     result = runner.invoke(
         app,
         [
-            "rollout", "envsuite/ConnectFour-v0", "--model", "m",
-            "--base-url", "http://127.0.0.1:9/v1", "--out", str(tmp_path),
+            "rollout", "envsuite/ConnectFour-v0", "--model", "m", "--lineup",
+            "player_0=random", "--base-url", "http://127.0.0.1:9/v1", "--out", str(tmp_path),
         ],
     )  # fmt: skip
     assert result.exit_code != 0
-    assert "multi-agent" in result.output
+    assert "seats no chat model" in words(result.output)
 
 
 def test_rollout_of_a_task_protocol_takes_its_seeds_as_groups(tmp_path):

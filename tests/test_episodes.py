@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 from typing import Any
 
@@ -13,6 +14,7 @@ import envsuite
 from envsuite.episodes import (
     EnvCallError,
     StopEpisode,
+    arun_episode,
     env_kind,
     from_json_action,
     native_kind,
@@ -257,3 +259,65 @@ def test_json_actions_come_back_in_the_type_their_space_expects() -> None:
     assert from_json_action("north", spaces.Discrete(4)) == "north"
     assert from_json_action({"bad": 1}, spaces.Box(0, 1, (2,))) == {"bad": 1}
     assert from_json_action(True, spaces.Discrete(2)) is True
+
+
+# -- coroutine policies -------------------------------------------------------------------------
+def _steps_of(kind: str, env: Any, seed: int, play: Any) -> tuple[Any, list[Any]]:
+    seen: list[Any] = []
+    result = play(kind, env, seed, observer=lambda *step: seen.append(repr(step[:2])))
+    return result, seen
+
+
+@pytest.mark.parametrize(
+    ("kind", "make"),
+    [
+        ("gymnasium", lambda: envsuite.make(BANDIT, horizon=5)),
+        ("parallel", lambda: envsuite.make(GAME, horizon=4, parallel=True)),
+        ("aec", lambda: TurnGame(turns=5)),
+    ],
+)
+def test_arun_episode_plays_the_same_loop_as_run_episode(kind: str, make: Any) -> None:
+    async def first_legal_later(agent: Any, observation: Any, info: Mapping[str, Any]) -> Any:
+        await asyncio.sleep(0)
+        return info["legal_actions"][0]
+
+    def sync(kind: str, env: Any, seed: int, **kw: Any) -> Any:
+        return run_episode(kind, env, seed, first_legal, **kw)  # type: ignore[arg-type]
+
+    def in_loop(kind: str, env: Any, seed: int, **kw: Any) -> Any:
+        return asyncio.run(arun_episode(kind, env, seed, first_legal_later, **kw))  # type: ignore[arg-type]
+
+    expected, expected_steps = _steps_of(kind, make(), 3, sync)
+    got, got_steps = _steps_of(kind, make(), 3, in_loop)
+    assert (got.episode_return, got.length, got.stop_reason) == (
+        expected.episode_return,
+        expected.length,
+        expected.stop_reason,
+    )
+    assert got_steps == expected_steps and got_steps
+
+
+def test_arun_episode_asks_the_agents_of_a_parallel_step_at_once() -> None:
+    waiting: set[str] = set()
+    most = 0
+
+    async def policy(agent: str, observation: Any, info: Mapping[str, Any]) -> str:
+        nonlocal most
+        waiting.add(agent)
+        most = max(most, len(waiting))
+        await asyncio.sleep(0.001)
+        waiting.discard(agent)
+        return "cooperate"
+
+    env = envsuite.make(GAME, horizon=3, parallel=True)
+    result = asyncio.run(arun_episode("parallel", env, 0, policy))
+    assert most == 2  # both players of each step were asked before either answered
+    assert result.length == 3
+
+
+def test_a_stop_from_a_coroutine_policy_ends_the_episode() -> None:
+    async def policy(agent: Any, observation: Any, info: Mapping[str, Any]) -> Any:
+        raise StopEpisode("human left")
+
+    result = asyncio.run(arun_episode("aec", TurnGame(turns=5), 0, policy))
+    assert (result.length, result.stop_reason) == (0, "human left")

@@ -13,18 +13,28 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from envsuite.agents.lineup import SeatRotation
 from envsuite.cli.console import line, print_table, stderr, stdout
 from envsuite.cli.env_kwargs import SetOption, parse_assignments
 from envsuite.cli.evaluate import _is_protocol, _options, check_extras
 from envsuite.cli.exits import USAGE, exit_with, reports_errors
 from envsuite.cli.info import make_env
 from envsuite.evaluation.protocol import TaskProtocol
-from envsuite.evaluation.rollout import RolloutResult, rollout, rollout_protocol
+from envsuite.evaluation.rollout import RolloutResult, rollout, rollout_agent, rollout_protocol
 from envsuite.registry import registry
 
 TARGET_HELP = (
-    "A single-agent env id (envsuite/Wordle-v0), or a task protocol file: its seeds are the "
-    "groups and its attempts the group size."
+    "An env id (envsuite/Wordle-v0; a game: envsuite/KuhnPoker-v0), or a task protocol file: "
+    "its seeds are the groups and its attempts the group size."
+)
+LINEUP_HELP = (
+    "Games: who plays each seat, as envsuite eval's lineups, with 'model' for the model's "
+    "seats (player_0=model,player_1=oracle; seats left out play random). Default: the model "
+    "in every seat (self-play)."
+)
+ROTATE_HELP = (
+    "Games, env targets: play each seed once per seating of the lineup (cyclic or all, as "
+    "a protocol's seat_rotation); each seating of a seed is a group of its own."
 )
 
 
@@ -70,6 +80,8 @@ def rollout_command(
         int | None,
         typer.Option(min=1, help="Env targets: the runner's step budget per episode."),
     ] = None,
+    lineup: Annotated[str | None, typer.Option(metavar="SEAT=AGENT,...", help=LINEUP_HELP)] = None,
+    rotate: Annotated[SeatRotation, typer.Option(help=ROTATE_HELP)] = "none",
     progress: Annotated[bool, typer.Option(help="Show the progress bar.")] = True,
 ) -> None:
     """Roll out MODEL on TARGET in groups sharing a seed; write records and transcripts.
@@ -78,11 +90,16 @@ def rollout_command(
     transcript per episode with per-turn rewards and token usage. Running the same command
     again resumes. The summary shows each group's mean return and its std, which GRPO's
     advantage divides by.
+
+    Games (PettingZoo envs) are self-play unless --lineup seats the model against others:
+    --lineup player_0=model,player_1=oracle. Each chat seat of a game gets its own line in
+    transcripts.jsonl (its "seat", what it observed, its rewards and usage).
     """
     env_kwargs = parse_assignments(set_)
     protocol: TaskProtocol
     if _is_protocol(target):
-        given = [name for name, value in (("--set", set_), ("--step-budget", step_budget)) if value]
+        flags = (("--set", set_), ("--step-budget", step_budget), ("--rotate", rotate != "none"))
+        given = [name for name, value in flags if value]
         if given:
             exit_with(f"{', '.join(given)} only apply to env targets; edit the protocol", USAGE)
         protocol = TaskProtocol.load(target)
@@ -99,6 +116,7 @@ def rollout_command(
             group_size=group_size or 8,
             seed_start=seed_start,
             step_budget=step_budget,
+            seat_rotation=rotate,
         )
     check_extras(protocol)
     options = _options(agent_option)
@@ -108,13 +126,15 @@ def rollout_command(
     if api_key is not None:
         options["api_key"] = api_key
     columns = (TextColumn("[bold]episodes"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    agent = rollout_agent(protocol, model, lineup)
     with Progress(*columns, console=stderr(), disable=not progress) as bar:
-        task = bar.add_task("episodes", total=protocol.episode_count())
+        task = bar.add_task("episodes", total=len(protocol.jobs("count", agent)))
         result = rollout(
             protocol,
             model,
             out,
             agent_options=options,
+            lineup=lineup,
             concurrency=concurrency,
             on_episode=lambda _: bar.advance(task),
         )

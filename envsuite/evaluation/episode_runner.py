@@ -500,19 +500,57 @@ def run_multi_agent_episode(
     kind: EnvKind, job: EpisodeJob, env: Any, agents: Mapping[str, Agent], started: float
 ) -> dict[str, Any]:
     """Play one episode of a PettingZoo env in the form ``kind`` names (see above)."""
-    raw = env.unwrapped
-    curve_keys: tuple[str, ...] = tuple(getattr(raw, "record_curves", ()))
-    metric_keys: tuple[str, ...] = tuple(getattr(raw, "record_metrics", ()))
-    for index, (name, agent) in enumerate(agents.items()):
-        seed = derive_seed(job.seed, "agent", job.attempt, index)
-        _guard(f"{name}.reset", agent.reset, seed=seed)
-    policy = _acting_policy(agents)
-    probabilities = {name: _probability_of(agent) for name, agent in agents.items()}
-    trace: list[dict[str, Any]] = []
-    curves: dict[str, list[float]] = {}
-    record_trace = job.record_trace
+    episode = MultiAgentEpisode(job, env, agents)
+    result = _play(kind, env, job, _acting_policy(agents), episode.observer, started)
+    return episode.fields(result)
+
+
+class MultiAgentEpisode:
+    """The record of one PettingZoo episode, whatever drives its loop.
+
+    Made before the loop (it resets each agent with its seat's seed, in seat order), it
+    gives the loop its :meth:`observer` (trace, curves) and turns the loop's result into
+    the record's fields (:meth:`fields`). The runner drives the loop with plain agents;
+    a rollout (:mod:`envsuite.evaluation.rollout`) awaits chat agents in it, and both
+    records come out the same.
+
+    Args:
+        job: The episode's job.
+        env: The made env (its raw env names the curves and metrics to record).
+        agents: Seat -> agent, in the order their seeds are derived (``possible_agents``).
+        record_keys: The info keys recorded as (curves, metrics); None: the raw env's
+            ``record_curves`` and ``record_metrics``.
+
+    Raises:
+        InfraError: an agent's ``reset`` raised.
+    """
+
+    def __init__(
+        self,
+        job: EpisodeJob,
+        env: Any,
+        agents: Mapping[str, Agent],
+        record_keys: tuple[tuple[str, ...], tuple[str, ...]] | None = None,
+    ) -> None:
+        raw = env.unwrapped
+        self.env = env
+        self.agents = agents
+        if record_keys is None:
+            record_keys = (
+                tuple(getattr(raw, "record_curves", ())),
+                tuple(getattr(raw, "record_metrics", ())),
+            )
+        self.curve_keys, self.metric_keys = record_keys
+        for index, (name, agent) in enumerate(agents.items()):
+            seed = derive_seed(job.seed, "agent", job.attempt, index)
+            _guard(f"{name}.reset", agent.reset, seed=seed)
+        self.probabilities = {name: _probability_of(agent) for name, agent in agents.items()}
+        self.trace: list[dict[str, Any]] = []
+        self.curves: dict[str, list[float]] = {}
+        self.record_trace = job.record_trace
 
     def observer(
+        self,
         actor: str | None,
         action: Any,
         observations: Any,
@@ -521,10 +559,12 @@ def run_multi_agent_episode(
         truncations: Any,
         infos: Any,
     ) -> None:
+        """The loop's :data:`~envsuite.episodes.StepObserver`: trace step and curves."""
         actions = action if actor is None else {actor: action}
-        if record_trace:
+        if self.record_trace:
+            probabilities = self.probabilities
             reported = {name: p for name in actions if (p := probabilities[name]()) is not None}
-            trace.append(
+            self.trace.append(
                 {
                     "action": {name: _stored_action(one) for name, one in actions.items()},
                     "reward": nonzero_rewards(rewards),
@@ -532,31 +572,32 @@ def run_multi_agent_episode(
                 }
             )
         for name, agent_info in infos.items():
-            for key in curve_keys:
+            for key in self.curve_keys:
                 if key in agent_info and agent_info[key] is not None:
-                    curves.setdefault(f"{name}/{key}", []).append(float(agent_info[key]))
+                    self.curves.setdefault(f"{name}/{key}", []).append(float(agent_info[key]))
 
-    result = _play(kind, env, job, policy, observer, started)
-    final_infos: dict[str, Any] = result.final_info
-    metrics: dict[str, float] = {}
-    for name, agent_info in final_infos.items():
-        for key in metric_keys:
-            if agent_info.get(key) is not None:
-                metrics[f"{name}/{key}"] = float(agent_info[key])
-        if agent_info.get("success") is not None:
-            metrics[f"{name}/success"] = float(bool(agent_info["success"]))
-    returns: dict[str, float] = result.episode_return
-    return {
-        "episode_return": returns,
-        "success": episode_success(env, final_infos),
-        "score": None,
-        "length": result.length,
-        "terminated": result.terminated,
-        "truncated": result.truncated or _stopped_by_runner(result.stop_reason),
-        "stop_reason": result.stop_reason,
-        "metrics": metrics,
-        "curves": curves,
-        "agent_info": _agent_info(agents),
-        "trace": trace,
-        "agents": agent_outcomes(result.agents, returns, final_infos),
-    }
+    def fields(self, result: EpisodeResult) -> dict[str, Any]:
+        """The record's fields for the finished loop's ``result``."""
+        final_infos: dict[str, Any] = result.final_info
+        metrics: dict[str, float] = {}
+        for name, agent_info in final_infos.items():
+            for key in self.metric_keys:
+                if agent_info.get(key) is not None:
+                    metrics[f"{name}/{key}"] = float(agent_info[key])
+            if agent_info.get("success") is not None:
+                metrics[f"{name}/success"] = float(bool(agent_info["success"]))
+        returns: dict[str, float] = result.episode_return
+        return {
+            "episode_return": returns,
+            "success": episode_success(self.env, final_infos),
+            "score": None,
+            "length": result.length,
+            "terminated": result.terminated,
+            "truncated": result.truncated or _stopped_by_runner(result.stop_reason),
+            "stop_reason": result.stop_reason,
+            "metrics": metrics,
+            "curves": self.curves,
+            "agent_info": _agent_info(self.agents),
+            "trace": self.trace,
+            "agents": agent_outcomes(result.agents, returns, final_infos),
+        }

@@ -21,7 +21,8 @@ What a run directory holds (``--out``):
 - ``run.json`` and ``episodes.jsonl``: as ``envsuite eval`` writes them, one
   :class:`~envsuite.records.EpisodeRecord` per episode (agent id ``openai:MODEL``), so
   ``envsuite report`` and the metrics read a rollout as any run;
-- ``transcripts.jsonl``: one line per episode for the trainer: the identity of the episode
+- ``transcripts.jsonl``: one line per episode (per chat seat of a game, below) for the
+  trainer (:mod:`envsuite.evaluation.rollout_transcripts`): the identity of the episode
   (``task_id``, ``env_id``, ``env_kwargs``, ``seed``, ``attempt``, ``group``, ``member``),
   ``sampling``, ``messages`` (the chat transcript of
   :mod:`envsuite.evaluation.transcripts`: system, then user and assistant turns, ending
@@ -36,7 +37,8 @@ the model saw, and equals the transcript :func:`transcripts_from_record` rebuild
 record. (The sync ``envsuite eval --agent openai:M`` sends the chat agent's generic prompt
 instead; records do not hold prompts, so given the same replies the records are the same.)
 
-Each episode's transcript line is written and flushed first, then its record; a run killed
+Each episode's transcript line (a game's lines, in one write) is written and flushed
+first, then its record; a run killed
 at any point resumes with ``rollout`` on the same directory: recorded episodes are skipped,
 a transcript line without a record (the kill fell between the two writes) is dropped when
 the directory is opened, and every episode ends up in both files exactly once.
@@ -54,19 +56,37 @@ stepped with ``env_calls_in_thread=True``, which runs each ``reset`` and ``step`
 worker thread so the event loop keeps serving other episodes. What the wire does not carry
 (the env's system prompt, the info keys it records as curves and metrics) is read from
 the same env made here once per (id, kwargs).
-Only single-agent (Gymnasium) envs are rolled out; multi-agent specs are refused.
+Multi-agent games (PettingZoo AEC and Parallel envs; :mod:`envsuite.evaluation.game_rollout`)
+are rolled out with a *lineup* in ``envsuite eval``'s syntax, in which ``model`` stands for
+the rolled-out model (``openai:MODEL``): ``lineup=None`` (or ``"model"``) is self-play, the
+model in every seat; ``"player_0=model,player_1=oracle"`` puts it in one seat against the
+oracle (seats a lineup leaves out play ``random``, as in ``envsuite eval``). The record's
+``agent_id`` is the lineup with ``model`` written out, and the record is the one ``envsuite
+eval --agent LINEUP`` writes given the same replies. Every chat seat has its own
+:class:`AsyncChatAgent` (seat ``i`` seeded as ``envsuite eval`` seeds it, so two chat seats
+of one game sample differently) and gets its own line in ``transcripts.jsonl``: the line
+adds ``seat`` and ``model``, its ``messages`` and ``rewards`` are what that seat observed
+and received (its transcript from :func:`transcripts_from_record`), its ``usage`` that
+seat's requests, its ``episode_return`` the seat's return and ``outcome`` the seat's entry
+of the record's ``agents`` (return, outcome, role, team); ``success`` is the env-level one.
+The record's ``agent_info`` holds each seat's report (as ``envsuite eval``'s) and
+``"rollout"``, whose ``sampling`` maps each chat seat to its request seed and temperature.
+
+Seats and groups: the seats do not rotate unless the protocol asks (``seat_rotation``;
+``envsuite rollout --rotate``). A group is one seed *and one seating*: with rotation,
+seating ``s`` of seed index ``i`` is group ``i * seatings + s`` (the protocol's attempt
+``s * G + m`` is member ``m``), so the members of a group always put the model in the same
+seats (the same role, where a seat fixes it) and differ only in sampling, which is what
+GRPO's advantage compares. A group's summary return is the mean over its chat seats of
+each member's return.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
-import os
-import statistics
-import tempfile
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -74,27 +94,40 @@ from typing import Any
 import httpx
 
 from envsuite.agents.async_chat_agent import AsyncChatAgent
+from envsuite.agents.lineup import LineupError, SeatRotation, is_lineup, parse_lineup
+from envsuite.episodes import EnvCallError, arun_episode
 from envsuite.errors import UsageError
 from envsuite.evaluation.episode_runner import (
     InfraError,
     _add_counts,
     _infra_record,
     _runner_stop,
+    _stopped_by_runner,
     _stored_action,
     job_record,
 )
+from envsuite.evaluation.game_rollout import CHAT_PREFIX, SeatPlay, chat_seats, play_game
 from envsuite.evaluation.jobs import EpisodeJob
-from envsuite.evaluation.protocol import TaskProtocol
+from envsuite.evaluation.protocol import TaskProtocol, _possible_agents
 from envsuite.evaluation.record_store import RecordStore, run_dir_lock
+from envsuite.evaluation.rollout_groups import GroupLayout, GroupSummary, group_summaries
+from envsuite.evaluation.rollout_transcripts import (
+    TRANSCRIPTS_FILE as TRANSCRIPTS_FILE,
+)
+from envsuite.evaluation.rollout_transcripts import (
+    TranscriptFile,
+    seat_line,
+    transcript_line,
+)
+from envsuite.evaluation.rollout_transcripts import (
+    read_transcripts as read_transcripts,
+)
 from envsuite.evaluation.run_directory import open_run
-from envsuite.evaluation.transcripts import TranscriptRecorder, system_prompt_of
-from envsuite.jsonable import canonical_json, to_jsonable
-from envsuite.records import EpisodeRecord, RecordFileError, episode_key
+from envsuite.evaluation.transcripts import LiveTranscripts, Transcript, system_prompt_of
+from envsuite.jsonable import canonical_json
+from envsuite.records import EpisodeRecord
 from envsuite.registry import registry
 from envsuite.seeding import derive_seed
-
-#: The trainer's file in a rollout's run directory (see the module docstring).
-TRANSCRIPTS_FILE = "transcripts.jsonl"
 
 #: Connections of one HTTP client: a rollout opens ``ceil(concurrency / this)`` clients,
 #: since the time httpx's connection pool takes to hand out a connection grows with the
@@ -105,43 +138,59 @@ CONNECTIONS_PER_CLIENT = 8
 #: Makes the env of an episode: ``(env_id, env_kwargs) -> Gymnasium env``.
 EnvFactory = Callable[[str, dict[str, Any]], Any]
 
-#: Key of an episode: (task, env, kwargs as JSON, seed, attempt), as records are keyed.
-Key = tuple[str, str, str, int, int]
+#: How a rollout's lineup names the rolled-out model's seats.
+MODEL_SEAT = "model"
 
 
 class RolloutError(UsageError):
-    """A rollout that cannot run as asked (a multi-agent env, a bad concurrency)."""
+    """A rollout that cannot run as asked (a bad lineup, a bad concurrency)."""
 
 
 def local_env(env_id: str, env_kwargs: dict[str, Any]) -> Any:
-    """The default :data:`EnvFactory`: ``envsuite.make`` in this process."""
-    return registry[env_id].make(**env_kwargs)
+    """The default :data:`EnvFactory`: ``envsuite.make`` in this process, in native form.
 
-
-@dataclass(frozen=True)
-class GroupSummary:
-    """The returns of one GRPO group (one env, one seed, ``size`` members).
-
-    Attributes:
-        env_id: The env.
-        env_kwargs: Its kwargs.
-        seed: The env seed every member reset with.
-        group: The group's index.
-        size: Members recorded.
-        infra_errors: Members that hit infra errors (left out of the statistics).
-        mean_return: Mean return of the other members (None if none).
-        std_return: Their sample standard deviation (``ddof=1``, as TRL's GRPOTrainer
-            computes the group std of its advantages; None under two members).
+    The native form is the Parallel one for ``parallel`` specs, as the runner makes it.
+    A remote factory gives the same form: ``envsuite.remote.make(url, env_id,
+    parallel=registry[env_id].api == "parallel", **env_kwargs)``.
     """
+    spec = registry[env_id]
+    return spec.make(**env_kwargs, **({"parallel": True} if spec.api == "parallel" else {}))
 
-    env_id: str
-    env_kwargs: dict[str, Any]
-    seed: int
-    group: int
-    size: int
-    infra_errors: int
-    mean_return: float | None
-    std_return: float | None
+
+def rollout_agent(protocol: TaskProtocol, model: str, lineup: str | None = None) -> str:
+    """The agent string a rollout of ``model`` records (see the module docstring).
+
+    ``openai:MODEL`` for single-agent envs and for self-play; otherwise ``lineup`` with
+    each ``model`` seat written ``openai:MODEL``, in the order given.
+
+    Raises:
+        RolloutError: an empty model, a lineup for single-agent envs, single- and
+            multi-agent envs in one protocol, a malformed lineup, or one without a chat seat.
+    """
+    if not model:
+        raise RolloutError("model must be a non-empty string")
+    chat = CHAT_PREFIX + model
+    games = [registry[entry.id].multi_agent for entry in protocol.envs]
+    if any(games) and not all(games):
+        raise RolloutError("a rollout's envs are all single-agent or all multi-agent games")
+    if lineup is None or lineup in (MODEL_SEAT, chat):
+        return chat
+    if not any(games):
+        raise RolloutError(f"a lineup ({lineup!r}) seats agents in multi-agent games only")
+    if not is_lineup(lineup):
+        raise RolloutError(
+            f"lineup {lineup!r} is not SEAT=AGENT,... (e.g. player_0=model,player_1=random)"
+        )
+    try:
+        seats = parse_lineup(lineup)
+    except LineupError as exc:
+        raise RolloutError(str(exc)) from exc
+    written = {seat: chat if value == MODEL_SEAT else value for seat, value in seats.items()}
+    if not any(value.startswith(CHAT_PREFIX) for value in written.values()):
+        raise RolloutError(
+            f"lineup {lineup!r} seats no chat model; write {MODEL_SEAT!r} in the model's seats"
+        )
+    return ",".join(f"{seat}={value}" for seat, value in written.items())
 
 
 @dataclass
@@ -174,10 +223,12 @@ def rollout_protocol(
     group_size: int,
     seed_start: int = 0,
     step_budget: int | None = None,
+    seat_rotation: SeatRotation = "none",
 ) -> TaskProtocol:
     """The protocol of ``groups`` groups of ``group_size`` on ``env_id``.
 
-    Seeds ``seed_start .. seed_start + groups - 1``, ``group_size`` attempts each.
+    Seeds ``seed_start .. seed_start + groups - 1``, ``group_size`` attempts each; with a
+    ``seat_rotation`` (games), each seed once per seating, a group per seating.
     """
     return TaskProtocol.model_validate(
         {
@@ -187,6 +238,7 @@ def rollout_protocol(
             "attempts": group_size,
             "metrics": ["mean_return"],
             "max_steps": step_budget,
+            "seat_rotation": seat_rotation,
         }
     )
 
@@ -197,6 +249,7 @@ def rollout(
     run_dir: str | Path,
     *,
     agent_options: dict[str, Any] | None = None,
+    lineup: str | None = None,
     concurrency: int = 64,
     env_factory: EnvFactory = local_env,
     env_calls_in_thread: bool = False,
@@ -210,6 +263,8 @@ def rollout(
         run_dir: The run directory (created, or resumed if it holds this run).
         agent_options: :class:`AsyncChatAgent` arguments (``base_url``, ``api_key``,
             ``temperature``, ``timeout_s``, ``max_retries``, ``max_tokens``, ...).
+        lineup: Multi-agent games: who plays each seat, ``model`` for the model's seats
+            (``player_0=model,player_1=oracle``); None: the model in every seat.
         concurrency: Episodes in flight at once (and the HTTP connection limit).
         env_factory: Makes each env (:func:`local_env` by default).
         env_calls_in_thread: Run env ``reset`` and ``step`` in worker threads (for envs
@@ -217,7 +272,8 @@ def rollout(
         on_episode: Called with each new record as it is written (for progress).
 
     Raises:
-        RolloutError: a multi-agent env, or ``concurrency`` below 1.
+        RolloutError: a bad lineup (see :func:`rollout_agent`), or ``concurrency``
+            below 1.
         ProtocolError: an env refuses the protocol's kwargs.
         RunDirError: ``run_dir`` holds another run.
         RunInUseError: another process is writing into ``run_dir``.
@@ -229,6 +285,7 @@ def rollout(
             model,
             run_dir,
             agent_options=agent_options,
+            lineup=lineup,
             concurrency=concurrency,
             env_factory=env_factory,
             env_calls_in_thread=env_calls_in_thread,
@@ -243,6 +300,7 @@ async def arollout(
     run_dir: str | Path,
     *,
     agent_options: dict[str, Any] | None = None,
+    lineup: str | None = None,
     concurrency: int = 64,
     env_factory: EnvFactory = local_env,
     env_calls_in_thread: bool = False,
@@ -251,16 +309,9 @@ async def arollout(
     """:func:`rollout` as a coroutine, for callers that run their own event loop."""
     if isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1:
         raise RolloutError(f"concurrency must be an int >= 1, got {concurrency!r}")
-    for entry in protocol.envs:
-        if registry[entry.id].multi_agent:
-            raise RolloutError(
-                f"{entry.id} is a multi-agent env; rollouts run single-agent envs only"
-            )
-    if not model:
-        raise RolloutError("model must be a non-empty string")
+    agent = rollout_agent(protocol, model, lineup)
     protocol.check_envs()
     options = dict(agent_options or {})
-    agent = f"openai:{model}"
     with run_dir_lock(run_dir):
         run_id = open_run(run_dir, protocol, agent, options)
         store = RecordStore(run_dir)
@@ -269,7 +320,12 @@ async def arollout(
         wanted = {job.key for job in jobs}
         todo = [job for job in jobs if job.key not in store.done]
         groups = _group_indices(protocol)
-        runner = _Runner(model, options, env_factory, env_calls_in_thread, groups)
+        plays = {
+            index: protocol.plays_per_seed(agent, entry) // protocol.attempts
+            for index, entry in enumerate(protocol.envs)
+        }
+        layout = GroupLayout(groups, protocol.attempts, max(plays.values()))
+        runner = _Runner(model, options, env_factory, env_calls_in_thread, layout)
         queue: asyncio.Queue[EpisodeJob] = asyncio.Queue()
         for job in todo:
             queue.put_nowait(job)
@@ -277,8 +333,8 @@ async def arollout(
         async def work(client: httpx.AsyncClient) -> None:
             while not queue.empty():
                 job = queue.get_nowait()
-                record, transcript = await runner.run(job, client)
-                transcripts.append(transcript)
+                record, lines = await runner.run(job, client)
+                transcripts.append(*lines)
                 store.append(record)
                 if on_episode is not None:
                     on_episode(record)
@@ -317,45 +373,6 @@ def _client() -> httpx.AsyncClient:
 def _group_indices(protocol: TaskProtocol) -> dict[int, int]:
     """Env seed -> group index: the seed's position in the protocol's seeds."""
     return {seed: index for index, seed in enumerate(protocol.seed_values())}
-
-
-def group_summaries(
-    records: Sequence[EpisodeRecord], groups: Mapping[int, int] | None = None
-) -> list[GroupSummary]:
-    """Mean and sample std of the return of each group (env, kwargs, seed), in seed order.
-
-    ``groups`` maps a seed to its group index (default: the index in ``agent_info
-    ["rollout"]``, else the seed's rank).
-    """
-    by_group: dict[tuple[str, str, int], list[EpisodeRecord]] = {}
-    for record in records:
-        key = (record.env_id, canonical_json(record.env_kwargs), record.seed)
-        by_group.setdefault(key, []).append(record)
-    ranks = {seed: rank for rank, seed in enumerate(sorted({r.seed for r in records}))}
-    summaries = []
-    for (env_id, kwargs, seed), members in sorted(by_group.items()):
-        returns = [
-            float(m.episode_return)  # type: ignore[arg-type]
-            for m in members
-            if m.infra_error is None
-        ]
-        info = members[0].agent_info.get("rollout")
-        index = groups.get(seed) if groups is not None else None
-        if index is None:
-            index = info.get("group") if isinstance(info, dict) else None
-        summaries.append(
-            GroupSummary(
-                env_id=env_id,
-                env_kwargs=json.loads(kwargs),
-                seed=seed,
-                group=int(index) if isinstance(index, int) else ranks[seed],
-                size=len(members),
-                infra_errors=len(members) - len(returns),
-                mean_return=statistics.fmean(returns) if returns else None,
-                std_return=statistics.stdev(returns) if len(returns) > 1 else None,
-            )
-        )
-    return summaries
 
 
 class _EnvPool:
@@ -438,7 +455,7 @@ class _EnvTraits:
 
 
 class _Runner:
-    """Runs one job into (record, transcript line), retrying infra errors as the runner does."""
+    """Runs one job into (record, transcript lines), retrying infra errors as the runner does."""
 
     def __init__(
         self,
@@ -446,14 +463,14 @@ class _Runner:
         options: dict[str, Any],
         env_factory: EnvFactory,
         in_thread: bool,
-        groups: Mapping[int, int],
+        layout: GroupLayout,
     ) -> None:
         self.model = model
         self.options = options
         self.pool = _EnvPool(env_factory)
         self.in_thread = in_thread
         self._traits: dict[str, _EnvTraits] = {}
-        self.groups = groups
+        self.layout = layout
 
     def close(self) -> None:
         self.pool.close()
@@ -478,22 +495,27 @@ class _Runner:
         options.setdefault("system_prompt", self.traits(job, env).system_prompt)
         return AsyncChatAgent(self.model, client=client, **options)
 
-    def _rollout_info(self, job: EpisodeJob, agent: AsyncChatAgent | None) -> dict[str, Any]:
-        sampling_seed = (
-            agent.seed
-            if agent is not None
-            else derive_seed(derive_seed(job.seed, "agent", job.attempt), "chat-agent")
-        )
-        temperature = agent.temperature if agent is not None else self.options.get("temperature")
-        return {
-            "group": self.groups.get(job.seed, 0),
-            "member": job.attempt,
-            "sampling": {"seed": sampling_seed, "temperature": temperature},
-        }
+    def _rollout_info(self, job: EpisodeJob, sampling: dict[str, Any] | None) -> dict[str, Any]:
+        """``agent_info["rollout"]``: group, member and sampling (per chat seat in a game).
+
+        ``sampling`` None: the sampling the agents would have had (for an infra record).
+        """
+        if sampling is None:
+            temperature = self.options.get("temperature")
+            if registry[job.env_id].multi_agent:
+                seats = _seats(job)
+                sampling = {
+                    seat: {"seed": _chat_seed(job, seats.index(seat)), "temperature": temperature}
+                    for seat in chat_seats(job.agent, seats)
+                }
+            else:
+                sampling = {"seed": _chat_seed(job, None), "temperature": temperature}
+        group, member = self.layout.place(job)
+        return {"group": group, "member": member, "sampling": sampling}
 
     async def run(
         self, job: EpisodeJob, client: httpx.AsyncClient
-    ) -> tuple[EpisodeRecord, dict[str, Any]]:
+    ) -> tuple[EpisodeRecord, list[dict[str, Any]]]:
         error = ""
         reported: dict[str, Any] = {}
         started = time.perf_counter()
@@ -508,12 +530,19 @@ class _Runner:
         seconds = time.perf_counter() - started
         reported["rollout"] = self._rollout_info(job, None)
         record = _infra_record(job, registry[job.env_id], error, seconds, reported)
-        return record, _transcript_line(record, [], [], [])
+        if not registry[job.env_id].multi_agent:
+            return record, [transcript_line(record, [], [], [])]
+        return record, [
+            seat_line(record, SeatPlay(seat, model, Transcript([], [], seat), [], {}))
+            for seat, model in chat_seats(job.agent, _seats(job)).items()
+        ]
 
     async def _run_once(
         self, job: EpisodeJob, client: httpx.AsyncClient
-    ) -> tuple[EpisodeRecord, dict[str, Any]]:
+    ) -> tuple[EpisodeRecord, list[dict[str, Any]]]:
         env = await self._call("making the env", self.pool.take, job)
+        if registry[job.env_id].multi_agent:
+            return await self._run_game(job, env, client)
         try:
             agent = self._agent(job, env, client)
         except Exception as exc:  # the agent's constructor refused its options
@@ -526,11 +555,40 @@ class _Runner:
             self.pool.discard(env)
             raise
         self.pool.give_back(job, env)
-        fields["agent_info"] = {**agent.episode_info(), "rollout": self._rollout_info(job, agent)}
+        sampling = {"seed": agent.seed, "temperature": agent.temperature}
+        fields["agent_info"] = {
+            **agent.episode_info(),
+            "rollout": self._rollout_info(job, sampling),
+        }
         record = job_record(job, env.unwrapped.spec_hash, **fields)
-        return record, _transcript_line(
-            record, transcript.messages, transcript.rewards, agent.turn_usage
-        )
+        return record, [
+            transcript_line(record, transcript.messages, transcript.rewards, agent.turn_usage)
+        ]
+
+    async def _run_game(
+        self, job: EpisodeJob, env: Any, client: httpx.AsyncClient
+    ) -> tuple[EpisodeRecord, list[dict[str, Any]]]:
+        """A multi-agent game (:mod:`envsuite.evaluation.game_rollout`)."""
+        traits = self.traits(job, env)
+        try:
+            fields, plays = await play_game(
+                job,
+                registry[job.env_id],
+                env,
+                client,
+                self.options,
+                traits.system_prompt,
+                self.in_thread,
+                (traits.record_curves, traits.record_metrics),
+            )
+        except InfraError:
+            self.pool.discard(env)
+            raise
+        self.pool.give_back(job, env)
+        sampling = {play.seat: play.sampling for play in plays}
+        fields["agent_info"]["rollout"] = self._rollout_info(job, sampling)
+        record = job_record(job, env.unwrapped.spec_hash, **fields)
+        return record, [seat_line(record, play) for play in plays]
 
     async def _play(self, job: EpisodeJob, env: Any, agent: AsyncChatAgent) -> tuple[Any, Any]:
         """The Gymnasium loop of :mod:`envsuite.episodes`, awaiting the agent between steps."""
@@ -538,145 +596,63 @@ class _Runner:
         traits = self.traits(job, env)
         curve_keys, metric_keys = traits.record_curves, traits.record_metrics
         agent.reset(seed=derive_seed(job.seed, "agent", job.attempt))
-        recorder = TranscriptRecorder(agent.system_prompt, limits=agent.image_limits)
-        observation, info = await self._call("env.reset", env.reset, seed=job.seed)
-        recorder.observe(observation, info)
-        stop = _runner_stop(job, started)
+        live = LiveTranscripts(env, "gymnasium", agent.image_limits, agent.system_prompt)
         trace: list[dict[str, Any]] = []
         curves: dict[str, list[float]] = {}
-        total, length = 0.0, 0
-        terminated = truncated = False
-        reason: str | None = None
-        while not (terminated or truncated):
-            if stop is not None:
-                reason = stop(length)
-                if reason is not None:
-                    break
+
+        async def policy(nobody: None, observation: Any, info: Mapping[str, Any]) -> Any:
+            live.shown(nobody, observation, info)
             try:
-                action = await agent.act(observation, info)
+                return await agent.act(observation, info)
             except Exception as exc:
                 raise InfraError(f"agent.act raised {type(exc).__name__}: {exc}") from exc
-            step = await self._call("env.step", env.step, action)
-            observation, reward, terminated, truncated, info = step
-            reward = float(reward)
-            total += reward
-            length += 1
+
+        def observer(nobody: None, action: Any, *returned: Any) -> None:
+            live.stepped(nobody, action, *returned)
             if job.record_trace:
-                trace.append({"action": _stored_action(action), "reward": reward})
+                trace.append({"action": _stored_action(action), "reward": returned[1]})
+            info = returned[-1]
             for key in curve_keys:
                 if key in info and info[key] is not None:
                     curves.setdefault(key, []).append(float(info[key]))
-            recorder.act(action)
-            recorder.reward(reward)
-            recorder.observe(observation, info)
+
+        try:
+            result = await arun_episode(
+                "gymnasium",
+                env,
+                job.seed,
+                policy,
+                observer=observer,
+                stop=_runner_stop(job, started),
+                env_calls_in_thread=self.in_thread,
+            )
+        except EnvCallError as exc:
+            raise InfraError(str(exc)) from exc
+        info = result.final_info
         success, score = info.get("success"), info.get("score")
         fields = {
-            "episode_return": total,
+            "episode_return": result.episode_return,
             "success": None if success is None else bool(success),
             "score": None if score is None else float(score),
-            "length": length,
-            "terminated": bool(terminated),
-            "truncated": bool(truncated) or reason is not None,
-            "stop_reason": reason or ("terminated" if terminated else "truncated"),
+            "length": result.length,
+            "terminated": result.terminated,
+            "truncated": result.truncated or _stopped_by_runner(result.stop_reason),
+            "stop_reason": result.stop_reason,
             "wall_time_s": time.perf_counter() - started,
             "metrics": {k: float(info[k]) for k in metric_keys if info.get(k) is not None},
             "curves": curves,
             "trace": trace,
         }
-        return fields, recorder.transcript
+        return fields, live.finish(result)[None]
 
 
-def _transcript_line(
-    record: EpisodeRecord,
-    messages: list[dict[str, Any]],
-    rewards: list[float],
-    usage: list[dict[str, float]],
-) -> dict[str, Any]:
-    info = record.agent_info.get("rollout", {})
-    return {
-        "run_id": record.run_id,
-        "task_id": record.task_id,
-        "env_id": record.env_id,
-        "env_kwargs": record.env_kwargs,
-        "seed": record.seed,
-        "attempt": record.attempt,
-        "group": info.get("group"),
-        "member": info.get("member"),
-        "sampling": info.get("sampling"),
-        "messages": messages,
-        "rewards": rewards,
-        "usage": usage,
-        "episode_return": record.episode_return,
-        "success": record.success,
-        "infra_error": record.infra_error,
-    }
+def _seats(job: EpisodeJob) -> list[str]:
+    """The seats of ``job``'s game (from the env made here once per id and kwargs)."""
+    return list(_possible_agents(job.env_id, canonical_json(job.env_kwargs)))
 
 
-def line_key(line: Mapping[str, Any]) -> Key:
-    """The episode key of a ``transcripts.jsonl`` line (as :attr:`EpisodeRecord.key`)."""
-    return episode_key(
-        line["task_id"], line["env_id"], line["env_kwargs"], line["seed"], line["attempt"]
-    )
-
-
-class TranscriptFile:
-    """The run's ``transcripts.jsonl``, kept in step with its records.
-
-    Opening it drops a partial last line, any line whose episode has no record (the run was
-    killed between the two writes: the episode runs again) and any repeat of an episode,
-    rewriting the file atomically when something was dropped.
-
-    Args:
-        path: The file.
-        recorded: The keys of the episodes recorded in ``episodes.jsonl``.
-
-    Raises:
-        RecordFileError: a complete line that is not a JSON transcript line.
-    """
-
-    def __init__(self, path: Path, recorded: set[Key]) -> None:
-        self.path = path
-        self.dropped = 0
-        if not path.exists():
-            return
-        data = path.read_bytes()
-        complete = data[: data.rfind(b"\n") + 1]
-        kept: list[bytes] = []
-        seen: set[Key] = set()
-        for number, raw in enumerate(complete.splitlines(keepends=True), start=1):
-            if not raw.strip():
-                continue
-            try:
-                key = line_key(json.loads(raw))
-            except (ValueError, KeyError, TypeError) as exc:
-                raise RecordFileError(
-                    f"{path}:{number}: not a transcript line ({type(exc).__name__}: {exc})"
-                ) from exc
-            if key in recorded and key not in seen:
-                seen.add(key)
-                kept.append(raw)
-        body = b"".join(kept)
-        if body != data:
-            self.dropped = len(complete.splitlines()) - len(kept) + (complete != data)
-            handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".transcripts-")
-            try:
-                with os.fdopen(handle, "wb") as out:
-                    out.write(body)
-                os.replace(temporary, path)
-            except BaseException:
-                Path(temporary).unlink(missing_ok=True)
-                raise
-
-    def append(self, line: Mapping[str, Any]) -> None:
-        """Write one transcript line and flush it to the OS before returning."""
-        text = json.dumps(to_jsonable(dict(line)), ensure_ascii=False)
-        with open(self.path, "a", encoding="utf-8") as handle:
-            handle.write(text + "\n")
-            handle.flush()
-
-
-def read_transcripts(path: str | Path) -> list[dict[str, Any]]:
-    """Every complete line of a ``transcripts.jsonl`` (a partial last line is skipped)."""
-    data = Path(path).read_bytes()
-    lines = data[: data.rfind(b"\n") + 1].decode("utf-8").splitlines()
-    return [json.loads(line) for line in lines if line.strip()]
+def _chat_seed(job: EpisodeJob, seat_index: int | None) -> int:
+    """The request seed of a chat agent of ``job`` (in seat ``seat_index`` of a game)."""
+    if seat_index is None:
+        return derive_seed(derive_seed(job.seed, "agent", job.attempt), "chat-agent")
+    return derive_seed(derive_seed(job.seed, "agent", job.attempt, seat_index), "chat-agent")

@@ -373,19 +373,98 @@ def transcripts_from_record(
     return list(found.values())
 
 
+class LiveTranscripts:
+    """Every agent's transcript of an episode played in a shared loop, fed as it goes.
+
+    Call :meth:`shown` with each decision the loop asks for (what the policy sees),
+    :meth:`stepped` from the loop's observer, and :meth:`finish` with its result.
+
+    What the transcriber is told: Gymnasium and Parallel, the reset output when the policy
+    is first asked (before the first step) and what each step returned; AEC, each agent's
+    observation at its turn (what ``last()`` showed the policy) and every agent's reward
+    for each action. The observation an AEC agent is shown at its dead step is added by
+    :meth:`finish`, for every agent that left the game.
+
+    Args:
+        env: The env the loop plays.
+        kind: The loop's kind.
+        limits: Image caps for observations holding images.
+        system_prompt: The system message (default: the env's own, :func:`system_prompt_of`).
+    """
+
+    def __init__(
+        self,
+        env: Any,
+        kind: EnvKind,
+        limits: ImageLimits | None = None,
+        system_prompt: str | None = None,
+    ) -> None:
+        self.env = env
+        self.kind = kind
+        self.steps = 0
+        self.transcriber: Any
+        if kind == "gymnasium":
+            self.transcriber = GymnasiumTranscriber(env, limits)
+        elif kind == "parallel":
+            self.transcriber = ParallelTranscriber(env, limits)
+        else:
+            self.transcriber = AECTranscriber(env, limits)
+        if system_prompt is not None:
+            self.transcriber.system_prompt = system_prompt
+        if kind == "gymnasium":
+            self.transcriber.recorder = TranscriptRecorder(
+                self.transcriber.system_prompt, None, limits
+            )
+        elif kind == "parallel":
+            self.transcriber.reset({}, {})
+        else:
+            self.transcriber.reset()
+
+    def shown(self, agent: Any, observation: Any, info: Mapping[str, Any]) -> None:
+        """Note what ``agent`` is shown at a decision, before it acts."""
+        if self.kind == "aec":
+            self.transcriber.observe(agent, observation, info)
+        elif self.steps == 0 and self.kind == "gymnasium":
+            self.transcriber.reset(observation, info)
+        elif self.steps == 0:
+            self.transcriber.recorders[agent].observe(observation, info)
+
+    def stepped(self, agent: Any, action: Any, *returned: Any) -> None:
+        """Add a step, as the loop's observer gets it.
+
+        ``returned`` is the rest of a :data:`~envsuite.episodes.StepObserver` call:
+        (observation, reward, terminated, truncated, info).
+        """
+        self.steps += 1
+        if self.kind == "aec":
+            self.transcriber.act(agent, action, returned[1])
+        else:
+            self.transcriber.step(action, *returned)
+
+    def finish(self, result: EpisodeResult) -> dict[str | None, Transcript]:
+        """Every agent's transcript, once the loop ended with ``result``."""
+        if self.steps == 0 and self.kind != "aec":  # no step: the policy may not have been asked
+            if self.kind == "gymnasium":
+                self.transcriber.reset(result.reset_observation, result.reset_info)
+            else:
+                self.transcriber.reset(result.reset_observation or {}, result.reset_info or {})
+        if self.kind == "aec":
+            for agent in result.agents:
+                if agent not in self.env.agents and agent in result.final_observation:
+                    self.transcriber.observe(
+                        agent, result.final_observation[agent], result.final_info[agent]
+                    )
+        transcripts: dict[str | None, Transcript] = self.transcriber.transcripts
+        return transcripts
+
+
 class _TraceFeed:
-    """Plays a record's trace in the shared loop, feeding a transcriber as it goes.
+    """Plays a record's trace in the shared loop, feeding :class:`LiveTranscripts`.
 
     Its :meth:`policy` gives the recorded actions (turned back from JSON for the action
     space) and its :meth:`observer` checks each replayed reward against the recorded one.
     One trace step is one loop step: an env step (Gymnasium, Parallel) or one agent's
     action (AEC), as the runner records them.
-
-    What the transcriber is told: Gymnasium and Parallel, the reset output when the policy
-    is first asked (before the first step) and what each step returned; AEC, each agent's
-    observation at its turn (what ``last()`` showed the policy) and every agent's reward
-    for each action. The observation an AEC agent is shown at its dead step is added after
-    the loop, for every agent that left the game.
     """
 
     def __init__(
@@ -396,15 +475,7 @@ class _TraceFeed:
         self.env = env
         self.kind = kind
         self.index = 0  # the trace step being played
-        self.transcriber: Any
-        if kind == "gymnasium":
-            self.transcriber = GymnasiumTranscriber(env, limits)
-        elif kind == "parallel":
-            self.transcriber = ParallelTranscriber(env, limits)
-            self.transcriber.reset({}, {})
-        else:
-            self.transcriber = AECTranscriber(env, limits)
-            self.transcriber.reset()
+        self.live = LiveTranscripts(env, kind, limits)
 
     def stop(self, steps: int) -> str | None:
         """Gymnasium and Parallel: stop once the trace is played (AEC: see :meth:`policy`)."""
@@ -412,14 +483,9 @@ class _TraceFeed:
 
     def policy(self, agent: Any, observation: Any, info: Mapping[str, Any]) -> Any:
         """Note what the agent is shown, then give its recorded action."""
-        if self.kind == "aec":
-            self.transcriber.observe(agent, observation, info)
-            if self.index >= len(self.trace):  # its observation is in, as at a live turn
-                raise StopEpisode("end of trace")
-        elif self.index == 0 and self.kind == "gymnasium":
-            self.transcriber.reset(observation, info)
-        elif self.index == 0:
-            self.transcriber.recorders[agent].observe(observation, info)
+        self.live.shown(agent, observation, info)
+        if self.kind == "aec" and self.index >= len(self.trace):
+            raise StopEpisode("end of trace")  # its observation is in, as at a live turn
         recorded = self.trace[self.index].action
         if agent is None:
             return from_json_action(recorded, self.env.action_space)
@@ -445,15 +511,11 @@ class _TraceFeed:
         if self.kind == "gymnasium":
             if reward != recorded:
                 raise _rewards_differ(self.where, self.index, recorded, reward)
-            self.transcriber.step(action, observation, reward, terminated, truncated, info)
-            return
-        replayed = {name: float(value) for name, value in reward.items()}
-        if isinstance(recorded, dict) and step_rewards(replayed) != step_rewards(recorded):
-            raise _rewards_differ(self.where, self.index, recorded, replayed)
-        if self.kind == "parallel":
-            self.transcriber.step(action, observation, reward, terminated, truncated, info)
         else:
-            self.transcriber.act(agent, action, reward)
+            replayed = {name: float(value) for name, value in reward.items()}
+            if isinstance(recorded, dict) and step_rewards(replayed) != step_rewards(recorded):
+                raise _rewards_differ(self.where, self.index, recorded, replayed)
+        self.live.stepped(agent, action, observation, reward, terminated, truncated, info)
 
     def finish(self, result: EpisodeResult) -> dict[str | None, Transcript]:
         """The transcripts, once the loop ended; a trace longer than the episode is refused."""
@@ -461,16 +523,7 @@ class _TraceFeed:
             raise TranscriptError(
                 f"{self.where}: the env ends at step {self.index}, before the trace"
             )
-        if self.index == 0 and self.kind != "aec":  # no step: the policy was never asked
-            self.transcriber.reset(result.reset_observation, result.reset_info)
-        if self.kind == "aec":
-            for agent in result.agents:
-                if agent not in self.env.agents and agent in result.final_observation:
-                    self.transcriber.observe(
-                        agent, result.final_observation[agent], result.final_info[agent]
-                    )
-        transcripts: dict[str | None, Transcript] = self.transcriber.transcripts
-        return transcripts
+        return self.live.finish(result)
 
 
 def transcript_rows(

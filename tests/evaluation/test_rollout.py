@@ -252,11 +252,12 @@ def test_a_transcript_line_without_its_record_is_dropped_and_rerun(tmp_path):
     assert len({(line["seed"], line["attempt"]) for line in lines}) == 4
 
 
-def test_multi_agent_envs_are_refused(tmp_path):
+def test_single_and_multi_agent_envs_in_one_protocol_are_refused(tmp_path):
+    envs = [{"id": "envsuite/ConnectFour-v0"}, {"id": "envsuite/Bandit-v0"}]
     protocol = TaskProtocol.model_validate(
-        {"id": "x", "envs": [{"id": "envsuite/ConnectFour-v0"}], "seeds": {"start": 0, "count": 1}}
+        {"id": "x", "envs": envs, "seeds": {"start": 0, "count": 1}}
     )
-    with pytest.raises(RolloutError, match="multi-agent"):
+    with pytest.raises(RolloutError, match="all single-agent or all multi-agent"):
         rollout(protocol, "m", tmp_path, agent_options={"base_url": "http://127.0.0.1:9/v1"})
     assert not (tmp_path / "episodes.jsonl").exists()
 

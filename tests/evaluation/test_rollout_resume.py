@@ -21,6 +21,24 @@ def slow_policy(messages):
     return cycle_valid_actions(messages)
 
 
+def kill_midway(command: list[str], records_file: Path, records: int) -> int:
+    """Run ``command``, SIGKILL it once ``records_file`` holds ``records`` lines; the lines
+    it held when killed."""
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
+    process = subprocess.Popen(
+        command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and process.poll() is None:
+        if records_file.exists() and records_file.read_bytes().count(b"\n") >= records:
+            break
+        time.sleep(0.005)
+    assert process.poll() is None, "the rollout ended before it could be killed"
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    return records_file.read_bytes().count(b"\n")
+
+
 def test_killed_rollout_resumes_to_the_same_records(tmp_path):
     out = tmp_path / "killed"
     with ScriptedEndpoint(policy=slow_policy) as endpoint:
@@ -30,20 +48,8 @@ def test_killed_rollout_resumes_to_the_same_records(tmp_path):
             "--base-url", endpoint.base_url, "--groups", str(GROUPS),
             "--group-size", str(SIZE), "--concurrency", "4", "--out", str(out),
         ]  # fmt: skip
-        env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
-        process = subprocess.Popen(
-            command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-        )
         records_file = out / "episodes.jsonl"
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and process.poll() is None:
-            if records_file.exists() and records_file.read_bytes().count(b"\n") >= 8:
-                break
-            time.sleep(0.01)
-        assert process.poll() is None, "the rollout ended before it could be killed"
-        process.send_signal(signal.SIGKILL)
-        process.wait()
-        done_before = records_file.read_bytes().count(b"\n")
+        done_before = kill_midway(command, records_file, 8)
         assert 8 <= done_before < GROUPS * SIZE
 
         protocol = rollout_protocol(
