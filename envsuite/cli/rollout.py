@@ -21,6 +21,7 @@ from envsuite.cli.info import make_env
 from envsuite.evaluation.protocol import TaskProtocol
 from envsuite.evaluation.rollout import RolloutResult, rollout, rollout_protocol
 from envsuite.registry import registry
+from envsuite.remote.server_pool import ServerPool
 
 TARGET_HELP = (
     "A single-agent env id (envsuite/Wordle-v0), or a task protocol file: its seeds are the "
@@ -70,6 +71,25 @@ def rollout_command(
         int | None,
         typer.Option(min=1, help="Env targets: the runner's step budget per episode."),
     ] = None,
+    server: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--server",
+            metavar="URL|@FILE",
+            help="Run the envs on this envsuite server instead of in-process (repeatable: "
+            "sessions are spread over the servers, and a server that dies has its episodes "
+            "moved to the others). @FILE reads URLs from a file, one a line.",
+            show_default=False,
+        ),
+    ] = None,
+    server_token: Annotated[
+        str | None,
+        typer.Option(
+            envvar="ENVSUITE_SERVE_TOKEN",
+            help="The servers' bearer token (also read from ENVSUITE_SERVE_TOKEN).",
+            show_default=False,
+        ),
+    ] = None,
     progress: Annotated[bool, typer.Option(help="Show the progress bar.")] = True,
 ) -> None:
     """Roll out MODEL on TARGET in groups sharing a seed; write records and transcripts.
@@ -77,7 +97,8 @@ def rollout_command(
     OUT/episodes.jsonl gets one record per episode, OUT/transcripts.jsonl one chat
     transcript per episode with per-turn rewards and token usage. Running the same command
     again resumes. The summary shows each group's mean return and its std, which GRPO's
-    advantage divides by.
+    advantage divides by. With --server the envs run on envsuite servers (envsuite serve),
+    with the same records as in-process.
     """
     env_kwargs = parse_assignments(set_)
     protocol: TaskProtocol
@@ -107,6 +128,7 @@ def rollout_command(
         options["max_tokens"] = max_tokens
     if api_key is not None:
         options["api_key"] = api_key
+    pool = _server_pool(server, server_token, [entry.id for entry in protocol.envs])
     columns = (TextColumn("[bold]episodes"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=stderr(), disable=not progress) as bar:
         task = bar.add_task("episodes", total=protocol.episode_count())
@@ -117,8 +139,42 @@ def rollout_command(
             agent_options=options,
             concurrency=concurrency,
             on_episode=lambda _: bar.advance(task),
+            **({} if pool is None else {"env_factory": pool, "env_calls_in_thread": True}),
         )
     _print_summary(result)
+
+
+def server_urls(values: list[str]) -> list[str]:
+    """The URLs of ``--server`` values: a URL, or ``@FILE`` (one URL a line, ``#`` comments)."""
+    urls: list[str] = []
+    for value in values:
+        if not value.startswith("@"):
+            urls.append(value)
+            continue
+        try:
+            text = Path(value[1:]).read_text(encoding="utf-8")
+        except OSError as exc:
+            exit_with(f"--server {value}: cannot read the file ({exc})", USAGE)
+        found = [raw.split("#", 1)[0].strip() for raw in text.splitlines()]
+        if not any(found):
+            exit_with(f"--server {value}: the file lists no URL", USAGE)
+        urls += [url for url in found if url]
+    return urls
+
+
+def _server_pool(
+    values: list[str] | None, token: str | None, env_ids: list[str]
+) -> ServerPool | None:
+    if not values:
+        return None
+    try:
+        pool = ServerPool(server_urls(values), token=token or None)
+    except ValueError as exc:
+        exit_with(f"--server: {exc}", USAGE)
+    pool.check(env_ids)  # a server that refuses or lacks an env: exits with its message
+    if pool.down:
+        line(stderr(), f"Warning: no answer from {', '.join(pool.down)}; using the others", "yellow")
+    return pool
 
 
 def _print_summary(result: RolloutResult) -> None:

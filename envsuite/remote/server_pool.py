@@ -32,7 +32,13 @@ from typing import Any
 
 from envsuite.registry import registry
 from envsuite.remote import protocol, wire
-from envsuite.remote.connection import DEFAULT_TIMEOUT, Connection, SessionLost, websocket_url
+from envsuite.remote.connection import (
+    DEFAULT_TIMEOUT,
+    Connection,
+    RemoteError,
+    SessionLost,
+    websocket_url,
+)
 from envsuite.remote.gymnasium_env import RemoteEnv
 
 ALL_DOWN = "no server of the pool answers (down: {down})"
@@ -127,6 +133,38 @@ class ServerPool:
                     self._down.add(url)
                 continue
             return url, connection
+
+    def check(self, env_ids: Sequence[str]) -> tuple[str, ...]:
+        """Ask every server which envs it serves (``GET /envs``) before a run starts.
+
+        A server that does not answer is marked down; one that answers must take the token
+        and serve every id in ``env_ids``. Returns the live servers.
+
+        Raises:
+            RemoteError: a server refused the token, or does not serve one of ``env_ids``.
+            NoServerLeft: no server answers.
+        """
+        import httpx
+
+        headers = {"Authorization": f"Bearer {self.token}"} if self.token else {}
+        for url in self.live:
+            try:
+                answer = httpx.get(f"{url}/envs", headers=headers, timeout=min(self.timeout, 30))
+            except httpx.HTTPError:
+                with self._lock:
+                    self._down.add(url)
+                continue
+            if answer.status_code in (401, 403):
+                raise RemoteError(f"{url} refused the token (HTTP {answer.status_code})")
+            if answer.status_code != 200:
+                raise RemoteError(f"{url}/envs answered HTTP {answer.status_code}: not a server?")
+            missing = [env_id for env_id in env_ids if env_id not in answer.json()]
+            if missing:
+                raise RemoteError(f"{url} does not serve {', '.join(missing)}")
+        live = self.live
+        if not live:
+            raise NoServerLeft(ALL_DOWN.format(down=", ".join(self.down)))
+        return live
 
     # -- making envs ----------------------------------------------------------------------
     def make(self, env_id: str, **kwargs: Any) -> PooledRemoteEnv:
