@@ -117,13 +117,24 @@ class ServerPool:
     def _connect(self, env_id: str, prefer: str | None = None) -> tuple[str, Connection]:
         """An open session on ``prefer`` if it answers, else on the least-loaded live server.
 
-        A server that refuses the connection is marked down.
+        A server that refuses the connection is marked down; when all are, each is tried
+        once more before giving up (a restarted server is back in the pool).
 
         Raises:
             SessionLost: every server is down.
         """
+        second_chance = True
         while True:
-            url = self._claim(prefer)
+            try:
+                url = self._claim(prefer)
+            except NoServerLeft:
+                if not second_chance:
+                    raise
+                # Every server is down: try each once more (one may have been restarted).
+                second_chance = False
+                with self._lock:
+                    self._down.clear()
+                continue
             connection = Connection(url, env_id, self.token, self.timeout)
             try:
                 connection.open()

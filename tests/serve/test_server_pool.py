@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 import envsuite
@@ -129,3 +131,21 @@ def test_a_rollout_over_servers_that_lose_one_records_every_episode_once(tmp_pat
     assert [comparable(r) for r in sorted(remote.records, key=key)] == [
         comparable(r) for r in sorted(local.records, key=key)
     ]
+
+
+def test_a_restarted_server_takes_the_episode_back():
+    config = ServeConfig((WORDLE,), port=0)
+    first = RunningServer(config)
+    pool = ServerPool([first.url])
+    env = pool.make(WORDLE)
+    local = envsuite.make(WORDLE)
+    assert repr(env.reset(seed=4)) == repr(local.reset(seed=4))
+    assert repr(env.step("crane")) == repr(local.step("crane"))
+    first.stop()
+    again = RunningServer(dataclasses.replace(config, port=first.port))
+    try:
+        assert repr(env.step("slate")) == repr(local.step("slate"))
+        assert (env.url, env.moves, pool.down) == (first.url, 0, ())
+        env.close()
+    finally:
+        again.stop()
