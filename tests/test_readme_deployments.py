@@ -42,8 +42,11 @@ def blocks(language: str) -> list[str]:
 
 
 def commands() -> list[list[str]]:
-    lines = [re.sub(r"\s+#.*$", "", line).strip() for block in blocks("bash") for line in
-             block.splitlines()]  # fmt: skip
+    lines = [
+        re.sub(r"\s+#.*$", "", line).strip()
+        for block in blocks("bash")
+        for line in block.splitlines()
+    ]
     return [shlex.split(line) for line in lines if line]
 
 
@@ -54,17 +57,24 @@ def replace(argv: list[str], old: list[str], new: list[str]) -> list[str]:
     raise AssertionError(f"{shlex.join(old)} is not in the README's {shlex.join(argv)}")
 
 
-def wait_for(condition, what: str, timeout: float = 120.0) -> None:
+def wait_for_urls(listed: Path, count: int, timeout: float = 120.0) -> list[str]:
+    """The ``count`` URLs a server command writes to ``listed`` once it listens."""
     deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+    while not (listed.exists() and len(listed.read_text().split()) == count):
+        assert time.monotonic() < deadline, f"timed out waiting for {count} URLs in {listed}"
         time.sleep(0.1)
+    return listed.read_text().split()
 
 
 def test_the_three_deployments_give_the_same_records(tmp_path):
     found = commands()
-    assert [argv[:2] for argv in found] == [["envsuite", "rollout"], ["envsuite", "serve"],
-        ["envsuite", "rollout"], ["envsuite", "serve"], ["envsuite", "rollout"]]  # fmt: skip
+    assert [argv[:2] for argv in found] == [
+        ["envsuite", "rollout"],
+        ["envsuite", "serve"],
+        ["envsuite", "rollout"],
+        ["envsuite", "serve"],
+        ["envsuite", "rollout"],
+    ]
     python = [sys.executable, "-m", "envsuite"]
     servers: list[subprocess.Popen[str]] = []
     b_url = ""
@@ -73,30 +83,39 @@ def test_the_three_deployments_give_the_same_records(tmp_path):
             for argv in found:
                 argv = python + argv[1:]
                 if argv[3] == "rollout":
-                    argv = replace(argv, ["--base-url", "http://localhost:8001/v1"],
-                                   ["--base-url", endpoint.base_url])  # fmt: skip
+                    argv = replace(
+                        argv,
+                        ["--base-url", "http://localhost:8001/v1"],
+                        ["--base-url", endpoint.base_url],
+                    )
                     if "http://B:8000" in argv:
                         argv = replace(argv, ["http://B:8000"], [b_url])
-                    done = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True,
-                                          timeout=300)  # fmt: skip
+                    done = subprocess.run(
+                        argv, cwd=tmp_path, capture_output=True, text=True, timeout=300
+                    )
                     assert done.returncode == 0, done.stderr[-3000:]
                     continue
                 if "--ray-servers" in argv:  # a local Ray of two servers on loopback
-                    argv = replace(argv, ["--ray-servers", "4", "--host", "node"],
-                                   ["--ray-servers", "2"])  # fmt: skip
+                    argv = replace(
+                        argv, ["--ray-servers", "4", "--host", "node"], ["--ray-servers", "2"]
+                    )
                     listed = tmp_path / "servers.txt"
                 else:  # machine B: loopback, a free port
-                    argv = replace(argv, ["--host", "0.0.0.0", "--port", "8000"],
-                                   ["--host", "127.0.0.1", "--port", "0"])  # fmt: skip
+                    argv = replace(
+                        argv,
+                        ["--host", "0.0.0.0", "--port", "8000"],
+                        ["--host", "127.0.0.1", "--port", "0"],
+                    )
                     listed = tmp_path / "b.txt"
                     argv += ["--urls-file", str(listed)]
-                servers.append(subprocess.Popen(argv, cwd=tmp_path, stderr=subprocess.PIPE,
-                                                text=True, env=dict(os.environ)))  # fmt: skip
-                count = 2 if "--ray-servers" in argv else 1
-                wait_for(lambda: listed.exists() and
-                         len(listed.read_text().split()) == count, "the servers")  # fmt: skip
-                b_url = listed.read_text().split()[0]
-                assert all(url.startswith("http://127.0.0.1:") for url in listed.read_text().split())
+                servers.append(
+                    subprocess.Popen(
+                        argv, cwd=tmp_path, stderr=subprocess.PIPE, text=True, env=dict(os.environ)
+                    )
+                )
+                urls = wait_for_urls(listed, 2 if "--ray-servers" in argv else 1)
+                assert all(url.startswith("http://127.0.0.1:") for url in urls)
+                b_url = urls[0]
     finally:
         for server in servers:
             server.send_signal(signal.SIGTERM)
@@ -118,8 +137,9 @@ def test_the_python_examples_print_the_same_records(tmp_path):
     assert len(examples) == 3
     script = tmp_path / "deployments.py"
     script.write_text("\n".join(examples), encoding="utf-8")
-    done = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True,
-                          text=True, timeout=300)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=300
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     lines = done.stdout.strip().splitlines()
     assert len(lines) == 4

@@ -19,7 +19,7 @@ from envsuite.cli.evaluate import _is_protocol, _options, check_extras
 from envsuite.cli.exits import USAGE, exit_with, reports_errors
 from envsuite.cli.info import make_env
 from envsuite.evaluation.protocol import TaskProtocol
-from envsuite.evaluation.rollout import RolloutResult, rollout, rollout_protocol
+from envsuite.evaluation.rollout import RolloutResult, local_env, rollout, rollout_protocol
 from envsuite.registry import registry
 from envsuite.remote.server_pool import ServerPool
 
@@ -139,7 +139,8 @@ def rollout_command(
             agent_options=options,
             concurrency=concurrency,
             on_episode=lambda _: bar.advance(task),
-            **({} if pool is None else {"env_factory": pool, "env_calls_in_thread": True}),
+            env_factory=local_env if pool is None else pool,
+            env_calls_in_thread=pool is not None,
         )
     _print_summary(result)
 
@@ -173,7 +174,9 @@ def _server_pool(
         exit_with(f"--server: {exc}", USAGE)
     pool.check(env_ids)  # a server that refuses or lacks an env: exits with its message
     if pool.down:
-        line(stderr(), f"Warning: no answer from {', '.join(pool.down)}; using the others", "yellow")
+        line(
+            stderr(), f"Warning: no answer from {', '.join(pool.down)}; using the others", "yellow"
+        )
     return pool
 
 

@@ -96,8 +96,10 @@ class ServerPool:
             return dict(self._sessions)
 
     def _claim(self, prefer: str | None = None) -> str:
-        """A live server, counted as holding one more session: ``prefer`` if live, else
-        the one holding the fewest."""
+        """A live server, counted as holding one more session.
+
+        ``prefer`` if it is live, else the one holding the fewest.
+        """
         with self._lock:
             live = [url for url in self.urls if url not in self._down]
             if not live:

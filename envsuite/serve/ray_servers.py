@@ -24,7 +24,7 @@ from typing import Any
 
 from envsuite.registry import import_optional
 from envsuite.remote.server_pool import ServerPool
-from envsuite.serve.config import LOOPBACK, ServeConfig
+from envsuite.serve.config import ServeConfig
 
 #: ``host`` value that makes each server bind the address of the node it runs on.
 NODE_ADDRESS = "node"

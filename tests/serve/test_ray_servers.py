@@ -9,7 +9,9 @@ from collections.abc import Iterator
 
 import pytest
 
-ray = pytest.importorskip("ray")
+pytest.importorskip("ray")
+
+import ray
 
 from envsuite.agents.scripted_endpoint import ScriptedEndpoint
 from envsuite.evaluation.rollout import rollout, rollout_protocol

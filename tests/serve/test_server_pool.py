@@ -23,9 +23,10 @@ def two_servers() -> tuple[RunningServer, RunningServer]:
 
 
 def test_sessions_spread_over_the_servers_and_are_released():
-    with RunningServer(ServeConfig((WORDLE,), port=0)) as a, RunningServer(
-        ServeConfig((WORDLE,), port=0)
-    ) as b:
+    with (
+        RunningServer(ServeConfig((WORDLE,), port=0)) as a,
+        RunningServer(ServeConfig((WORDLE,), port=0)) as b,
+    ):
         pool = ServerPool([a.url, b.url])
         envs = [pool.make(WORDLE) for _ in range(5)]
         assert [env.url for env in envs] == [a.url, b.url, a.url, b.url, a.url]
@@ -75,8 +76,11 @@ def test_no_server_left_is_a_clear_error():
 
 @pytest.mark.parametrize(
     ("urls", "message"),
-    [([], "at least one"), (["http://127.0.0.1:1", "http://127.0.0.1:1/"], "twice"),
-     (["ftp://x"], "not a server URL")],
+    [
+        ([], "at least one"),
+        (["http://127.0.0.1:1", "http://127.0.0.1:1/"], "twice"),
+        (["ftp://x"], "not a server URL"),
+    ],
 )
 def test_bad_server_lists_are_refused(urls, message):
     with pytest.raises(ValueError, match=message):
