@@ -103,12 +103,12 @@ class ServerPool:
         with self._lock:
             live = [url for url in self.urls if url not in self._down]
             if not live:
-                raise NoServerLeft(ALL_DOWN.format(down=", ".join(self.down_unlocked())))
+                raise NoServerLeft(ALL_DOWN.format(down=", ".join(self._down_in_order())))
             url = prefer if prefer in live else min(live, key=lambda u: self._sessions[u])
             self._sessions[url] += 1  # (min keeps the first of ties: the servers take turns)
             return url
 
-    def down_unlocked(self) -> list[str]:
+    def _down_in_order(self) -> list[str]:
         """The servers marked down (the caller holds the lock)."""
         return [url for url in self.urls if url in self._down]
 

@@ -22,6 +22,7 @@ import warnings
 from collections.abc import Sequence
 from typing import Any
 
+from envsuite.errors import EnvsuiteError
 from envsuite.registry import import_optional
 from envsuite.remote.server_pool import ServerPool
 from envsuite.serve.config import ServeConfig
@@ -30,9 +31,17 @@ from envsuite.serve.config import ServeConfig
 NODE_ADDRESS = "node"
 #: Addresses only this machine reaches.
 LOCAL_HOSTS = ("127.0.0.1", "::1", "localhost")
+NOT_PLACED = (
+    "{count} envsuite servers did not all start within {seconds:g} s: each reserves "
+    "{cpus:g} CPU and Ray has {free:g} free (other actors hold the rest?)"
+)
 UNGUARDED = (
     "envsuite servers binding {host} without a token: anyone who reaches the nodes can use them"
 )
+
+
+class ServersNotStarted(EnvsuiteError):
+    """Ray could not start every server (no room on the cluster, or a server failed)."""
 
 
 class _ServerActor:
@@ -66,13 +75,23 @@ class RayServers:
             address is given).
         count: Number of servers.
         num_cpus: CPUs Ray reserves for each server.
+        start_timeout: Seconds to wait for every server to listen.
 
     Raises:
         ValueError: ``count`` below 1, or a fixed port shared by several servers on one host.
         MissingExtraError: Ray is not installed (the ``ray`` extra).
+        ServersNotStarted: the servers did not all listen within ``start_timeout`` (Ray
+            could not place them: too few free CPUs), or one failed to start.
     """
 
-    def __init__(self, config: ServeConfig, count: int = 2, *, num_cpus: float = 1) -> None:
+    def __init__(
+        self,
+        config: ServeConfig,
+        count: int = 2,
+        *,
+        num_cpus: float = 1,
+        start_timeout: float = 300.0,
+    ) -> None:
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
             raise ValueError(f"count must be an int >= 1, got {count!r}")
         if count > 1 and config.port != 0 and config.host != NODE_ADDRESS:
@@ -92,8 +111,17 @@ class RayServers:
         self.actors: list[Any] = [actor.remote(config) for _ in range(count)]
         try:
             self.urls: tuple[str, ...] = tuple(
-                self.ray.get([server.url.remote() for server in self.actors])
+                self.ray.get([server.url.remote() for server in self.actors], timeout=start_timeout)
             )
+        except self.ray.exceptions.GetTimeoutError as exc:
+            self.stop()
+            free = self.ray.available_resources().get("CPU", 0)
+            raise ServersNotStarted(
+                NOT_PLACED.format(count=count, seconds=start_timeout, cpus=num_cpus, free=free)
+            ) from exc
+        except self.ray.exceptions.RayActorError as exc:
+            self.stop()
+            raise ServersNotStarted(f"an envsuite server actor failed to start: {exc}") from exc
         except BaseException:
             self.stop()
             raise

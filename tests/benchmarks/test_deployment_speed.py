@@ -72,18 +72,6 @@ def local_ray() -> Iterator[None]:
         ray.shutdown()
 
 
-@pytest.fixture(scope="module")
-def one_server(local_ray) -> Iterator[RayServers]:
-    with RayServers(ServeConfig((WORDLE,), port=0), count=1) as servers:
-        yield servers
-
-
-@pytest.fixture(scope="module")
-def two_servers(local_ray) -> Iterator[RayServers]:
-    with RayServers(ServeConfig((WORDLE,), port=0), count=2) as servers:
-        yield servers
-
-
 def run(base_url: str, name: str, factory: EnvFactory, in_thread: bool) -> int:
     run_dir = tempfile.mkdtemp(prefix="envsuite-deploy-bench-")
     try:
@@ -120,16 +108,18 @@ def test_in_process(benchmark, base_url):
     measure(benchmark, "in-process", lambda: run(base_url, "in-process", local_env, False))
 
 
-def test_one_server_behind_ray(benchmark, base_url, one_server):
-    pool = one_server.pool()
-    measure(benchmark, "1 server", lambda: run(base_url, "1 server", pool, True))
+def test_one_server_behind_ray(benchmark, base_url, local_ray):
+    with RayServers(ServeConfig((WORDLE,), port=0), count=1) as one_server:
+        pool = one_server.pool()
+        measure(benchmark, "1 server", lambda: run(base_url, "1 server", pool, True))
     local = peer_mean(MEANS, "in-process", lambda: run(base_url, "in-process", local_env, False))
     benchmark.extra_info["over_in_process"] = MEANS["1 server"] / local
     assert RECORDS["1 server"] == RECORDS["in-process"]
 
 
-def test_two_servers_behind_ray(benchmark, base_url, two_servers):
-    pool = two_servers.pool()
+def test_two_servers_behind_ray(benchmark, base_url, local_ray):
+    servers = RayServers(ServeConfig((WORDLE,), port=0), count=2)
+    pool = servers.pool()
     envs_on: Counter[str] = Counter()
 
     def spread(env_id: str, env_kwargs: dict[str, Any]) -> Any:
@@ -137,7 +127,8 @@ def test_two_servers_behind_ray(benchmark, base_url, two_servers):
         envs_on[env.url] += 1
         return env
 
-    measure(benchmark, "2 servers", lambda: run(base_url, "2 servers", spread, True))
+    with servers:
+        measure(benchmark, "2 servers", lambda: run(base_url, "2 servers", spread, True))
     local = peer_mean(MEANS, "in-process", lambda: run(base_url, "in-process", local_env, False))
     benchmark.extra_info["over_in_process"] = MEANS["2 servers"] / local
     benchmark.extra_info["envs_made_per_server"] = sorted(envs_on.values())

@@ -16,7 +16,7 @@ import ray
 from envsuite.agents.scripted_endpoint import ScriptedEndpoint
 from envsuite.evaluation.rollout import rollout, rollout_protocol
 from envsuite.serve import ServeConfig
-from envsuite.serve.ray_servers import RayServers
+from envsuite.serve.ray_servers import RayServers, ServersNotStarted
 from tests.evaluation.test_rollout import comparable, wordy_policy
 
 WORDLE = "envsuite/Wordle-v0"
@@ -104,3 +104,16 @@ def test_two_servers_give_the_in_process_records_even_when_one_dies(
     same_records(one_dies, in_process)
     assert pool.down == (servers.urls[0],)
     assert sum(env.moves for env in made) >= 1
+
+
+def test_servers_ray_cannot_place_are_a_clear_error(local_ray):
+    with pytest.raises(ServersNotStarted, match="3 envsuite servers did not all start within 2 s"):
+        RayServers(ServeConfig((WORDLE,), port=0), count=3, start_timeout=2)
+
+
+@pytest.mark.parametrize(
+    ("count", "port", "message"), [(0, 0, "count must be an int >= 1"), (2, 8123, "cannot all")]
+)
+def test_bad_server_counts_and_ports_are_refused(count, port, message):
+    with pytest.raises(ValueError, match=message):
+        RayServers(ServeConfig((WORDLE,), port=port), count=count)
