@@ -209,6 +209,17 @@ class ServerPool:
     def __repr__(self) -> str:
         return f"ServerPool({list(self.urls)!r}, down={list(self.down)!r})"
 
+    def __getstate__(self) -> dict[str, Any]:
+        """The pool without its lock (a pickled pooled env carries a copy of its pool)."""
+        state = dict(self.__dict__)
+        del state["_lock"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """A copy with a lock of its own."""
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
+
 
 class ReplayMismatch(SessionLost):
     """Replaying an episode on another server gave other answers (a non-deterministic env)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import pickle
 
 import pytest
 
@@ -153,3 +154,17 @@ def test_a_restarted_server_takes_the_episode_back():
         env.close()
     finally:
         again.stop()
+
+
+def test_a_pooled_env_pickles_mid_episode():
+    with RunningServer(ServeConfig((WORDLE,), port=0)) as a:
+        env = ServerPool([a.url]).make(WORDLE)
+        local = envsuite.make(WORDLE)
+        env.reset(seed=2)
+        local.reset(seed=2)
+        env.step("crane")
+        local.step("crane")
+        copy = pickle.loads(pickle.dumps(env))
+        assert repr(copy.step("slate")) == repr(local.step("slate"))
+        copy.close()
+        env.close()
