@@ -20,8 +20,15 @@ from envsuite.cli.evaluate import _is_protocol, _options, check_extras
 from envsuite.cli.exits import USAGE, exit_with, reports_errors
 from envsuite.cli.info import make_env
 from envsuite.evaluation.protocol import TaskProtocol
-from envsuite.evaluation.rollout import RolloutResult, rollout, rollout_agent, rollout_protocol
+from envsuite.evaluation.rollout import (
+    RolloutResult,
+    local_env,
+    rollout,
+    rollout_agent,
+    rollout_protocol,
+)
 from envsuite.registry import registry
+from envsuite.remote.server_pool import ServerPool
 
 TARGET_HELP = (
     "An env id (envsuite/Wordle-v0; a game: envsuite/KuhnPoker-v0), or a task protocol file: "
@@ -82,6 +89,25 @@ def rollout_command(
     ] = None,
     lineup: Annotated[str | None, typer.Option(metavar="SEAT=AGENT,...", help=LINEUP_HELP)] = None,
     rotate: Annotated[SeatRotation, typer.Option(help=ROTATE_HELP)] = "none",
+    server: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--server",
+            metavar="URL|@FILE",
+            help="Run the envs on this envsuite server instead of in-process (repeatable: "
+            "sessions are spread over the servers, and a server that dies has its episodes "
+            "moved to the others). @FILE reads URLs from a file, one a line.",
+            show_default=False,
+        ),
+    ] = None,
+    server_token: Annotated[
+        str | None,
+        typer.Option(
+            envvar="ENVSUITE_SERVE_TOKEN",
+            help="The servers' bearer token (also read from ENVSUITE_SERVE_TOKEN).",
+            show_default=False,
+        ),
+    ] = None,
     progress: Annotated[bool, typer.Option(help="Show the progress bar.")] = True,
 ) -> None:
     """Roll out MODEL on TARGET in groups sharing a seed; write records and transcripts.
@@ -89,7 +115,8 @@ def rollout_command(
     OUT/episodes.jsonl gets one record per episode, OUT/transcripts.jsonl one chat
     transcript per episode with per-turn rewards and token usage. Running the same command
     again resumes. The summary shows each group's mean return and its std, which GRPO's
-    advantage divides by.
+    advantage divides by. With --server the envs run on envsuite servers (envsuite serve),
+    with the same records as in-process.
 
     Games (PettingZoo envs) are self-play unless --lineup seats the model against others:
     --lineup player_0=model,player_1=oracle. Each chat seat of a game gets its own line in
@@ -125,6 +152,7 @@ def rollout_command(
         options["max_tokens"] = max_tokens
     if api_key is not None:
         options["api_key"] = api_key
+    pool = _server_pool(server, server_token, [entry.id for entry in protocol.envs])
     columns = (TextColumn("[bold]episodes"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     agent = rollout_agent(protocol, model, lineup)
     with Progress(*columns, console=stderr(), disable=not progress) as bar:
@@ -137,8 +165,45 @@ def rollout_command(
             lineup=lineup,
             concurrency=concurrency,
             on_episode=lambda _: bar.advance(task),
+            env_factory=local_env if pool is None else pool,
+            env_calls_in_thread=pool is not None,
         )
     _print_summary(result)
+
+
+def server_urls(values: list[str]) -> list[str]:
+    """The URLs of ``--server`` values: a URL, or ``@FILE`` (one URL a line, ``#`` comments)."""
+    urls: list[str] = []
+    for value in values:
+        if not value.startswith("@"):
+            urls.append(value)
+            continue
+        try:
+            text = Path(value[1:]).read_text(encoding="utf-8")
+        except OSError as exc:
+            exit_with(f"--server {value}: cannot read the file ({exc})", USAGE)
+        found = [raw.split("#", 1)[0].strip() for raw in text.splitlines()]
+        if not any(found):
+            exit_with(f"--server {value}: the file lists no URL", USAGE)
+        urls += [url for url in found if url]
+    return urls
+
+
+def _server_pool(
+    values: list[str] | None, token: str | None, env_ids: list[str]
+) -> ServerPool | None:
+    if not values:
+        return None
+    try:
+        pool = ServerPool(server_urls(values), token=token or None)
+    except ValueError as exc:
+        exit_with(f"--server: {exc}", USAGE)
+    pool.check(env_ids)  # a server that refuses or lacks an env: exits with its message
+    if pool.down:
+        line(
+            stderr(), f"Warning: no answer from {', '.join(pool.down)}; using the others", "yellow"
+        )
+    return pool
 
 
 def _print_summary(result: RolloutResult) -> None:

@@ -2,6 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
+import signal
+import threading
+import warnings
+from collections.abc import Callable
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -80,6 +87,25 @@ MaxBytesOption = Annotated[
     int, typer.Option("--max-message-bytes", min=1024, help="Largest request accepted (413).")
 ]
 ThreadsOption = Annotated[int, typer.Option("--threads", min=1, help="Threads env calls run in.")]
+RayServersOption = Annotated[
+    int,
+    typer.Option(
+        "--ray-servers",
+        min=0,
+        help="Start this many servers as Ray actors (a local Ray, or the cluster RAY_ADDRESS "
+        "names) instead of one here; several on one host each pick a free port. With "
+        "--host node each binds its node's address (give a --token).",
+    ),
+]
+UrlsFileOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--urls-file",
+        help="Write the servers' URLs to this file, one a line "
+        "(for envsuite rollout --server @FILE).",
+        show_default=False,
+    ),
+]
 
 
 def register(app: typer.Typer) -> None:
@@ -121,6 +147,8 @@ def serve(
     allow_oracle: OracleOption = False,
     max_message_bytes: MaxBytesOption = 8 << 20,
     threads: ThreadsOption = 4,
+    ray_servers: RayServersOption = 0,
+    urls_file: UrlsFileOption = None,
 ) -> None:
     """Serve envs to trainers: OpenEnv's HTTP and WebSocket API, one env per session.
 
@@ -128,11 +156,14 @@ def serve(
     reset takes the seed and the kwargs the server allows; idle sessions close after
     --idle-timeout seconds. GET /health, /metrics (sessions, steps, latency percentiles)
     and /envs (what clients may set). Connect with envsuite.remote.make(URL, ENV_ID) or
-    OpenEnv's client. Needs the serve extra.
+    OpenEnv's client. Needs the serve extra. --ray-servers N starts N servers behind Ray
+    (the ray extra), for envsuite rollout --server URL --server URL ...
     """
     from envsuite.serve import ServeConfig
     from envsuite.serve import serve as run
 
+    if host == "node" and not ray_servers:
+        exit_with("--host node (each Ray node's address) needs --ray-servers", USAGE)
     try:
         config = ServeConfig(
             tuple(env_ids),
@@ -158,8 +189,39 @@ def serve(
 
     def announce(url: str) -> None:
         line(errors, f"serving {served} at {url} (Ctrl-C stops)", "bold")
+        if urls_file is not None:
+            with open(urls_file, "a", encoding="utf-8") as listed:
+                listed.write(url + "\n")
 
+    if urls_file is not None:
+        urls_file.write_text("", encoding="utf-8")
+    if ray_servers:
+        if port != 0 and ray_servers > 1 and host != "node":
+            config = dataclasses.replace(config, port=0)
+        _serve_on_ray(config, ray_servers, announce)
+        return
     try:
         run(config, log_level="warning", announce=announce)
     except OSError as exc:
         exit_with(f"cannot listen on {host}:{port}: {exc}", USAGE)
+
+
+def _serve_on_ray(config: Any, count: int, announce: Callable[[str], None]) -> None:
+    """Start ``count`` servers as Ray actors, announce them, and wait for Ctrl-C or SIGTERM."""
+    from envsuite.serve.ray_servers import RayServers
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the unguarded-host warning was printed above
+        servers = RayServers(config, count)
+    stop = threading.Event()
+    # After ray.init, which installs its own SIGTERM handler: SIGTERM stops the servers.
+    previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    try:
+        with servers:
+            for url in servers.urls:
+                announce(url)
+            with contextlib.suppress(KeyboardInterrupt):
+                while not stop.wait(0.5):
+                    pass
+    finally:
+        signal.signal(signal.SIGTERM, previous)

@@ -57,9 +57,14 @@ class ServedEnv:
         self._kwargs = _sent_kwargs(env_id, kwargs)
         self._options = dict(options)
         self._form = form
-        self._connection = Connection(url, env_id, token, timeout)
-        self._connection.open()
+        self._connection = self._new_connection()
         self._make()
+
+    def _new_connection(self) -> Connection:
+        """An open session on the server (a pool of servers picks one here)."""
+        connection = Connection(self.url, self.env_id, self.token, self.timeout)
+        connection.open()
+        return connection
 
     def _make(self) -> None:
         data: dict[str, Any] = {"kwargs": wire.encode(self._kwargs), "form": self._form}
