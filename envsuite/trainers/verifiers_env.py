@@ -32,9 +32,8 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
-import verifiers.v1 as vf
-
 from envsuite.trainers.verifiers_harness import EnvsuiteChatHarness
+from envsuite.trainers.verifiers_package import vf
 from envsuite.trainers.verifiers_taskset import (
     EnvsuiteData,
     EnvsuiteTaskset,
@@ -116,28 +115,30 @@ class EnvsuiteEnv(vf.Env[EnvsuiteEnvConfig]):
                     if terminated or truncated:
                         break
                     segment = await interaction.turn(user_content(observation, info))
+                # Scored before the interaction closes, so verifiers' own report of the
+                # finished rollout (its log line, its hooks) sees the reward.
+                trace = interaction.trace
+                trace.record_reward(REWARD_NAME, sum(rewards))
+                metrics = {
+                    "length": float(len(rewards)),
+                    "parse_errors": float(parse_errors),
+                    "terminated": float(terminated),
+                    "truncated": float(truncated),
+                }
+                for key in ("success", "score"):
+                    if info.get(key) is not None:
+                        metrics[key] = float(info[key])
+                trace.record_metrics(metrics)
+                trace.info["envsuite"] = {
+                    "env_id": data.env_id,
+                    "env_kwargs": data.env_kwargs,
+                    "seed": data.seed,
+                    "rewards": rewards,
+                    "finished": bool(terminated or truncated),
+                    "parse_error": parse_error,
+                }
         finally:
             await asyncio.to_thread(env.close)
-        trace = interaction.trace
-        trace.record_reward(REWARD_NAME, sum(rewards))
-        metrics = {
-            "length": float(len(rewards)),
-            "parse_errors": float(parse_errors),
-            "terminated": float(terminated),
-            "truncated": float(truncated),
-        }
-        for key in ("success", "score"):
-            if info.get(key) is not None:
-                metrics[key] = float(info[key])
-        trace.record_metrics(metrics)
-        trace.info["envsuite"] = {
-            "env_id": data.env_id,
-            "env_kwargs": data.env_kwargs,
-            "seed": data.seed,
-            "rewards": rewards,
-            "finished": bool(terminated or truncated),
-            "parse_error": parse_error,
-        }
 
 
 def _caller(threaded: bool) -> Callable[..., Any]:

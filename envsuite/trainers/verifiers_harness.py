@@ -18,9 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import openai
-import verifiers.v1 as vf
-from verifiers.v1.dialects.chat import message_to_wire
+from envsuite.trainers.verifiers_package import vf
 
 #: Retries of one chat call by the ``openai`` client (connection errors, 429, 5xx).
 MAX_RETRIES = 2
@@ -56,10 +54,13 @@ class EnvsuiteChatHarness(vf.Harness[EnvsuiteChatHarnessConfig]):
         Returns:
             verifiers' ``ProgramResult``: exit code 0, or 1 with the error's text.
         """
+        # Imported here, after verifiers_package has checked that verifiers is installed.
+        import openai
+        from verifiers.v1.dialects.chat import message_to_wire
         from verifiers.v1.runtimes import ProgramResult
 
         system_prompt, prompt = self.resolve_prompt(data)
-        messages: list[dict[str, Any]] = []
+        messages: list[Any] = []  # OpenAI message dicts
         if system_prompt:
             messages.append({"role": "system", "content": system_prompt})
         if isinstance(prompt, str):

@@ -19,19 +19,20 @@ import contextlib
 from collections.abc import Iterator
 from typing import Any
 
-import verifiers.v1 as vf
 from pydantic import Field
 
 from envsuite.agents.image_parts import Content, observation_content
 from envsuite.evaluation.transcripts import system_prompt_of
 from envsuite.registry import registry
+from envsuite.trainers.verifiers_package import vf
 
 
 class EnvsuiteTasksetConfig(vf.TasksetConfig):
     """Which episodes load (``--env.taskset.*``).
 
     Attributes:
-        env_id: A registered single-agent envsuite id (``envsuite/Wordle-v0``).
+        env_id: A registered single-agent envsuite id (``envsuite/Wordle-v0``); empty
+            only while verifiers' command line is still being read.
         env_kwargs: The env's keyword arguments (as ``envsuite.make`` takes them).
         seed_start: The first task's reset seed; task ``i`` resets with ``seed_start + i``.
         server_url: ``http://host:port`` of an ``envsuite serve`` holding ``env_id``
@@ -39,7 +40,7 @@ class EnvsuiteTasksetConfig(vf.TasksetConfig):
         server_token: That server's bearer token, if it has one.
     """
 
-    env_id: str
+    env_id: str = ""
     env_kwargs: dict[str, Any] = Field(default_factory=dict)
     seed_start: int = Field(0, ge=0)
     server_url: str | None = None
@@ -64,8 +65,10 @@ def make_env(data: EnvsuiteData | EnvsuiteTasksetConfig) -> Any:
     """The Gymnasium env of a task or taskset: in-process, or on its server.
 
     Raises:
-        ValueError: a multi-agent env id (a verifiers task has one player).
+        ValueError: no env id, or a multi-agent one (a verifiers task has one player).
     """
+    if not data.env_id:
+        raise ValueError("name the envsuite env: --env.taskset.env-id envsuite/NAME-vN")
     if registry[data.env_id].multi_agent:
         raise ValueError(
             f"{data.env_id} is a multi-agent env; the verifiers taskset plays single-agent envs"
@@ -74,9 +77,7 @@ def make_env(data: EnvsuiteData | EnvsuiteTasksetConfig) -> Any:
         return registry[data.env_id].make(**data.env_kwargs)
     from envsuite.remote import make as remote_make
 
-    return remote_make(
-        data.server_url, data.env_id, token=data.server_token, **data.env_kwargs
-    )
+    return remote_make(data.server_url, data.env_id, token=data.server_token, **data.env_kwargs)
 
 
 def user_content(observation: Any, info: Any) -> Content:
@@ -120,7 +121,7 @@ class EnvsuiteTaskset(vf.Taskset[EnvsuiteTask, EnvsuiteTasksetConfig]):
         """Task ``i``: the env reset with ``seed_start + i``; its first observation is the prompt.
 
         Raises:
-            ValueError: a multi-agent env id.
+            ValueError: no env id, or a multi-agent one.
         """
         config = self.config
         env = make_env(config)
