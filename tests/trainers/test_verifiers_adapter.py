@@ -89,6 +89,19 @@ def test_verifiers_rewards_are_envsuite_returns(python: Path, case: str, tmp_pat
             assert trace["envsuite"]["finished"] is True
 
 
+def test_failures_are_reported_not_raised(python: Path, tmp_path: Path) -> None:
+    document = session(python, "refused", tmp_path)
+    episodes = document["episodes"]
+    assert len(episodes) == 2
+    for episode in episodes:  # the endpoint refused: a failed episode, marked unfinished
+        assert episode["ok"] is False
+        assert any("injected failure" in error for error in episode["errors"])
+        assert [e["finished"] for e in episode["envsuite"]] == [False]
+    problems = document["problems"]
+    assert "multi-agent env" in problems["envsuite/Nim-v0"]
+    assert "Did you mean 'envsuite/Wordle-v0'" in problems["envsuite/Wordel-v0"]
+
+
 def test_the_readme_example_runs(python: Path, tmp_path: Path) -> None:
     blocks = re.findall(r"^```py\n(.*?)^```", SECTION, re.S | re.M)
     assert len(blocks) == 1

@@ -1,6 +1,7 @@
 """Run in the verifiers venv: one env evaluated by verifiers and by envsuite, as JSON.
 
-Usage: python verifiers_session.py CASE OUT_DIR, with CASE one of :data:`CASES`. The case's
+Usage: python verifiers_session.py CASE OUT_DIR, with CASE one of :data:`CASES` (or
+``refused``: see :func:`refused`). The case's
 env is evaluated twice against the scripted endpoint, each time with a fresh endpoint and
 the same scripted policy: by verifiers' own evaluation entry point (``run_eval``, the
 function behind ``vf-eval``, its client pointed at the endpoint), and by ``envsuite
@@ -138,9 +139,51 @@ def by_envsuite(case: str, out: Path) -> dict[str, Any]:
     }
 
 
+def refused(out: Path) -> dict[str, Any]:
+    """Failures verifiers must report without crashing: an endpoint refusing every request,
+    then ids the adapter cannot play (a multi-agent env, an unknown id)."""
+    with ScriptedEndpoint(wordle_policy) as endpoint:
+        endpoint.fail_next(1000, status=400)
+        config = EvalConfig.model_validate(
+            {
+                "env": {"taskset": {"id": "envsuite-verifiers", "env_id": "envsuite/Wordle-v0"}},
+                "model": "scripted",
+                "client": {"base_url": endpoint.base_url, "api_key_var": "ENVSUITE_NO_KEY"},
+                "select": {"limit": 2},
+                "push": False,
+                "rich": None,
+                "output_dir": str(out / "verifiers"),
+            }
+        )
+        episodes = asyncio.run(run_eval(config))
+    from envsuite.trainers.verifiers_env import load_environment
+
+    problems = {}
+    for env_id in ("envsuite/Nim-v0", "envsuite/Wordel-v0"):
+        try:
+            next(iter(load_environment(env_id).taskset))
+        except Exception as exc:
+            problems[env_id] = f"{type(exc).__name__}: {exc}"
+    return {
+        "episodes": [
+            {
+                "ok": episode.ok,
+                "rewards": [trace.reward for trace in episode.traces],
+                "errors": [e.message for t in episode.traces for e in t.errors],
+                "envsuite": [trace.info.get("envsuite") for trace in episode.traces],
+            }
+            for episode in episodes
+        ],
+        "problems": problems,
+    }
+
+
 def main() -> None:
     """Run the case named on the command line; print the JSON document."""
     case, out = sys.argv[1], Path(sys.argv[2])
+    if case == "refused":
+        print(json.dumps(refused(out)))
+        return
     served = CASES[case][5]
     with contextlib.ExitStack() as stack:
         server_url = None
