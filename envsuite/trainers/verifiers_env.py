@@ -114,7 +114,7 @@ class EnvsuiteEnv(vf.Env[EnvsuiteEnvConfig]):
                         parse_error = str(info["parse_error"])
                     if terminated or truncated:
                         break
-                    segment = await interaction.turn(user_content(observation, info))
+                    segment = await interaction.turn(as_prompt(user_content(observation, info)))
                 # Scored before the interaction closes, so verifiers' own report of the
                 # finished rollout (its log line, its hooks) sees the reward.
                 trace = interaction.trace

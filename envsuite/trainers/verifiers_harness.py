@@ -8,7 +8,9 @@ its loop in-process instead of launching a program, as long as every model call 
 through ``endpoint`` + ``secret``"), so this harness sends each call through the rollout's
 interception endpoint with the ``openai`` package's async client. The interception records
 the call on the trace, forwards it to the run's model client, and applies the run's model
-and sampling settings.
+and sampling settings. As envsuite's chat agents, it sends only the latest
+``max_history_images`` images of the conversation (3 by default), so image envs send the
+same requests as ``envsuite rollout``.
 
 A failed call (the endpoint down after the client's retries, an error status) ends the
 rollout with verifiers' harness error, which verifiers records on the episode.
@@ -18,6 +20,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from envsuite.agents.chat_agent import MAX_HISTORY_IMAGES
+from envsuite.agents.image_parts import count_images, drop_images
 from envsuite.trainers.verifiers_package import vf
 
 #: Retries of one chat call by the ``openai`` client (connection errors, 429, 5xx).
@@ -27,7 +31,33 @@ TIMEOUT_S = 600.0
 
 
 class EnvsuiteChatHarnessConfig(vf.HarnessConfig):
-    """The harness's knobs (none beyond verifiers' own)."""
+    """The harness's knobs (``--env.player.harness.*``).
+
+    Attributes:
+        max_history_images: Images of the conversation sent with each call: only the
+            latest this many; each earlier one is replaced by the text ``[earlier image
+            omitted]``, as envsuite's chat agents do (None: every image).
+    """
+
+    max_history_images: int | None = MAX_HISTORY_IMAGES
+
+
+def window_images(messages: list[Any], keep: int | None) -> list[Any]:
+    """``messages`` with all but their latest ``keep`` images replaced by a short text."""
+    if keep is None:
+        return messages
+    windowed = list(messages)
+    for index in reversed(range(len(windowed))):
+        content = windowed[index].get("content")
+        images = count_images(content) if content is not None else 0
+        if not images:
+            continue
+        if keep >= images:
+            keep -= images
+            continue
+        windowed[index] = {**windowed[index], "content": drop_images(content, keep)}
+        keep = 0
+    return windowed
 
 
 class EnvsuiteChatHarness(vf.Harness[EnvsuiteChatHarnessConfig]):
@@ -71,7 +101,9 @@ class EnvsuiteChatHarness(vf.Harness[EnvsuiteChatHarnessConfig]):
             base_url=endpoint, api_key=secret, max_retries=MAX_RETRIES, timeout=TIMEOUT_S
         )
         try:
-            await client.chat.completions.create(model=ctx.model, messages=messages)
+            await client.chat.completions.create(
+                model=ctx.model, messages=window_images(messages, self.config.max_history_images)
+            )
         except openai.OpenAIError as exc:
             return ProgramResult(exit_code=1, stdout="", stderr=f"{type(exc).__name__}: {exc}")
         finally:

@@ -58,7 +58,7 @@ def session(python: Path, case: str, tmp_path: Path) -> dict[str, Any]:
     return json.loads(done.stdout.splitlines()[-1])
 
 
-@pytest.mark.parametrize("case", ["sat", "wordle", "wordle-served"])
+@pytest.mark.parametrize("case", ["sat", "wordle", "wordle-served", "gui"])
 def test_verifiers_rewards_are_envsuite_returns(python: Path, case: str, tmp_path: Path) -> None:
     document = session(python, case, tmp_path)
     verifiers, envsuite = document["verifiers"], document["envsuite"]
@@ -82,6 +82,10 @@ def test_verifiers_rewards_are_envsuite_returns(python: Path, case: str, tmp_pat
         assert by_reward[-1.0]["metrics"]["parse_errors"] == 1
         assert "no \\boxed{...} answer" in by_reward[-1.0]["envsuite"]["parse_error"]
         assert by_reward[1.0]["metrics"]["success"] == 1
+    elif case == "gui":  # images: the same requests, so the same window of screenshots
+        assert all(t["metrics"]["length"] > 3 for _, t in traces)
+        assert all('"image_url"' in request for request in verifiers["requests"])
+        assert any("[earlier image omitted]" in request for request in verifiers["requests"])
     else:  # multi-turn: seven guesses, the third malformed (Wordle's -0.1 penalty)
         for _, trace in traces:
             assert trace["metrics"]["length"] == 7 and trace["metrics"]["parse_errors"] == 1

@@ -24,7 +24,7 @@ from typing import Any
 from verifiers.v1.cli.eval.runner import run_eval
 from verifiers.v1.configs.cli.eval import EvalConfig
 
-from envsuite.agents.scripted_endpoint import ScriptedEndpoint, message_text
+from envsuite.agents.scripted_endpoint import ScriptedEndpoint, cycle_valid_actions, message_text
 from envsuite.evaluation.rollout import rollout, rollout_protocol
 
 #: Wordle guesses by turn; the third is malformed (the env's documented penalty: -0.1).
@@ -59,6 +59,8 @@ CASES: dict[str, tuple[str, dict[str, Any], Any, int, int, bool]] = {
     "wordle": ("envsuite/Wordle-v0", {}, wordle_policy, 3, 1, False),
     "wordle-served": ("envsuite/Wordle-v0", {}, wordle_policy, 2, 1, True),
     "sat": ("envsuite/SAT-v0", {"num_vars": 5}, sat_policy, 6, 2, False),
+    # Screenshots (PNG image parts) with text: more images than the history window keeps.
+    "gui": ("envsuite/GuiForm-v0", {}, cycle_valid_actions, 2, 1, False),
 }
 
 

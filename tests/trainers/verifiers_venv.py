@@ -3,9 +3,10 @@
 verifiers 0.4.0 (the newest release) requires ``openai<3``, while the test environment
 holds openai 3.x (TextArena, one of the benchmark peers, takes the newest); the earlier
 releases tried would downgrade ``websockets`` (0.2.1 to 0.3.1) or ``datasets``,
-``huggingface_hub`` and ``fsspec`` (0.1.14, 0.2.0). So the adapter is tested from this venv: verifiers plus
-the dependencies pyproject.toml lists for envsuite itself and for the extras the tests use
-(``sat``, ``serve``), with envsuite imported from the checkout (``PYTHONPATH``).
+``huggingface_hub`` and ``fsspec`` (0.1.14, 0.2.0). So the adapter is tested from this
+venv: verifiers plus the dependencies pyproject.toml lists for envsuite itself and for the
+extras the tests use (``sat``, ``serve``), with envsuite imported from the checkout
+(``PYTHONPATH``).
 
 The venv is built on first use (bounded by :data:`BUILD_SECONDS`) under
 ``$ENVSUITE_VERIFIERS_VENV`` (default: the system's temporary directory), and rebuilt when
