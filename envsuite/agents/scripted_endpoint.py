@@ -231,6 +231,9 @@ class ScriptedEndpoint:
                     {
                         "id": f"chatcmpl-{len(endpoint.requests)}",
                         "object": "chat.completion",
+                        # Required by OpenAI's schema (its clients refuse a completion
+                        # without it); the time answered, as real endpoints send.
+                        "created": int(time.time()),
                         "model": body.get("model", ""),
                         "choices": [
                             {
