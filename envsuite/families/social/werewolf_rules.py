@@ -38,6 +38,9 @@ the same class.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
 from envsuite.families.social.channels import Message, MessageLog
 from envsuite.families.social.game_log import GameLog, LogEntry
 from envsuite.families.social.game_words import GAME_WORDS
@@ -68,6 +71,13 @@ from envsuite.families.social.werewolf_setup import (
 )
 
 
+#: The phases as module names (read several times faster than ``Phase.X``, an attribute
+#: of the Enum class, in the engine's per-move code).
+_NIGHT_WOLVES, _NIGHT_SEER, _NIGHT_DOCTOR = Phase.NIGHT_WOLVES, Phase.NIGHT_SEER, Phase.NIGHT_DOCTOR
+_DISCUSSION, _VOTE, _BID = Phase.DISCUSSION, Phase.VOTE, Phase.BID
+_CHANCE, _OVER = Phase.CHANCE, Phase.OVER
+
+
 class WerewolfGame:
     """One game of Werewolf: the state, the legal actions, playing them, the winner.
 
@@ -91,21 +101,22 @@ class WerewolfGame:
     """
 
     def __init__(self, setup: WerewolfSetup, roles: tuple[str, ...]) -> None:
-        if sorted(roles) != sorted(setup.base_roles()):
-            raise ValueError(f"roles {roles!r} are not a deal of {setup.base_roles()!r}")
+        roles = tuple(roles)
+        deal = _DEALS.get((setup, roles))
+        if deal is None:
+            deal = _dealt(setup, roles)
         self.setup = setup
-        self.roles = tuple(roles)
+        self.roles = roles
         self.names = setup.names
         self.words = GAME_WORDS[setup.game]
         n = setup.num_players
-        self.teams = tuple(ROLES[role].team for role in roles)
-        self.wolves = tuple(seat for seat in range(n) if roles[seat] == WEREWOLF)
+        self.teams, self.wolves = deal.teams, deal.wolves
         self.alive = [True] * n
         self._alive_key = tuple(self.alive)  # (``alive`` as a tuple: a key of legal tuples)
         # The legal tuples by (phase value, seat) while nobody dies (see legal_in).
         self._legal_now: dict[tuple[str, int], tuple[Action, ...]] = {}
         self.day = 0
-        self.phase = Phase.NIGHT_WOLVES
+        self.phase = _NIGHT_WOLVES
         self.winner: str | None = None
         self.truncated = False
         self.queue: list[int] = []
@@ -126,7 +137,7 @@ class WerewolfGame:
         self._messages = self.log.messages  # (posting a message is appending it here)
         self.game_log = GameLog(setup.to_dict(), self.roles)
         # What each seat knows of each seat's team (None: unknown), for observations.
-        self.known: list[list[str | None]] = [[None] * n for _ in range(n)]
+        self.known: list[list[str | None]] = []
         # Public structured history: votes cast (voter, target), accusations, claims.
         self.vote_counts = [[0] * n for _ in range(n)]
         self.accusations = [[0] * n for _ in range(n)]
@@ -136,14 +147,16 @@ class WerewolfGame:
         self.pair_cells: list[tuple[int, int, int]] = []
         # The last legal tuple handed out: (len of the game log's entries, seat, tuple).
         self._legal_memo: tuple[int, int, tuple[Action, ...]] = (-1, -1, ())
-        self._deal_messages()
+        # The deal's messages and knowledge (built once per setup and deal: see _dealt).
+        self._messages += deal.messages
+        self.known = [list(row) for row in deal.known]
         self._start_night()
 
     # -- queries ---------------------------------------------------------------------------
     @property
     def over(self) -> bool:
         """Whether the game has ended (decided or undecided)."""
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     @property
     def to_move(self) -> int | None:
@@ -169,7 +182,7 @@ class WerewolfGame:
         A seat may be listed twice (a tied bidder the last speech named, in a draw for
         the floor): it is then twice as likely as a seat listed once.
         """
-        return self.chance_options if self.phase is Phase.CHANCE else ()
+        return self.chance_options if self.phase is _CHANCE else ()
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Every legal structured action of ``seat`` now (empty off-turn).
@@ -206,7 +219,7 @@ class WerewolfGame:
         key = (phase._value_, seat)
         legal = self._legal_now.get(key)
         if legal is None:
-            wolves = self.wolves if phase is Phase.NIGHT_WOLVES else ()
+            wolves = self.wolves if phase is _NIGHT_WOLVES else ()
             self_save = self.setup.doctor_self_save
             legal = self._legal_now[key] = legal_actions_in(
                 key[0], seat, self._alive_key, wolves, self_save
@@ -278,7 +291,7 @@ class WerewolfGame:
                 action = Action("say", None, said)
         self.game_log.entries.append(("act", seat, action.kind, action.target, action.value))
         self.queue.pop(0)
-        if self._bidding and self.phase is Phase.DISCUSSION:
+        if self._bidding and self.phase is _DISCUSSION:
             self.mentions = self._mentioned(action)
         _EFFECTS[action.kind](self, seat, action)
         if not self.queue:
@@ -334,11 +347,11 @@ class WerewolfGame:
 
     # -- action effects --------------------------------------------------------------------
     def _on_pass(self, seat: int, action: Action) -> None:
-        if self.phase is Phase.VOTE:
+        if self.phase is _VOTE:
             self.votes.append((seat, None))
-        elif self.phase is Phase.DISCUSSION:
+        elif self.phase is _DISCUSSION:
             self._public("pass", seat, f"{self.names[seat]} says nothing.")
-        elif self.phase is Phase.BID:  # a forfeited bid
+        elif self.phase is _BID:  # a forfeited bid
             self._on_bid(seat, Action("bid", None, DEFAULT_BID))
 
     def _on_bid(self, seat: int, action: Action) -> None:
@@ -397,28 +410,28 @@ class WerewolfGame:
 
     # -- phases ----------------------------------------------------------------------------
     def _end_phase(self) -> None:
-        if self.phase is Phase.NIGHT_WOLVES:
+        if self.phase is _NIGHT_WOLVES:
             self._close_wolf_choice()
-            self._night_role(Phase.NIGHT_SEER)
-        elif self.phase is Phase.NIGHT_SEER:
-            self._night_role(Phase.NIGHT_DOCTOR)
-        elif self.phase is Phase.NIGHT_DOCTOR:
+            self._night_role(_NIGHT_SEER)
+        elif self.phase is _NIGHT_SEER:
+            self._night_role(_NIGHT_DOCTOR)
+        elif self.phase is _NIGHT_DOCTOR:
             self._dawn()
-        elif self.phase is Phase.DISCUSSION:
+        elif self.phase is _DISCUSSION:
             if self.setup.speaking_order == "bidding" and self.speeches_left > 0:
                 self._open_bids()
             else:
                 self._start_vote()
-        elif self.phase is Phase.VOTE:
+        elif self.phase is _VOTE:
             self._close_vote()
-        elif self.phase is Phase.BID:
+        elif self.phase is _BID:
             self._close_bids()
 
     def _start_night(self) -> None:
         self.day += 1
         self.wolf_picks, self.check, self.save = [], None, None
         self._public("night", None, f"Night {self.day} falls.")
-        self.phase = Phase.NIGHT_WOLVES
+        self.phase = _NIGHT_WOLVES
         self.queue = [seat for seat in self.wolves if self.alive[seat]]
 
     def _close_wolf_choice(self) -> None:
@@ -434,12 +447,12 @@ class WerewolfGame:
 
     def _night_role(self, phase: Phase) -> None:
         """Hand the night to the seer or the doctor, or skip a role nobody living holds."""
-        role = SEER if phase is Phase.NIGHT_SEER else DOCTOR
+        role = SEER if phase is _NIGHT_SEER else DOCTOR
         holders = [seat for seat in self.living() if self.roles[seat] == role]
         if holders:
             self.phase, self.queue = phase, holders
-        elif phase is Phase.NIGHT_SEER:
-            self._night_role(Phase.NIGHT_DOCTOR)
+        elif phase is _NIGHT_SEER:
+            self._night_role(_NIGHT_DOCTOR)
         else:
             self._dawn()
 
@@ -460,7 +473,7 @@ class WerewolfGame:
             self._chance("first_speaker", tuple(self.living()))
 
     def _start_discussion(self, first: int) -> None:
-        self.phase = Phase.DISCUSSION
+        self.phase = _DISCUSSION
         self.queue = round_robin(self.living(), first, self.setup.discussion_rounds)
         text = f"Discussion: {self.names[first]} speaks first."
         self._public("discussion", None, text, first)
@@ -477,7 +490,7 @@ class WerewolfGame:
         self._open_bids()
 
     def _open_bids(self) -> None:
-        self.phase, self.bids = Phase.BID, []
+        self.phase, self.bids = _BID, []
         self.queue = [seat for seat in self.living() if seat != self.floor]
 
     def _close_bids(self) -> None:
@@ -488,7 +501,7 @@ class WerewolfGame:
             self._chance("speaker", options)
 
     def _give_floor(self, seat: int) -> None:
-        self.phase, self.queue, self.floor = Phase.DISCUSSION, [seat], seat
+        self.phase, self.queue, self.floor = _DISCUSSION, [seat], seat
         self.speeches_left -= 1
         self.mentions = ()
         left = self.speeches_left
@@ -502,7 +515,7 @@ class WerewolfGame:
         return () if action.target is None else (action.target,)
 
     def _start_vote(self) -> None:
-        self.phase = Phase.VOTE
+        self.phase = _VOTE
         self.votes = []
         self.queue = self.living()
         self._public("vote_open", None, "Voting: name a player to exile, or abstain.")
@@ -544,7 +557,7 @@ class WerewolfGame:
         self._start_night()
 
     def _chance(self, kind: str, options: tuple[int, ...]) -> None:
-        self.phase, self.queue = Phase.CHANCE, []
+        self.phase, self.queue = _CHANCE, []
         self.chance_kind, self.chance_options = kind, options
 
     def _kill(self, seat: int, kind: str, text: str) -> None:
@@ -573,7 +586,7 @@ class WerewolfGame:
         return True
 
     def _game_over(self) -> None:
-        self.phase, self.queue = Phase.OVER, []
+        self.phase, self.queue = _OVER, []
         roles = ", ".join(
             f"{name} the {self.words.role(role)}"
             for name, role in zip(self.names, self.roles, strict=True)
@@ -583,24 +596,10 @@ class WerewolfGame:
             self.known[viewer] = list(self.teams)
 
     # -- messages --------------------------------------------------------------------------
-    def _deal_messages(self) -> None:
-        n = self.setup.num_players
-        for seat in range(n):
-            role = ROLES[self.roles[seat]]
-            shown, description = self.words.role(role.name), self.words.descriptions[role.name]
-            text = f"You are {self.names[seat]}, the {shown}. {description}"
-            self._post("role", None, frozenset({seat}), text, seat, role.name)
-            self.known[seat][seat] = role.team
-        wolves = frozenset(self.wolves)
-        pack = ", ".join(self.names[seat] for seat in self.wolves)
-        self._post("wolves", None, wolves, f"{self.words.killers.capitalize()} are: {pack}.")
-        for seat in self.wolves:
-            self.known[seat] = [self.teams[other] for other in range(n)]
-
     def _public(
         self, kind: str, sender: int | None, text: str, subject: int | None = None, value: str = ""
     ) -> None:
-        self._messages.append(Message(self.day, kind, sender, None, text, subject, value))
+        self._messages.append(_message(Message, (self.day, kind, sender, None, text, subject, value)))
 
     def _post(
         self,
@@ -611,7 +610,8 @@ class WerewolfGame:
         subject: int | None = None,
         value: str = "",
     ) -> None:
-        self._messages.append(Message(self.day, kind, sender, audience, text, subject, value))
+        message = (self.day, kind, sender, audience, text, subject, value)
+        self._messages.append(_message(Message, message))
 
     def view(self, seat: int) -> list[Message]:
         """The messages ``seat`` may read, oldest first."""
@@ -626,3 +626,57 @@ _EFFECTS = {
     for name, function in vars(WerewolfGame).items()
     if name.startswith("_on_")
 }
+
+
+#: Builds a :class:`Message` from a tuple of its fields (``Message(...)`` itself runs a
+#: Python ``__new__`` that does the same, about three times slower).
+_message: Callable[[type[Message], tuple[Any, ...]], Message] = tuple.__new__
+#: Deals whose messages and knowledge :func:`_dealt` keeps before it starts over.
+MAX_DEALS_KEPT = 4096
+
+
+class _Deal(NamedTuple):
+    """What a deal gives a new game before its first night (the same for every game of it)."""
+
+    teams: tuple[str, ...]
+    wolves: tuple[int, ...]
+    messages: tuple[Message, ...]
+    known: tuple[tuple[str | None, ...], ...]
+
+
+#: The deals seen lately, by (setup, roles).
+_DEALS: dict[tuple[WerewolfSetup, tuple[str, ...]], _Deal] = {}
+
+
+def _dealt(setup: WerewolfSetup, roles: tuple[str, ...]) -> _Deal:
+    """Check ``roles`` against ``setup`` and build (and keep) the deal's messages.
+
+    Each seat reads its role; the werewolves read who they are and know each other.
+
+    Raises:
+        ValueError: ``roles`` is not a permutation of ``setup.base_roles()``.
+    """
+    if sorted(roles) != sorted(setup.base_roles()):
+        raise ValueError(f"roles {roles!r} are not a deal of {setup.base_roles()!r}")
+    n, names, words = setup.num_players, setup.names, GAME_WORDS[setup.game]
+    teams = tuple(ROLES[role].team for role in roles)
+    wolves = tuple(seat for seat in range(n) if roles[seat] == WEREWOLF)
+    messages = []
+    known: list[list[str | None]] = [[None] * n for _ in range(n)]
+    for seat in range(n):
+        role = ROLES[roles[seat]]
+        shown, description = words.role(role.name), words.descriptions[role.name]
+        text = f"You are {names[seat]}, the {shown}. {description}"
+        messages.append(Message(0, "role", None, frozenset({seat}), text, seat, role.name))
+        known[seat][seat] = role.team
+    pack = ", ".join(names[seat] for seat in wolves)
+    text = f"{words.killers.capitalize()} are: {pack}."
+    messages.append(Message(0, "wolves", None, frozenset(wolves), text))
+    for seat in wolves:
+        known[seat] = list(teams)
+    if len(_DEALS) >= MAX_DEALS_KEPT:
+        _DEALS.clear()
+    deal = _DEALS[setup, roles] = _Deal(
+        teams, wolves, tuple(messages), tuple(tuple(row) for row in known)
+    )
+    return deal
