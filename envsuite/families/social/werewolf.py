@@ -468,8 +468,10 @@ class WerewolfEnv(SocialAECEnv[Action]):
 
         What the base's ``step`` does, without its general bookkeeping: only the mover's
         info and that of the player to move next change (their ``legal_actions`` or
-        ``action_mask``); the rewards are all 0 until the last step, which goes through
-        the base's ``_finish``.
+        ``action_mask``, as :meth:`_hand_over` writes them); the rewards are all 0 until
+        the last step, which goes through the base's ``_finish``. The helpers it would
+        call each step are written out here (a Python call costs about as much as the
+        lines it runs).
         """
         game = self.game
         queue = game.queue
@@ -480,7 +482,12 @@ class WerewolfEnv(SocialAECEnv[Action]):
             return False
         parsed = None
         if type(action) is self._action_type:  # an exact listed action needs no parsing
-            parsed = self._listing(seat).by_encoding.get(action)
+            now = self._now  # (_listing's kept listing, read here)
+            if now[0] is game and now[1] == len(game.game_log.entries) and now[2] == seat:
+                listed = now[3]
+            else:
+                listed = self._listing(seat)
+            parsed = listed.by_encoding.get(action)  # type: ignore[union-attr]
         if parsed is None:
             if type(action) is not str:
                 return False
@@ -497,26 +504,41 @@ class WerewolfEnv(SocialAECEnv[Action]):
             self._finish(current, self._final_turn({}, game.truncated), {current: None})
             return True
         self.rewards = self._no_rewards.copy()  # (every agent is live until the end)
-        self._pass_turn(current, seat, game.queue[0])
-        return True
-
-    def _pass_turn(self, current: str, seat: int, next_seat: int) -> None:
-        """The infos after ``current`` (at ``seat``) played and ``next_seat`` is to move."""
+        # The infos after ``current`` played and the next seat is to move (_hand_over's).
+        next_seat = game.queue[0]
         listed = self._listing(next_seat)
         words = self._seat_words  # (built with the game: see _new_game)
-        role, team = words[1][seat] if words[0] is self.game else self._words_of(seat)
-        played = {
-            "role": role,
-            "team": team,
-            "invalid_actions": self.invalid_actions[current],
-            "parse_error": None,
-        }
+        role, team = words[1][seat] if words[0] is game else self._words_of(seat)
         mover = self.possible_agents[next_seat]
-        if listed.mask is None:
-            self._hand_over(current, played, mover, list(listed.encoded), [])
+        infos, marked = self.infos, self._marked_empty
+        mask = listed.mask
+        if mask is None:
+            key, legal, empty = "legal_actions", list(listed.encoded), []
         else:
-            mask = listed.mask
-            self._hand_over(current, played, mover, mask.copy(), np.zeros_like(mask))
+            key, legal, empty = "action_mask", mask.copy(), np.zeros(mask.size, np.int8)
+        if mover == current:
+            played = {
+                "role": role,
+                "team": team,
+                "invalid_actions": self.invalid_actions[current],
+                "parse_error": None,
+                key: legal,
+            }
+            infos[current] = played
+        else:
+            played = {
+                "role": role,
+                "team": team,
+                "invalid_actions": self.invalid_actions[current],
+                "parse_error": None,
+                key: empty,
+            }
+            infos[current] = played
+            marked[current] = (played, empty)
+            infos[mover] = {**infos[mover], key: legal}
+        marked.pop(mover, None)
+        self.agent_selection = mover
+        return True
 
     def _turn(self, agent: str, rewards: dict[str, float]) -> Turn:
         if not self.game.over:
