@@ -112,7 +112,8 @@ class WerewolfGame:
         n = setup.num_players
         self.teams, self.wolves = deal.teams, deal.wolves
         self.alive = [True] * n
-        self._alive_key = tuple(self.alive)  # (``alive`` as a tuple: a key of legal tuples)
+        # ``alive`` as a tuple (a key of legal tuples): a new object at each death.
+        self.alive_key = tuple(self.alive)
         # The legal tuples by (phase value, seat) while nobody dies (see legal_in).
         self._legal_now: dict[tuple[str, int], tuple[Action, ...]] = {}
         self.day = 0
@@ -222,7 +223,7 @@ class WerewolfGame:
             wolves = self.wolves if phase is _NIGHT_WOLVES else ()
             self_save = self.setup.doctor_self_save
             legal = self._legal_now[key] = legal_actions_in(
-                key[0], seat, self._alive_key, wolves, self_save
+                key[0], seat, self.alive_key, wolves, self_save
             )
         return legal
 
@@ -562,7 +563,7 @@ class WerewolfGame:
 
     def _kill(self, seat: int, kind: str, text: str) -> None:
         self.alive[seat] = False
-        self._alive_key = tuple(self.alive)
+        self.alive_key = tuple(self.alive)
         self._legal_now = {}
         self._public(kind, None, text, seat)
         if self.setup.reveal_roles_on_death:
