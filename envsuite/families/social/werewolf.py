@@ -287,6 +287,8 @@ class WerewolfEnv(SocialAECEnv[Action]):
         self._listings = ListedCache(
             self._encode_for, None if observation_mode == "text" else 1 + 3 * n
         )
+        # Whether the observations are vectors (for the env's life).
+        self._vector = observation_mode == "vector"
         # Whether the measures are on (for the env's life).
         self._measured = self.measures.enabled
         # Text commands read lately, and what they parsed to (see :meth:`_read_text`).
@@ -573,17 +575,22 @@ class WerewolfEnv(SocialAECEnv[Action]):
     def observe(self, agent: str) -> Any:
         """What ``agent`` may know, as text or as a vector (see Observation)."""
         seat = self._seat[agent]
-        if self.observation_mode == "vector":
-            return self._observer.view(self.game, seat)
+        game = self.game
+        if self._vector:
+            return self._observer.view(game, seat)
         info = self.infos.get(agent) if self.infos else None
         error = None if info is None else info.get("parse_error")
         if self._measured and self.measures.probe_seat == seat:
-            view = self._texts.view(self.game, seat, error, [], MAX_OBSERVATION_CHARS)
-            return f"{view}\n{probe_prompt(self.measures.question(self.game, seat))}"
-        game = self.game
-        if game.to_move != seat:
+            view = self._texts.view(game, seat, error, [], MAX_OBSERVATION_CHARS)
+            return f"{view}\n{probe_prompt(self.measures.question(game, seat))}"
+        queue = game.queue
+        if not queue or queue[0] != seat:  # (not to move)
             return self._texts.view(game, seat, error, [], MAX_OBSERVATION_CHARS)
-        listed = self._listing(seat)
+        now = self._now  # (_listing's kept listing, read here)
+        if now[0] is game and now[1] == len(game.game_log.entries) and now[2] == seat:
+            listed: Listed = now[3]  # type: ignore[assignment]
+        else:
+            listed = self._listing(seat)
         made_of = (game.phase, game.speeches_left)  # (with the listing, all the line shows)
         status = listed.status
         if status is None or status[0] != made_of:
@@ -591,6 +598,17 @@ class WerewolfEnv(SocialAECEnv[Action]):
             status = listed.status = (made_of, line)
         return self._texts.view(
             game, seat, error, listed.encoded, MAX_OBSERVATION_CHARS, None, status[1]
+        )
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The agent to move's observation, cumulative reward, ends and info (PettingZoo's)."""
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
         )
 
     def render_text(self) -> str:

@@ -284,8 +284,9 @@ class TextObserver:
         self._openings: list[str] = []
         self._alive: tuple[list[bool], str] = ([], "")
         self._known: list[tuple[list[str | None], str]] = []
-        # Per seat: the alive line and known line its head was built from, and the head.
-        self._heads: list[tuple[str, str, str]] = []
+        # Per seat: the game's ``alive_key`` and ``knowledge`` its head was built at, and
+        # the head.
+        self._heads: list[tuple[tuple[bool, ...], int, str]] = []
         # The setup of the last game, and per deal of it (roles) the rules and openings.
         self._setup: WerewolfSetup | None = None
         self._by_deal: dict[tuple[str, ...], tuple[str, list[str]]] = {}
@@ -306,35 +307,40 @@ class TextObserver:
         """
         if game is not self._game:
             self._start(game)
-        messages, texts = game.log.messages, self._texts[seat]
-        if self._seen[seat] < len(messages):
-            self._read(seat, messages)
+        messages, start = game.log.messages, self._seen[seat]
+        if start < len(messages):  # (the seat reads the messages new since it last read)
+            self._seen[seat] = len(messages)
+            new = [m.text for m in messages[start:] if m.audience is None or seat in m.audience]
+            if new:
+                added = "\n".join(new)
+                texts = self._texts[seat]
+                self._joined[seat] = f"{self._joined[seat]}\n{added}" if texts else added
+                texts += new
+                self._used[seat] += len(added) + 1  # each line and its newline
         if status is None:
             status = status_line(game, seat, legal, acting)
         if error:
             status = f"Your last action was refused ({error}); you lost that turn.\n{status}"
-        head, used = self._head(game, seat), self._used[seat]
+        kept = self._heads[seat]
+        if kept[0] is game.alive_key and kept[1] == game.knowledge:
+            head = kept[2]
+        else:
+            head = self._head(game, seat)
+        used = self._used[seat]
         # (the head ends with "\nEvents:\n", 9 characters; _compose counts its lines' newlines)
         if used > limit - (len(head) - 8) - len(status) - 1 - 60:
+            texts = self._texts[seat]
             return _compose(game, seat, error, legal, limit, self._rules, texts, used, acting)
-        if texts:
+        if used:
             return f"{head}{self._joined[seat]}\n{status}"
         return f"{head}{status}"
 
-    def _read(self, seat: int, messages: list[Message]) -> None:
-        """Add the texts of the game's ``messages`` new since ``seat`` last read, that it may."""
-        texts, start = self._texts[seat], self._seen[seat]
-        self._seen[seat] = len(messages)
-        new = [m.text for m in messages[start:] if m.audience is None or seat in m.audience]
-        if not new:
-            return
-        added = "\n".join(new)
-        self._joined[seat] = f"{self._joined[seat]}\n{added}" if texts else added
-        texts.extend(new)
-        self._used[seat] += len(added) + 1  # each line and its newline
-
     def _head(self, game: WerewolfGame, seat: int) -> str:
-        """The lines before ``seat``'s events, through "Events:" (kept while they stand)."""
+        """The lines before ``seat``'s events, through "Events:".
+
+        Kept per seat (:meth:`view` reuses it) with the game's ``alive_key`` and
+        ``knowledge`` it was built at.
+        """
         if game.alive != self._alive[0]:
             self._alive = (list(game.alive), _alive_line(game))
         alive_line = self._alive[1]
@@ -345,12 +351,10 @@ class TextObserver:
             if game.known[seat] != known[0]:
                 known = self._known[seat] = (list(game.known[seat]), _known_line(game, seat))
             known_line = known[1]
-        kept = self._heads[seat]
-        if kept[0] is not alive_line or kept[1] is not known_line:
-            middle = f"{alive_line}\n{known_line}" if known_line else alive_line
-            head = f"{self._openings[seat]}{middle}\nEvents:\n"
-            kept = self._heads[seat] = (alive_line, known_line, head)
-        return kept[2]
+        middle = f"{alive_line}\n{known_line}" if known_line else alive_line
+        head = f"{self._openings[seat]}{middle}\nEvents:\n"
+        self._heads[seat] = (game.alive_key, game.knowledge, head)
+        return head
 
     def _start(self, game: WerewolfGame) -> None:
         """Forget the last game's texts; build the lines of ``game`` that never change."""
@@ -369,7 +373,7 @@ class TextObserver:
         self._joined = [""] * seats
         self._alive = ([], "")
         self._known = [([], "")] * seats
-        self._heads = [("", "", "")] * seats
+        self._heads = [((), -1, "")] * seats
 
 
 def _you_line(game: WerewolfGame, seat: int) -> str:

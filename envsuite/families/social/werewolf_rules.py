@@ -89,6 +89,9 @@ class WerewolfGame:
         phase: What the game waits for (:class:`Phase`).
         day: The current night/day number (1 for the first night and day).
         alive: Whether each seat lives.
+        alive_key: ``alive`` as a tuple, a new object at each death.
+        known: What each seat knows of each seat's team (None: unknown).
+        knowledge: How many times ``known`` changed.
         winner: ``"village"`` or ``"werewolves"`` once decided, else None.
         log: Every message, and each seat's view of them.
         game_log: The setup, the deal and every entry (replays the game).
@@ -139,6 +142,8 @@ class WerewolfGame:
         self.game_log = GameLog(setup.to_dict(), self.roles)
         # What each seat knows of each seat's team (None: unknown), for observations.
         self.known: list[list[str | None]] = []
+        # How many times ``known`` changed (observers rebuild what they made of it then).
+        self.knowledge = 0
         # Public structured history: votes cast (voter, target), accusations, claims.
         self.vote_counts = [[0] * n for _ in range(n)]
         self.accusations = [[0] * n for _ in range(n)]
@@ -377,6 +382,7 @@ class WerewolfGame:
         self.check = action.target
         team = self.teams[action.target]
         self.known[seat][action.target] = team
+        self.knowledge += 1
         verdict = self.words.verdict(team == WEREWOLVES)
         text = f"{self.words.vision}: {self.names[action.target]} is {verdict}."
         self._post("check", seat, frozenset({seat}), text, action.target, team)
@@ -572,6 +578,7 @@ class WerewolfGame:
             self._public("reveal", None, f"{self.names[seat]} was the {shown}.", seat, role)
             for viewer in range(self.setup.num_players):
                 self.known[viewer][seat] = self.teams[seat]
+            self.knowledge += 1
 
     def _check_winner(self) -> bool:
         wolves = self.living_wolves()
@@ -595,6 +602,7 @@ class WerewolfGame:
         self._public("roles", None, f"The roles were: {roles}.")
         for viewer in range(self.setup.num_players):
             self.known[viewer] = list(self.teams)
+        self.knowledge += 1
 
     # -- messages --------------------------------------------------------------------------
     def _public(
