@@ -39,6 +39,7 @@ the same class.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import compress
 from typing import Any, NamedTuple
 
 from envsuite.families.social.channels import Message, MessageLog
@@ -114,6 +115,8 @@ class WerewolfGame:
         self.words = GAME_WORDS[setup.game]
         n = setup.num_players
         self.teams, self.wolves = deal.teams, deal.wolves
+        self._holders = deal.holders  # (the seats of each role)
+        self._seats = range(n)
         self.alive = [True] * n
         # ``alive`` as a tuple (a key of legal tuples): a new object at each death.
         self.alive_key = tuple(self.alive)
@@ -176,11 +179,12 @@ class WerewolfGame:
 
     def living(self) -> list[int]:
         """The living seats, in seat order."""
-        return [seat for seat in range(self.setup.num_players) if self.alive[seat]]
+        return list(compress(self._seats, self.alive))
 
     def living_wolves(self) -> int:
         """How many werewolves live."""
-        return sum(self.alive[seat] for seat in self.wolves)
+        alive = self.alive
+        return sum([alive[seat] for seat in self.wolves])
 
     def chance_outcomes(self) -> tuple[int, ...]:
         """The equally likely entries of the pending chance event (empty when none).
@@ -442,7 +446,8 @@ class WerewolfGame:
         self.queue = [seat for seat in self.wolves if self.alive[seat]]
 
     def _close_wolf_choice(self) -> None:
-        target = tally(self.wolf_picks, "first_named").chosen
+        picks = self.wolf_picks  # (one pick is the choice: a tally of one, counted quicker)
+        target = picks[0] if len(picks) == 1 else tally(picks, "first_named").chosen
         self.kill_target = target
         wolves = frozenset(self.wolves)
         if target is None:
@@ -455,7 +460,8 @@ class WerewolfGame:
     def _night_role(self, phase: Phase) -> None:
         """Hand the night to the seer or the doctor, or skip a role nobody living holds."""
         role = SEER if phase is _NIGHT_SEER else DOCTOR
-        holders = [seat for seat in self.living() if self.roles[seat] == role]
+        alive = self.alive
+        holders = [seat for seat in self._holders[role] if alive[seat]]
         if holders:
             self.phase, self.queue = phase, holders
         elif phase is _NIGHT_SEER:
@@ -584,7 +590,7 @@ class WerewolfGame:
         wolves = self.living_wolves()
         if wolves == 0:
             self.winner = VILLAGE
-        elif wolves >= len(self.living()) - wolves:
+        elif wolves >= self.alive.count(True) - wolves:
             self.winner = WEREWOLVES
         else:
             return False
@@ -649,6 +655,7 @@ class _Deal(NamedTuple):
 
     teams: tuple[str, ...]
     wolves: tuple[int, ...]
+    holders: dict[str, tuple[int, ...]]
     messages: tuple[Message, ...]
     known: tuple[tuple[str | None, ...], ...]
 
@@ -670,6 +677,9 @@ def _dealt(setup: WerewolfSetup, roles: tuple[str, ...]) -> _Deal:
     n, names, words = setup.num_players, setup.names, GAME_WORDS[setup.game]
     teams = tuple(ROLES[role].team for role in roles)
     wolves = tuple(seat for seat in range(n) if roles[seat] == WEREWOLF)
+    holders = {role: tuple(s for s in range(n) if roles[s] == role) for role in set(roles)}
+    holders.setdefault(SEER, ())
+    holders.setdefault(DOCTOR, ())
     messages = []
     known: list[list[str | None]] = [[None] * n for _ in range(n)]
     for seat in range(n):
@@ -686,6 +696,6 @@ def _dealt(setup: WerewolfSetup, roles: tuple[str, ...]) -> _Deal:
     if len(_DEALS) >= MAX_DEALS_KEPT:
         _DEALS.clear()
     deal = _DEALS[setup, roles] = _Deal(
-        teams, wolves, tuple(messages), tuple(tuple(row) for row in known)
+        teams, wolves, holders, tuple(messages), tuple(tuple(row) for row in known)
     )
     return deal
