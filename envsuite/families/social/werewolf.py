@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import numpy as np
+from gymnasium.utils import seeding
 
 from envsuite.action_parsing import parse_index as parse_int_index
 from envsuite.aec_env_base import Turn
@@ -302,6 +303,51 @@ class WerewolfEnv(SocialAECEnv[Action]):
         named = [(words.role(each), words.team(ROLES[each].team)) for each in game.roles]
         self._seat_words = (game, named)
         return game
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Seed ``self.np_random`` (when ``seed`` is given, or on first use); deal a new game.
+
+        Without measures or ``"human"`` rendering, the base's ``reset`` with its infos
+        written at once (each seat's role, team, no refused action, no parse error, and
+        the legal actions or mask of the player to move, empty ones for the others, as the
+        base's ``_mark_legal_actions`` writes them).
+        """
+        if not self._quick:
+            super().reset(seed, options)
+            return
+        if seed is not None or self.np_random is None:
+            self.np_random, self.np_random_seed = seeding.np_random(seed)
+        agents = self.possible_agents
+        self.agents = list(agents)
+        self.rewards = dict.fromkeys(agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(agents, 0.0)
+        self.terminations = dict.fromkeys(agents, False)
+        self.truncations = dict.fromkeys(agents, False)
+        self._skip_agent_selection = None
+        self.game = game = self._new_game(self.np_random)
+        self.invalid_actions = dict.fromkeys(agents, 0)
+        if game.phase is _CHANCE:
+            self._resolve_chance()
+        first = game.queue[0]  # (a new game opens with the werewolves' night)
+        listed = self._listing(first)
+        words = self._seat_words[1]  # (built with the game: see _new_game)
+        vector = self._vector
+        key = "action_mask" if vector else "legal_actions"
+        self.infos = infos = {}
+        self._marked_empty = marked = {}
+        for seat, agent in enumerate(agents):
+            role, team = words[seat]
+            if seat == first:
+                mask = listed.mask
+                value: Any = list(listed.encoded) if mask is None else mask.copy()
+            else:
+                value = np.zeros(listed.mask.size, np.int8) if vector else []  # type: ignore[union-attr]
+            info = {"role": role, "team": team, "invalid_actions": 0, "parse_error": None}
+            info[key] = value
+            infos[agent] = info
+            if seat != first:
+                marked[agent] = (info, value)
+        self.agent_selection = agents[first]
 
     def _info(self, agent: str) -> dict[str, Any]:
         seat = self._seat[agent]
