@@ -210,13 +210,6 @@ class WerewolfEnv(SocialAECEnv[Action]):
     # The listing of the seat to move while the game stands still: (game, log length,
     # seat, listing); see :meth:`_listing`.
     _now: tuple[WerewolfGame | None, int, int, Listed | None] = (None, -1, -1, None)
-    # The listings of the seats to move by (phase value, seat), for one game while who
-    # lives stands still: (game, its ``alive_key``, listings); see :meth:`_listing`.
-    _by_phase: tuple[WerewolfGame | None, tuple[bool, ...], dict[tuple[str, int], Listed]] = (
-        None,
-        (),
-        {},
-    )
     # The game whose seats' (role, team) words :meth:`_info` keeps, and those words.
     _seat_words: tuple[WerewolfGame | None, list[tuple[str, str]]] = (None, [])
 
@@ -288,6 +281,7 @@ class WerewolfEnv(SocialAECEnv[Action]):
         self._listings = ListedCache(
             self._encode_for, None if observation_mode == "text" else 1 + 3 * n
         )
+        self._listed_by_id = self._listings.by_id
         # Whether the observations are vectors (for the env's life).
         self._vector = observation_mode == "vector"
         # Whether the measures are on (for the env's life).
@@ -465,28 +459,17 @@ class WerewolfEnv(SocialAECEnv[Action]):
         return self._listing(seat).encoded
 
     def _listing(self, seat: int) -> Listed:
-        """The listing of ``seat``'s legal tuple now (kept while the game stands still).
-
-        The listings of the seats to move are also kept by (phase, seat) while nobody in
-        the game dies (the engine's legal tuples depend on nothing else within a game).
-        """
+        """The listing of ``seat``'s legal tuple now (kept while the game stands still)."""
         game = self.game
         version = len(game.game_log.entries)  # every move and chance draw adds an entry
         now = self._now
         if now[0] is game and now[1] == version and now[2] == seat:
             return now[3]  # type: ignore[return-value]  # (set with its game)
         queue = game.queue  # (legal_tuple's rule, without its own memo)
-        if queue and queue[0] == seat:
-            kept = self._by_phase
-            if kept[0] is not game or kept[1] is not game.alive_key:
-                kept = self._by_phase = (game, game.alive_key, {})
-            key = (game.phase._value_, seat)
-            listed = kept[2].get(key)
-            if listed is None:
-                legal = game.legal_in(game.phase, seat)
-                listed = kept[2][key] = self._listings.get(seat, legal)
-        else:
-            listed = self._listings.get(seat, ())
+        legal = game.legal_in(game.phase, seat) if queue and queue[0] == seat else ()
+        listed = self._listed_by_id.get(id(legal))  # (ListedCache.get's lookup, inlined)
+        if listed is None or listed.legal is not legal:
+            listed = self._listings.get(seat, legal)
         self._now = (game, version, seat, listed)
         return listed
 

@@ -144,17 +144,17 @@ class VectorObserver:
                 out[kept.phase_at] = 0.0
             out[at] = 1.0
             kept.phase_at = at
-        turn = acting is not None or game.to_move == seat
+        queue = game.queue  # (game.to_move, read here)
+        turn = acting is not None or (len(queue) > 0 and queue[0] == seat)
         if turn is not kept.turn:
             out[HEAD - 2] = float(turn)
             kept.turn = turn
         if game.day != kept.day:
             out[HEAD - 1] = min(1.0, game.day / game.setup.max_days)
             kept.day = game.day
-        known, alive = game.known[seat], game.alive
-        if alive != kept.alive or known != kept.known:
-            kept.alive, kept.known = list(alive), list(known)
-            out[HEAD : HEAD + 3 * self.n] = self._seats(seat, known, alive)
+        if kept.alive_key is not game.alive_key or kept.knowledge != game.knowledge:
+            kept.alive_key, kept.knowledge = game.alive_key, game.knowledge
+            out[HEAD : HEAD + 3 * self.n] = self._seats(seat, game.known[seat], game.alive)
         changes = len(game.pair_cells)
         if changes != kept.changes:
             self._pairs(game)
@@ -187,15 +187,16 @@ class VectorObserver:
 class _SeatVector:
     """One seat's last vector observation and what it was written from."""
 
-    __slots__ = ("alive", "changes", "day", "known", "out", "phase_at", "turn")
+    __slots__ = ("alive_key", "changes", "day", "knowledge", "out", "phase_at", "turn")
 
     def __init__(self, size: int) -> None:
         self.out = np.zeros(size, dtype=np.float32)
         self.phase_at = -1
         self.turn: bool | None = None
         self.day = -1
-        self.alive: list[bool] = []
-        self.known: list[str | None] = []
+        # The game's ``alive_key`` and ``knowledge`` the per-seat entries were written at.
+        self.alive_key: tuple[bool, ...] = ()
+        self.knowledge = -1
         self.changes = -1
 
 
