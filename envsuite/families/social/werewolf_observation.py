@@ -268,10 +268,10 @@ class TextObserver:
 
     Per game it keeps the rules text and, per seat, the texts of the messages the seat
     has read so far, their total length and their lines joined (a seat's view only
-    grows), and the head of its observation (the opening lines that never change, the
-    lines of the living and of what the seat knows, rebuilt only when one of these
-    changes), so an observation costs the messages new since the last one and one join,
-    not the whole history.
+    grows), the opening lines that never change, the line of the living (rebuilt when
+    someone dies: the game's ``alive_key`` changes) and each seat's line of what it
+    knows (looked at again when the game's ``knowledge`` changes), so an observation
+    costs the messages new since the last one and one join, not the whole history.
     """
 
     def __init__(self) -> None:
@@ -283,11 +283,11 @@ class TextObserver:
         self._used: list[int] = []
         self._joined: list[str] = []
         self._openings: list[str] = []
-        self._alive: tuple[list[bool], str] = ([], "")
-        self._known: list[tuple[list[str | None], str]] = []
-        # Per seat: the game's ``alive_key`` and ``knowledge`` its head was built at, and
-        # the head.
-        self._heads: list[tuple[tuple[bool, ...], int, str]] = []
+        # The line of the living, and the game's ``alive_key`` it was written at.
+        self._alive: tuple[tuple[bool, ...] | None, str] = (None, "")
+        # Per seat: the game's ``knowledge`` its known line was written at, the seat's
+        # knowledge row then, and the line with its newline ("" when it knows nothing).
+        self._known: list[tuple[int, list[str | None], str]] = []
         # The setup of the last game, and per deal of it (roles) the rules and openings.
         self._setup: WerewolfSetup | None = None
         self._by_deal: dict[tuple[str, ...], tuple[str, list[str]]] = {}
@@ -322,40 +322,35 @@ class TextObserver:
             status = status_line(game, seat, legal, acting)
         if error:
             status = f"Your last action was refused ({error}); you lost that turn.\n{status}"
-        kept = self._heads[seat]
-        if kept[0] is game.alive_key and kept[1] == game.knowledge:
-            head = kept[2]
-        else:
-            head = self._head(game, seat)
+        alive = self._alive
+        if alive[0] is not game.alive_key:
+            alive = self._alive = (game.alive_key, _alive_line(game))
+        known = self._known[seat]
+        if known[0] != game.knowledge:
+            known = self._known_part(game, seat)
+        opening, alive_line, known_part = self._openings[seat], alive[1], known[2]
         used = self._used[seat]
-        # (the head ends with "\nEvents:\n", 9 characters; _compose counts its lines' newlines)
-        if used > limit - (len(head) - 8) - len(status) - 1 - 60:
+        # (the lines before the events and their newlines, as _compose counts them)
+        if used > limit - (len(opening) + len(alive_line) + 1 + len(known_part)) - len(status) - 61:
             texts = self._texts[seat]
             return _compose(game, seat, error, legal, limit, self._rules, texts, used, acting)
         if used:
-            return f"{head}{self._joined[seat]}\n{status}"
-        return f"{head}{status}"
+            joined = self._joined[seat]
+            return f"{opening}{alive_line}\n{known_part}Events:\n{joined}\n{status}"
+        return f"{opening}{alive_line}\n{known_part}Events:\n{status}"
 
-    def _head(self, game: WerewolfGame, seat: int) -> str:
-        """The lines before ``seat``'s events, through "Events:".
-
-        Kept per seat (:meth:`view` reuses it) with the game's ``alive_key`` and
-        ``knowledge`` it was built at.
-        """
-        if game.alive != self._alive[0]:
-            self._alive = (list(game.alive), _alive_line(game))
-        alive_line = self._alive[1]
+    def _known_part(self, game: WerewolfGame, seat: int) -> tuple[int, list[str | None], str]:
+        """``seat``'s known line with its newline, now (none once the game is over), kept."""
+        row, kept = game.known[seat], self._known[seat]
         if game.phase is Phase.OVER:  # the known line is dropped at the end
-            known_line = ""
+            part = ""
+        elif row == kept[1] and kept[0] >= 0:
+            part = kept[2]
         else:
-            known = self._known[seat]
-            if game.known[seat] != known[0]:
-                known = self._known[seat] = (list(game.known[seat]), _known_line(game, seat))
-            known_line = known[1]
-        middle = f"{alive_line}\n{known_line}" if known_line else alive_line
-        head = f"{self._openings[seat]}{middle}\nEvents:\n"
-        self._heads[seat] = (game.alive_key, game.knowledge, head)
-        return head
+            line = _known_line(game, seat)
+            part = f"{line}\n" if line else ""
+        known = self._known[seat] = (game.knowledge, list(row), part)
+        return known
 
     def _start(self, game: WerewolfGame) -> None:
         """Forget the last game's texts; build the lines of ``game`` that never change."""
@@ -372,9 +367,8 @@ class TextObserver:
         self._seen = [0] * seats
         self._used = [0] * seats
         self._joined = [""] * seats
-        self._alive = ([], "")
-        self._known = [([], "")] * seats
-        self._heads = [((), -1, "")] * seats
+        self._alive = (None, "")
+        self._known = [(-1, [], "")] * seats
 
 
 def _you_line(game: WerewolfGame, seat: int) -> str:
