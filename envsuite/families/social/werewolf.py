@@ -8,7 +8,7 @@ import numpy as np
 from gymnasium.utils import seeding
 
 from envsuite.action_parsing import parse_index as parse_int_index
-from envsuite.aec_env_base import Turn
+from envsuite.aec_env_base import EnvsuiteAECEnv, Turn
 from envsuite.env_base import InvalidAction
 from envsuite.families.social.belief_probes import UNIFORM_ANSWER, probe_prompt
 from envsuite.families.social.listed_actions import Listed, ListedCache
@@ -282,6 +282,8 @@ class WerewolfEnv(SocialAECEnv[Action]):
             self._encode_for, None if observation_mode == "text" else 1 + 3 * n
         )
         self._listed_by_id = self._listings.by_id
+        # Each deal's (role, team) words per seat (see _new_game).
+        self._words_by_deal: dict[tuple[str, ...], list[tuple[str, str]]] = {}
         # Whether the observations are vectors (for the env's life).
         self._vector = observation_mode == "vector"
         # Whether the measures are on (for the env's life).
@@ -293,8 +295,13 @@ class WerewolfEnv(SocialAECEnv[Action]):
     def _new_game(self, rng: np.random.Generator) -> WerewolfGame:
         """The roles dealt (a uniform permutation from ``rng``)."""
         game = WerewolfGame(self.setup, self._dealt_roles(rng))
-        words = game.words
-        named = [(words.role(each), words.team(ROLES[each].team)) for each in game.roles]
+        named = self._words_by_deal.get(game.roles)
+        if named is None:  # (the words depend on the deal only: kept per deal)
+            if len(self._words_by_deal) >= MAX_TEXTS_READ:
+                self._words_by_deal.clear()
+            words = game.words
+            named = [(words.role(each), words.team(ROLES[each].team)) for each in game.roles]
+            self._words_by_deal[game.roles] = named
         self._seat_words = (game, named)
         return game
 
@@ -514,23 +521,26 @@ class WerewolfEnv(SocialAECEnv[Action]):
             self.measures.after_change(self.game)
 
     # -- the common step -----------------------------------------------------------------
-    def _quick_step(self, action: Any) -> bool:
-        """Play a legal action of the player to move; False (nothing done) if it is not one.
+    def step(self, action: Any, agent: str | None = None) -> None:
+        """Apply ``action`` for the agent to move (the AEC base's rules, see its module).
 
-        What the base's ``step`` does, without its general bookkeeping: only the mover's
-        info and that of the player to move next change (their ``legal_actions`` or
-        ``action_mask``, as :meth:`_hand_over` writes them); the rewards are all 0 until
-        the last step, which goes through the base's ``_finish``. The helpers it would
-        call each step are written out here (a Python call costs about as much as the
-        lines it runs).
+        The common case (see :meth:`SocialAECEnv.step`) is played here, in the step
+        itself: what the base's ``step`` does, without its general bookkeeping: only the
+        mover's info and that of the player to move next change (their ``legal_actions``
+        or ``action_mask``, as :meth:`_hand_over` writes them); the rewards are all 0
+        until the last step, which goes through the base's ``_finish``. The helpers it
+        would call each step are written out here (a Python call costs about as much as
+        the lines it runs). Anything else goes the base's general way.
         """
         game = self.game
         queue = game.queue
-        if not queue or not self.agents:  # the game is over (or was never started)
-            return False
+        if agent is not None or not self._quick or not queue or not self.agents:
+            EnvsuiteAECEnv.step(self, action, agent)  # (named, measured, over or not started)
+            return
         seat, current = queue[0], self.agent_selection
         if self._seat[current] != seat:
-            return False
+            EnvsuiteAECEnv.step(self, action, agent)
+            return
         parsed = None
         if type(action) is self._action_type:  # an exact listed action needs no parsing
             now = self._now  # (_listing's kept listing, read here)
@@ -541,11 +551,13 @@ class WerewolfEnv(SocialAECEnv[Action]):
             parsed = listed.by_encoding.get(action)  # type: ignore[union-attr]
         if parsed is None:
             if type(action) is not str:
-                return False
+                EnvsuiteAECEnv.step(self, action, agent)  # (refused: the general path says why)
+                return
             try:
                 parsed = self.parse_action(current, action)
             except Exception:  # refused: the general path says why and applies the penalty
-                return False
+                EnvsuiteAECEnv.step(self, action, agent)
+                return
         self._cumulative_rewards[current] = 0.0
         # (_play, unmeasured: the action was listed, or parsed and checked legal just now)
         game.apply(seat, parsed, True)
@@ -553,7 +565,7 @@ class WerewolfEnv(SocialAECEnv[Action]):
             self._resolve_chance()
         if game.phase is _OVER:
             self._finish(current, self._final_turn({}, game.truncated), {current: None})
-            return True
+            return
         self.rewards = self._no_rewards.copy()  # (every agent is live until the end)
         # The infos after ``current`` played and the next seat is to move (_hand_over's).
         next_seat = game.queue[0]
@@ -589,7 +601,6 @@ class WerewolfEnv(SocialAECEnv[Action]):
             infos[mover] = {**infos[mover], key: legal}
         marked.pop(mover, None)
         self.agent_selection = mover
-        return True
 
     def _turn(self, agent: str, rewards: dict[str, float]) -> Turn:
         if not self.game.over:

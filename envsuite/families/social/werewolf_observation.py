@@ -13,7 +13,6 @@ from typing import Any
 
 import numpy as np
 
-from envsuite.families.social.channels import Message
 from envsuite.families.social.werewolf_rules import WerewolfGame
 from envsuite.families.social.werewolf_setup import (
     PHASE_ORDER,

@@ -71,7 +71,6 @@ from envsuite.families.social.werewolf_setup import (
     WerewolfSetup,
 )
 
-
 #: The phases as module names (read several times faster than ``Phase.X``, an attribute
 #: of the Enum class, in the engine's per-move code).
 _NIGHT_WOLVES, _NIGHT_SEER, _NIGHT_DOCTOR = Phase.NIGHT_WOLVES, Phase.NIGHT_SEER, Phase.NIGHT_DOCTOR
@@ -116,6 +115,11 @@ class WerewolfGame:
         n = setup.num_players
         self.teams, self.wolves = deal.teams, deal.wolves
         self._holders = deal.holders  # (the seats of each role)
+        # Each seat alone and the werewolves, as message audiences; words used each night
+        # and day (looked up once).
+        self._alone, self._pack = deal.alone, frozenset(deal.wolves)
+        self._wolf_word = self.words.role(WEREWOLF)
+        self._verdicts = (self.words.verdict(False), self.words.verdict(True))
         self._seats = range(n)
         self.alive = [True] * n
         # ``alive`` as a tuple (a key of legal tuples): a new object at each death.
@@ -372,14 +376,9 @@ class WerewolfGame:
     def _on_kill(self, seat: int, action: Action) -> None:
         assert action.target is not None
         self.wolf_picks.append(action.target)
-        self._post(
-            "wolf_pick",
-            seat,
-            frozenset(self.wolves),
-            f"{self.names[seat]} ({self.words.role(WEREWOLF)}) wants to kill "
-            f"{self.names[action.target]}.",
-            action.target,
-        )
+        names = self.names
+        text = f"{names[seat]} ({self._wolf_word}) wants to kill {names[action.target]}."
+        self._post("wolf_pick", seat, self._pack, text, action.target)
 
     def _on_check(self, seat: int, action: Action) -> None:
         assert action.target is not None
@@ -389,13 +388,13 @@ class WerewolfGame:
         self.knowledge += 1
         verdict = self.words.verdict(team == WEREWOLVES)
         text = f"{self.words.vision}: {self.names[action.target]} is {verdict}."
-        self._post("check", seat, frozenset({seat}), text, action.target, team)
+        self._post("check", seat, self._alone[seat], text, action.target, team)
 
     def _on_save(self, seat: int, action: Action) -> None:
         assert action.target is not None
         self.save = action.target
         text = f"You protect {self.names[action.target]} tonight."
-        self._post("save", seat, frozenset({seat}), text, action.target)
+        self._post("save", seat, self._alone[seat], text, action.target)
 
     def _on_say(self, seat: int, action: Action) -> None:
         self._public("speech", seat, f'{self.names[seat]} says: "{action.value}"')
@@ -404,17 +403,19 @@ class WerewolfGame:
         assert action.target is not None
         self.accusations[seat][action.target] += 1
         self.pair_cells.append((1, seat, action.target))
-        accused = self.names[action.target]
-        text = f"{self.names[seat]} accuses {accused} of being {self.words.killer}."
-        self._public("accuse", seat, text, action.target)
+        names, target = self.names, action.target
+        text = f"{names[seat]} accuses {names[target]} of being {self.words.killer}."
+        # (_public, written out: the discussion's most common messages)
+        self._messages.append(_message(Message, (self.day, "accuse", seat, None, text, target, "")))
 
     def _on_claim(self, seat: int, action: Action) -> None:
         assert action.target is not None
         self.claims[seat][action.target] = action.value
         self.pair_cells.append((2, seat, action.target))
-        verdict = self.words.verdict(action.value == WEREWOLF)
-        text = f"{self.names[seat]} claims: {self.names[action.target]} is {verdict}."
-        self._public("claim", seat, text, action.target, action.value)
+        names, target, value = self.names, action.target, action.value
+        text = f"{names[seat]} claims: {names[target]} is {self._verdicts[value == WEREWOLF]}."
+        message = (self.day, "claim", seat, None, text, target, value)
+        self._messages.append(_message(Message, message))  # (_public, written out)
 
     def _on_vote(self, seat: int, action: Action) -> None:
         self.votes.append((seat, action.target))
@@ -449,7 +450,7 @@ class WerewolfGame:
         picks = self.wolf_picks  # (one pick is the choice: a tally of one, counted quicker)
         target = picks[0] if len(picks) == 1 else tally(picks, "first_named").chosen
         self.kill_target = target
-        wolves = frozenset(self.wolves)
+        wolves = self._pack
         if target is None:
             text = f"{self.words.killers.capitalize()} kill nobody tonight."
             self._post("wolf_choice", None, wolves, text)
@@ -614,7 +615,9 @@ class WerewolfGame:
     def _public(
         self, kind: str, sender: int | None, text: str, subject: int | None = None, value: str = ""
     ) -> None:
-        self._messages.append(_message(Message, (self.day, kind, sender, None, text, subject, value)))
+        self._messages.append(
+            _message(Message, (self.day, kind, sender, None, text, subject, value))
+        )
 
     def _post(
         self,
@@ -656,6 +659,7 @@ class _Deal(NamedTuple):
     teams: tuple[str, ...]
     wolves: tuple[int, ...]
     holders: dict[str, tuple[int, ...]]
+    alone: tuple[frozenset[int], ...]
     messages: tuple[Message, ...]
     known: tuple[tuple[str | None, ...], ...]
 
@@ -696,6 +700,11 @@ def _dealt(setup: WerewolfSetup, roles: tuple[str, ...]) -> _Deal:
     if len(_DEALS) >= MAX_DEALS_KEPT:
         _DEALS.clear()
     deal = _DEALS[setup, roles] = _Deal(
-        teams, wolves, holders, tuple(messages), tuple(tuple(row) for row in known)
+        teams,
+        wolves,
+        holders,
+        tuple(frozenset({seat}) for seat in range(n)),
+        tuple(messages),
+        tuple(tuple(row) for row in known),
     )
     return deal
