@@ -532,7 +532,7 @@ class WerewolfEnv(SocialAECEnv[Action]):
         would call each step are written out here (a Python call costs about as much as
         the lines it runs). Anything else goes the base's general way.
         """
-        game = self.game
+        game: WerewolfGame = self.game
         queue = game.queue
         if agent is not None or not self._quick or not queue or not self.agents:
             EnvsuiteAECEnv.step(self, action, agent)  # (named, measured, over or not started)
@@ -575,6 +575,8 @@ class WerewolfEnv(SocialAECEnv[Action]):
         mover = self.possible_agents[next_seat]
         infos, marked = self.infos, self._marked_empty
         mask = listed.mask
+        legal: Any
+        empty: Any
         if mask is None:
             key, legal, empty = "legal_actions", list(listed.encoded), []
         else:
@@ -615,7 +617,7 @@ class WerewolfEnv(SocialAECEnv[Action]):
     def observe(self, agent: str) -> Any:
         """What ``agent`` may know, as text or as a vector (see Observation)."""
         seat = self._seat[agent]
-        game = self.game
+        game: WerewolfGame = self.game
         if self._vector:
             return self._observer.view(game, seat)
         info = self.infos.get(agent) if self.infos else None
