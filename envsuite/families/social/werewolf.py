@@ -569,25 +569,30 @@ class WerewolfEnv(SocialAECEnv[Action]):
         self.rewards = self._no_rewards.copy()  # (every agent is live until the end)
         # The infos after ``current`` played and the next seat is to move (_hand_over's).
         next_seat = game.queue[0]
-        listed = self._listing(next_seat)
+        # (_listing for the seat to move, whose kept listing is never this one's)
+        legal = game.legal_in(game.phase, next_seat)
+        listed = self._listed_by_id.get(id(legal))
+        if listed is None or listed.legal is not legal:
+            listed = self._listings.get(next_seat, legal)
+        self._now = (game, len(game.game_log.entries), next_seat, listed)
         words = self._seat_words  # (built with the game: see _new_game)
         role, team = words[1][seat] if words[0] is game else self._words_of(seat)
         mover = self.possible_agents[next_seat]
         infos, marked = self.infos, self._marked_empty
         mask = listed.mask
-        legal: Any
+        handed: Any
         empty: Any
         if mask is None:
-            key, legal, empty = "legal_actions", list(listed.encoded), []
+            key, handed, empty = "legal_actions", list(listed.encoded), []
         else:
-            key, legal, empty = "action_mask", mask.copy(), np.zeros(mask.size, np.int8)
+            key, handed, empty = "action_mask", mask.copy(), np.zeros(mask.size, np.int8)
         if mover == current:
             played = {
                 "role": role,
                 "team": team,
                 "invalid_actions": self.invalid_actions[current],
                 "parse_error": None,
-                key: legal,
+                key: handed,
             }
             infos[current] = played
         else:
@@ -600,7 +605,7 @@ class WerewolfEnv(SocialAECEnv[Action]):
             }
             infos[current] = played
             marked[current] = (played, empty)
-            infos[mover] = {**infos[mover], key: legal}
+            infos[mover] = {**infos[mover], key: handed}
         marked.pop(mover, None)
         self.agent_selection = mover
 

@@ -299,15 +299,16 @@ class WerewolfGame:
             reason = self.illegal_reason(seat, action)
             if reason is not None:
                 raise ValueError(f"illegal action {action} for seat {seat}: {reason}")
-        if action.kind == "say":
+        kind = action.kind
+        if kind == "say":
             said = within_budget(action.value, self.setup.max_speech_chars)
             if said is not action.value:  # (cut: a new action; else the same one)
                 action = Action("say", None, said)
-        self.game_log.entries.append(("act", seat, action.kind, action.target, action.value))
+        self.game_log.entries.append(("act", seat, kind, action.target, action.value))
         self.queue.pop(0)
         if self._bidding and self.phase is _DISCUSSION:
             self.mentions = self._mentioned(action)
-        _EFFECTS[action.kind](self, seat, action)
+        _EFFECTS[kind](self, seat, action)
         if not self.queue:
             self._end_phase()
 
