@@ -52,6 +52,8 @@ PRESETS: dict[str, dict[str, Any]] = {
 _CHANCE, _OVER = Phase.CHANCE, Phase.OVER  # (module names: quicker than Phase.X)
 #: Text commands whose parse :meth:`WerewolfEnv._read_text` keeps before it starts over.
 MAX_TEXTS_READ = 4096
+#: Deals whose seat words :meth:`WerewolfEnv._new_game` keeps before it starts over.
+MAX_DEALS_KEPT = 4096
 #: No legal action found listed (see ``WerewolfEnv._listed_pick``).
 _NO_PICK: tuple[WerewolfGame | None, int, Action | None] = (None, -1, None)
 
@@ -297,7 +299,7 @@ class WerewolfEnv(SocialAECEnv[Action]):
         game = WerewolfGame(self.setup, self._dealt_roles(rng))
         named = self._words_by_deal.get(game.roles)
         if named is None:  # (the words depend on the deal only: kept per deal)
-            if len(self._words_by_deal) >= MAX_TEXTS_READ:
+            if len(self._words_by_deal) >= MAX_DEALS_KEPT:
                 self._words_by_deal.clear()
             words = game.words
             named = [(words.role(each), words.team(ROLES[each].team)) for each in game.roles]
