@@ -26,17 +26,17 @@ tests/benchmarks/test_social_werewolf_speed.py --benchmark-enable`` prints the t
 (``--benchmark-json`` keeps ``extra_info``); in CI each runs once as a plain test.
 Nothing here asserts a time.
 
-Measured (2 cores shared with other jobs, load average 14-15; CPU time, best of 3
-rounds, three runs of this file, the tree before the second speed pass and the tree after
-it timed in turns): random agents 63-67k agent-steps/s in text mode and 60-68k in vector
-mode, against 52-57k and 47-61k for the tree before; the raw engine 158-172k (121-127k
-before); TextArena's SecretMafia 126-138k, so the CPU-time ratio to TextArena is 0.48-0.50
-(text) and 0.45-0.49 (vector), from 0.39-0.42 and 0.35-0.44. At load 9 (best of 15-25
-rounds) the env runs 75-79k (text) and 69-74k (vector). **The issue's 100,000
-agent-steps/s is not met.** Per step at load 9 (text): the engine's move and chance draws
-about 3.3 us, the step's bookkeeping PettingZoo's AEC loop asks for about 3.7 (vector
-5: the mask copies), the observation ``last()`` returns about 5 (the text view 4 of it:
-reading the new messages, joining them, the final string) and the reset's share about 0.8.
+Measured (2 cores shared with other jobs, load average 12-17; CPU time, best of 3
+rounds, six runs of this file, the tree before the second speed pass and the tree after
+it timed in turns): random agents 67-81k agent-steps/s in text mode and 68-81k in vector
+mode, against 56-64k and 53-60k for the tree before; the raw engine 160-179k (129-148k
+before); TextArena's SecretMafia 128-144k, so the CPU-time ratio to TextArena is 0.48-0.59
+(text) and 0.48-0.61 (vector), from 0.39-0.46 and 0.37-0.44. **The issue's 100,000
+agent-steps/s is not met.** Per step (text, load about 9, the same loop timed alone, best
+of 15-25 rounds): the engine's move and chance draws about 3.3 us, the step's bookkeeping
+PettingZoo's AEC loop asks for about 3.7 (vector 5: the mask copies), the observation
+``last()`` returns about 5 (the text view 4 of it: reading the new messages, joining them,
+the final string) and the reset's share about 0.8.
 Scripted belief bots (an earlier pass; CPU time, best of 5): about 340 complete games/s
 through the env (the raw engine with the same bots: 490).
 """
