@@ -36,10 +36,13 @@ Measured (2 cores shared with 6-10 other jobs, load average 9-14; CPU time, best
 rounds, six runs, the trees timed in turns): TextArena 129-142k agent-steps/s; Mafia-v0
 48-59k in text mode (ratio to TextArena 0.36-0.42) and 44-48k in vector mode (0.32-0.36),
 against 27-33k and 20-23k for the tree before the quick step and the kept observations
-(the same loop and load). Most of the gap is the Python engine plus what PettingZoo's AEC
-loop asks for each step (a rewards dict, the mover's info with its legal list or mask, the
-whole text or vector observation, where SecretMafia returns a list of messages) and, in
-the discussion (most of Mafia's steps), reading each ``say:`` message.
+(the same loop and load). After the second speed pass (Werewolf's engine and env, which
+Mafia shares; one run each, load average 12-17): 66k in text mode (ratio 0.46) and 60k in
+vector mode (0.42), from 55k and 48k for the tree before it in the same hour. Most of
+the gap is the Python engine plus what PettingZoo's AEC loop asks for each step (a
+rewards dict, the mover's info with its legal list or mask, the whole text or vector
+observation, where SecretMafia returns a list of messages) and, in the discussion (most
+of Mafia's steps), reading each ``say:`` message.
 """
 
 from __future__ import annotations

@@ -26,20 +26,19 @@ tests/benchmarks/test_social_werewolf_speed.py --benchmark-enable`` prints the t
 (``--benchmark-json`` keeps ``extra_info``); in CI each runs once as a plain test.
 Nothing here asserts a time.
 
-Measured (2 cores shared with 6-10 other jobs, load average 9-14; CPU time, best of 9
-rounds, six runs, the trees timed in turns): random agents 49-67k agent-steps/s in text
-mode and 49-60k in vector mode, against 32-39k and 23-28k for the tree before the quick
-step and the kept observations (the same workload and runs); the raw engine 117-137k
-(97-107k before); TextArena's SecretMafia 129-142k, so the CPU-time ratio to TextArena is
-0.36-0.47 (text) and 0.37-0.42 (vector), from 0.24-0.29 and 0.18-0.21. The wall-clock
-means of this load are 3-5 times slower (``ratio_vs_textarena`` 0.31 and 0.23 in one run).
-**The issue's 100,000 agent-steps/s is not met**: the raw engine loop alone takes about
-8 us a step here and the env about 17; the 9 the env adds are the step's bookkeeping that
-PettingZoo's AEC loop asks for (about 5: the rewards dict, the mover's info with its legal
-list or mask, the next agent), the text or vector observation ``last()`` returns (3-4)
-and the reset's share (about 1). Scripted belief
-bots (CPU time, best of 5): about 340 complete games/s through the env, 280 for the tree
-before, under the same load (the raw engine with the same bots: 490, 425 before).
+Measured (2 cores shared with other jobs, load average 12-17; CPU time, best of 3
+rounds, six runs of this file, the tree before the second speed pass and the tree after
+it timed in turns): random agents 67-81k agent-steps/s in text mode and 68-81k in vector
+mode, against 56-64k and 53-60k for the tree before; the raw engine 160-179k (129-148k
+before); TextArena's SecretMafia 128-144k, so the CPU-time ratio to TextArena is 0.48-0.59
+(text) and 0.48-0.61 (vector), from 0.39-0.46 and 0.37-0.44. **The issue's 100,000
+agent-steps/s is not met.** Per step (text, load about 9, the same loop timed alone, best
+of 15-25 rounds): the engine's move and chance draws about 3.3 us, the step's bookkeeping
+PettingZoo's AEC loop asks for about 3.7 (vector 5: the mask copies), the observation
+``last()`` returns about 5 (the text view 4 of it: reading the new messages, joining them,
+the final string) and the reset's share about 0.8.
+Scripted belief bots (an earlier pass; CPU time, best of 5): about 340 complete games/s
+through the env (the raw engine with the same bots: 490).
 """
 
 from __future__ import annotations

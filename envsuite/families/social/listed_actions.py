@@ -56,18 +56,20 @@ class ListedCache:
     def __init__(self, encode: Callable[[int, Any], Any], mask_size: int | None) -> None:
         self._encode = encode
         self._mask_size = mask_size
-        self._kept: dict[int, Listed] = {}
+        #: The listings kept, by the id of their legal tuple (check ``legal`` is the tuple:
+        #: an id can be reused once its tuple is gone).
+        self.by_id: dict[int, Listed] = {}
 
     def get(self, seat: int, legal: tuple[Any, ...]) -> Listed:
         """The listing of ``legal``, the legal tuple of ``seat`` (built on first sight)."""
-        known = self._kept.get(id(legal))
+        known = self.by_id.get(id(legal))
         if known is not None and known.legal is legal:
             return known
-        if len(self._kept) >= MAX_LISTED:
-            self._kept.clear()
+        if len(self.by_id) >= MAX_LISTED:
+            self.by_id.clear()
         encoded = [self._encode(seat, action) for action in legal if action.kind != "say"]
         listed = Listed(legal, encoded, self._mask(encoded))
-        self._kept[id(legal)] = listed
+        self.by_id[id(legal)] = listed
         return listed
 
     def _mask(self, encoded: Sequence[Any]) -> np.ndarray | None:

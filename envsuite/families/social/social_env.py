@@ -118,8 +118,8 @@ class SocialAECEnv(EnvsuiteAECEnv[Any, Any, ActionT], Generic[ActionT]):
     ``encode_action``, ``_text_view``, ``_vector_view``, ``render_text`` and ``_info``
     (the probes' questions and the speeches' scoring live in the game's measure book).
     ``apply_action``, ``_turn``, ``legal_actions`` and ``observe`` are shared; a game may
-    override them (Werewolf keeps its own faster ``legal_actions``, ``observe`` and
-    ``_turn``).
+    override them (Werewolf keeps its own faster ``legal_actions``, ``observe``, ``_turn``,
+    ``step``, ``reset`` and ``last``).
     """
 
     #: The engine's chance phase (a value of its ``Phase`` enum).

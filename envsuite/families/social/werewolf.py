@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import numpy as np
+from gymnasium.utils import seeding
 
 from envsuite.action_parsing import parse_index as parse_int_index
-from envsuite.aec_env_base import Turn
+from envsuite.aec_env_base import EnvsuiteAECEnv, Turn
 from envsuite.env_base import InvalidAction
 from envsuite.families.social.belief_probes import UNIFORM_ANSWER, probe_prompt
 from envsuite.families.social.listed_actions import Listed, ListedCache
@@ -51,6 +52,8 @@ PRESETS: dict[str, dict[str, Any]] = {
 _CHANCE, _OVER = Phase.CHANCE, Phase.OVER  # (module names: quicker than Phase.X)
 #: Text commands whose parse :meth:`WerewolfEnv._read_text` keeps before it starts over.
 MAX_TEXTS_READ = 4096
+#: Deals whose seat words :meth:`WerewolfEnv._new_game` keeps before it starts over.
+MAX_DEALS_KEPT = 4096
 #: No legal action found listed (see ``WerewolfEnv._listed_pick``).
 _NO_PICK: tuple[WerewolfGame | None, int, Action | None] = (None, -1, None)
 
@@ -280,6 +283,11 @@ class WerewolfEnv(SocialAECEnv[Action]):
         self._listings = ListedCache(
             self._encode_for, None if observation_mode == "text" else 1 + 3 * n
         )
+        self._listed_by_id = self._listings.by_id
+        # Each deal's (role, team) words per seat (see _new_game).
+        self._words_by_deal: dict[tuple[str, ...], list[tuple[str, str]]] = {}
+        # Whether the observations are vectors (for the env's life).
+        self._vector = observation_mode == "vector"
         # Whether the measures are on (for the env's life).
         self._measured = self.measures.enabled
         # Text commands read lately, and what they parsed to (see :meth:`_read_text`).
@@ -289,10 +297,60 @@ class WerewolfEnv(SocialAECEnv[Action]):
     def _new_game(self, rng: np.random.Generator) -> WerewolfGame:
         """The roles dealt (a uniform permutation from ``rng``)."""
         game = WerewolfGame(self.setup, self._dealt_roles(rng))
-        words = game.words
-        named = [(words.role(each), words.team(ROLES[each].team)) for each in game.roles]
+        named = self._words_by_deal.get(game.roles)
+        if named is None:  # (the words depend on the deal only: kept per deal)
+            if len(self._words_by_deal) >= MAX_DEALS_KEPT:
+                self._words_by_deal.clear()
+            words = game.words
+            named = [(words.role(each), words.team(ROLES[each].team)) for each in game.roles]
+            self._words_by_deal[game.roles] = named
         self._seat_words = (game, named)
         return game
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Seed ``self.np_random`` (when ``seed`` is given, or on first use); deal a new game.
+
+        Without measures or ``"human"`` rendering, the base's ``reset`` with its infos
+        written at once (each seat's role, team, no refused action, no parse error, and
+        the legal actions or mask of the player to move, empty ones for the others, as the
+        base's ``_mark_legal_actions`` writes them).
+        """
+        if not self._quick:
+            super().reset(seed, options)
+            return
+        if seed is not None or self.np_random is None:
+            self.np_random, self.np_random_seed = seeding.np_random(seed)
+        agents = self.possible_agents
+        self.agents = list(agents)
+        self.rewards = dict.fromkeys(agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(agents, 0.0)
+        self.terminations = dict.fromkeys(agents, False)
+        self.truncations = dict.fromkeys(agents, False)
+        self._skip_agent_selection = None
+        self.game = game = self._new_game(self.np_random)
+        self.invalid_actions = dict.fromkeys(agents, 0)
+        if game.phase is _CHANCE:
+            self._resolve_chance()
+        first = game.queue[0]  # (a new game opens with the werewolves' night)
+        listed = self._listing(first)
+        words = self._seat_words[1]  # (built with the game: see _new_game)
+        vector = self._vector
+        key = "action_mask" if vector else "legal_actions"
+        self.infos = infos = {}
+        self._marked_empty = marked = {}
+        for seat, agent in enumerate(agents):
+            role, team = words[seat]
+            if seat == first:
+                mask = listed.mask
+                value: Any = list(listed.encoded) if mask is None else mask.copy()
+            else:
+                value = np.zeros(listed.mask.size, np.int8) if vector else []  # type: ignore[union-attr]
+            info = {"role": role, "team": team, "invalid_actions": 0, "parse_error": None}
+            info[key] = value
+            infos[agent] = info
+            if seat != first:
+                marked[agent] = (info, value)
+        self.agent_selection = agents[first]
 
     def _info(self, agent: str) -> dict[str, Any]:
         seat = self._seat[agent]
@@ -418,7 +476,9 @@ class WerewolfEnv(SocialAECEnv[Action]):
             return now[3]  # type: ignore[return-value]  # (set with its game)
         queue = game.queue  # (legal_tuple's rule, without its own memo)
         legal = game.legal_in(game.phase, seat) if queue and queue[0] == seat else ()
-        listed = self._listings.get(seat, legal)
+        listed = self._listed_by_id.get(id(legal))  # (ListedCache.get's lookup, inlined)
+        if listed is None or listed.legal is not legal:
+            listed = self._listings.get(seat, legal)
         self._now = (game, version, seat, listed)
         return listed
 
@@ -463,31 +523,43 @@ class WerewolfEnv(SocialAECEnv[Action]):
             self.measures.after_change(self.game)
 
     # -- the common step -----------------------------------------------------------------
-    def _quick_step(self, action: Any) -> bool:
-        """Play a legal action of the player to move; False (nothing done) if it is not one.
+    def step(self, action: Any, agent: str | None = None) -> None:
+        """Apply ``action`` for the agent to move (the AEC base's rules, see its module).
 
-        What the base's ``step`` does, without its general bookkeeping: only the mover's
-        info and that of the player to move next change (their ``legal_actions`` or
-        ``action_mask``); the rewards are all 0 until the last step, which goes through
-        the base's ``_finish``.
+        The common case (see :meth:`SocialAECEnv.step`) is played here, in the step
+        itself: what the base's ``step`` does, without its general bookkeeping: only the
+        mover's info and that of the player to move next change (their ``legal_actions``
+        or ``action_mask``, as :meth:`_hand_over` writes them); the rewards are all 0
+        until the last step, which goes through the base's ``_finish``. The helpers it
+        would call each step are written out here (a Python call costs about as much as
+        the lines it runs). Anything else goes the base's general way.
         """
-        game = self.game
+        game: WerewolfGame = self.game
         queue = game.queue
-        if not queue or not self.agents:  # the game is over (or was never started)
-            return False
+        if agent is not None or not self._quick or not queue or not self.agents:
+            EnvsuiteAECEnv.step(self, action, agent)  # (named, measured, over or not started)
+            return
         seat, current = queue[0], self.agent_selection
         if self._seat[current] != seat:
-            return False
+            EnvsuiteAECEnv.step(self, action, agent)
+            return
         parsed = None
         if type(action) is self._action_type:  # an exact listed action needs no parsing
-            parsed = self._listing(seat).by_encoding.get(action)
+            now = self._now  # (_listing's kept listing, read here)
+            if now[0] is game and now[1] == len(game.game_log.entries) and now[2] == seat:
+                listed = now[3]
+            else:
+                listed = self._listing(seat)
+            parsed = listed.by_encoding.get(action)  # type: ignore[union-attr]
         if parsed is None:
             if type(action) is not str:
-                return False
+                EnvsuiteAECEnv.step(self, action, agent)  # (refused: the general path says why)
+                return
             try:
                 parsed = self.parse_action(current, action)
             except Exception:  # refused: the general path says why and applies the penalty
-                return False
+                EnvsuiteAECEnv.step(self, action, agent)
+                return
         self._cumulative_rewards[current] = 0.0
         # (_play, unmeasured: the action was listed, or parsed and checked legal just now)
         game.apply(seat, parsed, True)
@@ -495,28 +567,49 @@ class WerewolfEnv(SocialAECEnv[Action]):
             self._resolve_chance()
         if game.phase is _OVER:
             self._finish(current, self._final_turn({}, game.truncated), {current: None})
-            return True
+            return
         self.rewards = self._no_rewards.copy()  # (every agent is live until the end)
-        self._pass_turn(current, seat, game.queue[0])
-        return True
-
-    def _pass_turn(self, current: str, seat: int, next_seat: int) -> None:
-        """The infos after ``current`` (at ``seat``) played and ``next_seat`` is to move."""
-        listed = self._listing(next_seat)
+        # The infos after ``current`` played and the next seat is to move (_hand_over's).
+        next_seat = game.queue[0]
+        # (_listing for the seat to move, whose kept listing is never this one's)
+        legal = game.legal_in(game.phase, next_seat)
+        listed = self._listed_by_id.get(id(legal))
+        if listed is None or listed.legal is not legal:
+            listed = self._listings.get(next_seat, legal)
+        self._now = (game, len(game.game_log.entries), next_seat, listed)
         words = self._seat_words  # (built with the game: see _new_game)
-        role, team = words[1][seat] if words[0] is self.game else self._words_of(seat)
-        played = {
-            "role": role,
-            "team": team,
-            "invalid_actions": self.invalid_actions[current],
-            "parse_error": None,
-        }
+        role, team = words[1][seat] if words[0] is game else self._words_of(seat)
         mover = self.possible_agents[next_seat]
-        if listed.mask is None:
-            self._hand_over(current, played, mover, list(listed.encoded), [])
+        infos, marked = self.infos, self._marked_empty
+        mask = listed.mask
+        handed: Any
+        empty: Any
+        if mask is None:
+            key, handed, empty = "legal_actions", list(listed.encoded), []
         else:
-            mask = listed.mask
-            self._hand_over(current, played, mover, mask.copy(), np.zeros_like(mask))
+            key, handed, empty = "action_mask", mask.copy(), np.zeros(mask.size, np.int8)
+        if mover == current:
+            played = {
+                "role": role,
+                "team": team,
+                "invalid_actions": self.invalid_actions[current],
+                "parse_error": None,
+                key: handed,
+            }
+            infos[current] = played
+        else:
+            played = {
+                "role": role,
+                "team": team,
+                "invalid_actions": self.invalid_actions[current],
+                "parse_error": None,
+                key: empty,
+            }
+            infos[current] = played
+            marked[current] = (played, empty)
+            infos[mover] = {**infos[mover], key: handed}
+        marked.pop(mover, None)
+        self.agent_selection = mover
 
     def _turn(self, agent: str, rewards: dict[str, float]) -> Turn:
         if not self.game.over:
@@ -531,17 +624,22 @@ class WerewolfEnv(SocialAECEnv[Action]):
     def observe(self, agent: str) -> Any:
         """What ``agent`` may know, as text or as a vector (see Observation)."""
         seat = self._seat[agent]
-        if self.observation_mode == "vector":
-            return self._observer.view(self.game, seat)
+        game: WerewolfGame = self.game
+        if self._vector:
+            return self._observer.view(game, seat)
         info = self.infos.get(agent) if self.infos else None
         error = None if info is None else info.get("parse_error")
         if self._measured and self.measures.probe_seat == seat:
-            view = self._texts.view(self.game, seat, error, [], MAX_OBSERVATION_CHARS)
-            return f"{view}\n{probe_prompt(self.measures.question(self.game, seat))}"
-        game = self.game
-        if game.to_move != seat:
+            view = self._texts.view(game, seat, error, [], MAX_OBSERVATION_CHARS)
+            return f"{view}\n{probe_prompt(self.measures.question(game, seat))}"
+        queue = game.queue
+        if not queue or queue[0] != seat:  # (not to move)
             return self._texts.view(game, seat, error, [], MAX_OBSERVATION_CHARS)
-        listed = self._listing(seat)
+        now = self._now  # (_listing's kept listing, read here)
+        if now[0] is game and now[1] == len(game.game_log.entries) and now[2] == seat:
+            listed: Listed = now[3]  # type: ignore[assignment]
+        else:
+            listed = self._listing(seat)
         made_of = (game.phase, game.speeches_left)  # (with the listing, all the line shows)
         status = listed.status
         if status is None or status[0] != made_of:
@@ -549,6 +647,17 @@ class WerewolfEnv(SocialAECEnv[Action]):
             status = listed.status = (made_of, line)
         return self._texts.view(
             game, seat, error, listed.encoded, MAX_OBSERVATION_CHARS, None, status[1]
+        )
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The agent to move's observation, cumulative reward, ends and info (PettingZoo's)."""
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
         )
 
     def render_text(self) -> str:

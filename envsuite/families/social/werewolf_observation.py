@@ -13,7 +13,6 @@ from typing import Any
 
 import numpy as np
 
-from envsuite.families.social.channels import Message
 from envsuite.families.social.werewolf_rules import WerewolfGame
 from envsuite.families.social.werewolf_setup import (
     PHASE_ORDER,
@@ -144,17 +143,17 @@ class VectorObserver:
                 out[kept.phase_at] = 0.0
             out[at] = 1.0
             kept.phase_at = at
-        turn = acting is not None or game.to_move == seat
+        queue = game.queue  # (game.to_move, read here)
+        turn = acting is not None or (len(queue) > 0 and queue[0] == seat)
         if turn is not kept.turn:
             out[HEAD - 2] = float(turn)
             kept.turn = turn
         if game.day != kept.day:
             out[HEAD - 1] = min(1.0, game.day / game.setup.max_days)
             kept.day = game.day
-        known, alive = game.known[seat], game.alive
-        if alive != kept.alive or known != kept.known:
-            kept.alive, kept.known = list(alive), list(known)
-            out[HEAD : HEAD + 3 * self.n] = self._seats(seat, known, alive)
+        if kept.alive_key is not game.alive_key or kept.knowledge != game.knowledge:
+            kept.alive_key, kept.knowledge = game.alive_key, game.knowledge
+            out[HEAD : HEAD + 3 * self.n] = self._seats(seat, game.known[seat], game.alive)
         changes = len(game.pair_cells)
         if changes != kept.changes:
             self._pairs(game)
@@ -187,15 +186,16 @@ class VectorObserver:
 class _SeatVector:
     """One seat's last vector observation and what it was written from."""
 
-    __slots__ = ("alive", "changes", "day", "known", "out", "phase_at", "turn")
+    __slots__ = ("alive_key", "changes", "day", "knowledge", "out", "phase_at", "turn")
 
     def __init__(self, size: int) -> None:
         self.out = np.zeros(size, dtype=np.float32)
         self.phase_at = -1
         self.turn: bool | None = None
         self.day = -1
-        self.alive: list[bool] = []
-        self.known: list[str | None] = []
+        # The game's ``alive_key`` and ``knowledge`` the per-seat entries were written at.
+        self.alive_key: tuple[bool, ...] = ()
+        self.knowledge = -1
         self.changes = -1
 
 
@@ -267,10 +267,10 @@ class TextObserver:
 
     Per game it keeps the rules text and, per seat, the texts of the messages the seat
     has read so far, their total length and their lines joined (a seat's view only
-    grows), and the head of its observation (the opening lines that never change, the
-    lines of the living and of what the seat knows, rebuilt only when one of these
-    changes), so an observation costs the messages new since the last one and one join,
-    not the whole history.
+    grows), the opening lines that never change, the line of the living (rebuilt when
+    someone dies: the game's ``alive_key`` changes) and each seat's line of what it
+    knows (looked at again when the game's ``knowledge`` changes), so an observation
+    costs the messages new since the last one and one join, not the whole history.
     """
 
     def __init__(self) -> None:
@@ -282,10 +282,11 @@ class TextObserver:
         self._used: list[int] = []
         self._joined: list[str] = []
         self._openings: list[str] = []
-        self._alive: tuple[list[bool], str] = ([], "")
-        self._known: list[tuple[list[str | None], str]] = []
-        # Per seat: the alive line and known line its head was built from, and the head.
-        self._heads: list[tuple[str, str, str]] = []
+        # The line of the living, and the game's ``alive_key`` it was written at.
+        self._alive: tuple[tuple[bool, ...] | None, str] = (None, "")
+        # Per seat: the game's ``knowledge`` its known line was written at, the seat's
+        # knowledge row then, and the line with its newline ("" when it knows nothing).
+        self._known: list[tuple[int, list[str | None], str]] = []
         # The setup of the last game, and per deal of it (roles) the rules and openings.
         self._setup: WerewolfSetup | None = None
         self._by_deal: dict[tuple[str, ...], tuple[str, list[str]]] = {}
@@ -306,51 +307,49 @@ class TextObserver:
         """
         if game is not self._game:
             self._start(game)
-        messages, texts = game.log.messages, self._texts[seat]
-        if self._seen[seat] < len(messages):
-            self._read(seat, messages)
+        messages, start = game.log.messages, self._seen[seat]
+        if start < len(messages):  # (the seat reads the messages new since it last read)
+            self._seen[seat] = len(messages)
+            new = [m.text for m in messages[start:] if m.audience is None or seat in m.audience]
+            if new:
+                added = "\n".join(new)
+                texts = self._texts[seat]
+                self._joined[seat] = f"{self._joined[seat]}\n{added}" if texts else added
+                texts += new
+                self._used[seat] += len(added) + 1  # each line and its newline
         if status is None:
             status = status_line(game, seat, legal, acting)
         if error:
             status = f"Your last action was refused ({error}); you lost that turn.\n{status}"
-        head, used = self._head(game, seat), self._used[seat]
-        # (the head ends with "\nEvents:\n", 9 characters; _compose counts its lines' newlines)
-        if used > limit - (len(head) - 8) - len(status) - 1 - 60:
+        alive = self._alive
+        if alive[0] is not game.alive_key:
+            alive = self._alive = (game.alive_key, _alive_line(game))
+        known = self._known[seat]
+        if known[0] != game.knowledge:
+            known = self._known_part(game, seat)
+        opening, alive_line, known_part = self._openings[seat], alive[1], known[2]
+        used = self._used[seat]
+        # (the lines before the events and their newlines, as _compose counts them)
+        if used > limit - (len(opening) + len(alive_line) + 1 + len(known_part)) - len(status) - 61:
+            texts = self._texts[seat]
             return _compose(game, seat, error, legal, limit, self._rules, texts, used, acting)
-        if texts:
-            return f"{head}{self._joined[seat]}\n{status}"
-        return f"{head}{status}"
+        if used:
+            joined = self._joined[seat]
+            return f"{opening}{alive_line}\n{known_part}Events:\n{joined}\n{status}"
+        return f"{opening}{alive_line}\n{known_part}Events:\n{status}"
 
-    def _read(self, seat: int, messages: list[Message]) -> None:
-        """Add the texts of the game's ``messages`` new since ``seat`` last read, that it may."""
-        texts, start = self._texts[seat], self._seen[seat]
-        self._seen[seat] = len(messages)
-        new = [m.text for m in messages[start:] if m.audience is None or seat in m.audience]
-        if not new:
-            return
-        added = "\n".join(new)
-        self._joined[seat] = f"{self._joined[seat]}\n{added}" if texts else added
-        texts.extend(new)
-        self._used[seat] += len(added) + 1  # each line and its newline
-
-    def _head(self, game: WerewolfGame, seat: int) -> str:
-        """The lines before ``seat``'s events, through "Events:" (kept while they stand)."""
-        if game.alive != self._alive[0]:
-            self._alive = (list(game.alive), _alive_line(game))
-        alive_line = self._alive[1]
+    def _known_part(self, game: WerewolfGame, seat: int) -> tuple[int, list[str | None], str]:
+        """``seat``'s known line with its newline, now (none once the game is over), kept."""
+        row, kept = game.known[seat], self._known[seat]
         if game.phase is Phase.OVER:  # the known line is dropped at the end
-            known_line = ""
+            part = ""
+        elif row == kept[1] and kept[0] >= 0:
+            part = kept[2]
         else:
-            known = self._known[seat]
-            if game.known[seat] != known[0]:
-                known = self._known[seat] = (list(game.known[seat]), _known_line(game, seat))
-            known_line = known[1]
-        kept = self._heads[seat]
-        if kept[0] is not alive_line or kept[1] is not known_line:
-            middle = f"{alive_line}\n{known_line}" if known_line else alive_line
-            head = f"{self._openings[seat]}{middle}\nEvents:\n"
-            kept = self._heads[seat] = (alive_line, known_line, head)
-        return kept[2]
+            line = _known_line(game, seat)
+            part = f"{line}\n" if line else ""
+        known = self._known[seat] = (game.knowledge, list(row), part)
+        return known
 
     def _start(self, game: WerewolfGame) -> None:
         """Forget the last game's texts; build the lines of ``game`` that never change."""
@@ -367,9 +366,8 @@ class TextObserver:
         self._seen = [0] * seats
         self._used = [0] * seats
         self._joined = [""] * seats
-        self._alive = ([], "")
-        self._known = [([], "")] * seats
-        self._heads = [("", "", "")] * seats
+        self._alive = (None, "")
+        self._known = [(-1, [], "")] * seats
 
 
 def _you_line(game: WerewolfGame, seat: int) -> str:

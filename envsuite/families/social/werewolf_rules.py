@@ -38,6 +38,10 @@ the same class.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from itertools import compress
+from typing import Any, NamedTuple
+
 from envsuite.families.social.channels import Message, MessageLog
 from envsuite.families.social.game_log import GameLog, LogEntry
 from envsuite.families.social.game_words import GAME_WORDS
@@ -67,6 +71,12 @@ from envsuite.families.social.werewolf_setup import (
     WerewolfSetup,
 )
 
+#: The phases as module names (read several times faster than ``Phase.X``, an attribute
+#: of the Enum class, in the engine's per-move code).
+_NIGHT_WOLVES, _NIGHT_SEER, _NIGHT_DOCTOR = Phase.NIGHT_WOLVES, Phase.NIGHT_SEER, Phase.NIGHT_DOCTOR
+_DISCUSSION, _VOTE, _BID = Phase.DISCUSSION, Phase.VOTE, Phase.BID
+_CHANCE, _OVER = Phase.CHANCE, Phase.OVER
+
 
 class WerewolfGame:
     """One game of Werewolf: the state, the legal actions, playing them, the winner.
@@ -79,6 +89,9 @@ class WerewolfGame:
         phase: What the game waits for (:class:`Phase`).
         day: The current night/day number (1 for the first night and day).
         alive: Whether each seat lives.
+        alive_key: ``alive`` as a tuple, a new object at each death.
+        known: What each seat knows of each seat's team (None: unknown).
+        knowledge: How many times ``known`` changed.
         winner: ``"village"`` or ``"werewolves"`` once decided, else None.
         log: Every message, and each seat's view of them.
         game_log: The setup, the deal and every entry (replays the game).
@@ -91,21 +104,30 @@ class WerewolfGame:
     """
 
     def __init__(self, setup: WerewolfSetup, roles: tuple[str, ...]) -> None:
-        if sorted(roles) != sorted(setup.base_roles()):
-            raise ValueError(f"roles {roles!r} are not a deal of {setup.base_roles()!r}")
+        roles = tuple(roles)
+        deal = _DEALS.get((setup, roles))
+        if deal is None:
+            deal = _dealt(setup, roles)
         self.setup = setup
-        self.roles = tuple(roles)
+        self.roles = roles
         self.names = setup.names
         self.words = GAME_WORDS[setup.game]
         n = setup.num_players
-        self.teams = tuple(ROLES[role].team for role in roles)
-        self.wolves = tuple(seat for seat in range(n) if roles[seat] == WEREWOLF)
+        self.teams, self.wolves = deal.teams, deal.wolves
+        self._holders = deal.holders  # (the seats of each role)
+        # Each seat alone and the werewolves, as message audiences; words used each night
+        # and day (looked up once).
+        self._alone, self._pack = deal.alone, frozenset(deal.wolves)
+        self._wolf_word = self.words.role(WEREWOLF)
+        self._verdicts = (self.words.verdict(False), self.words.verdict(True))
+        self._seats = range(n)
         self.alive = [True] * n
-        self._alive_key = tuple(self.alive)  # (``alive`` as a tuple: a key of legal tuples)
+        # ``alive`` as a tuple (a key of legal tuples): a new object at each death.
+        self.alive_key = tuple(self.alive)
         # The legal tuples by (phase value, seat) while nobody dies (see legal_in).
         self._legal_now: dict[tuple[str, int], tuple[Action, ...]] = {}
         self.day = 0
-        self.phase = Phase.NIGHT_WOLVES
+        self.phase = _NIGHT_WOLVES
         self.winner: str | None = None
         self.truncated = False
         self.queue: list[int] = []
@@ -126,7 +148,9 @@ class WerewolfGame:
         self._messages = self.log.messages  # (posting a message is appending it here)
         self.game_log = GameLog(setup.to_dict(), self.roles)
         # What each seat knows of each seat's team (None: unknown), for observations.
-        self.known: list[list[str | None]] = [[None] * n for _ in range(n)]
+        self.known: list[list[str | None]] = []
+        # How many times ``known`` changed (observers rebuild what they made of it then).
+        self.knowledge = 0
         # Public structured history: votes cast (voter, target), accusations, claims.
         self.vote_counts = [[0] * n for _ in range(n)]
         self.accusations = [[0] * n for _ in range(n)]
@@ -136,14 +160,16 @@ class WerewolfGame:
         self.pair_cells: list[tuple[int, int, int]] = []
         # The last legal tuple handed out: (len of the game log's entries, seat, tuple).
         self._legal_memo: tuple[int, int, tuple[Action, ...]] = (-1, -1, ())
-        self._deal_messages()
+        # The deal's messages and knowledge (built once per setup and deal: see _dealt).
+        self._messages += deal.messages
+        self.known = [list(row) for row in deal.known]
         self._start_night()
 
     # -- queries ---------------------------------------------------------------------------
     @property
     def over(self) -> bool:
         """Whether the game has ended (decided or undecided)."""
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     @property
     def to_move(self) -> int | None:
@@ -157,11 +183,12 @@ class WerewolfGame:
 
     def living(self) -> list[int]:
         """The living seats, in seat order."""
-        return [seat for seat in range(self.setup.num_players) if self.alive[seat]]
+        return list(compress(self._seats, self.alive))
 
     def living_wolves(self) -> int:
         """How many werewolves live."""
-        return sum(self.alive[seat] for seat in self.wolves)
+        alive = self.alive
+        return sum([alive[seat] for seat in self.wolves])
 
     def chance_outcomes(self) -> tuple[int, ...]:
         """The equally likely entries of the pending chance event (empty when none).
@@ -169,7 +196,7 @@ class WerewolfGame:
         A seat may be listed twice (a tied bidder the last speech named, in a draw for
         the floor): it is then twice as likely as a seat listed once.
         """
-        return self.chance_options if self.phase is Phase.CHANCE else ()
+        return self.chance_options if self.phase is _CHANCE else ()
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Every legal structured action of ``seat`` now (empty off-turn).
@@ -206,10 +233,10 @@ class WerewolfGame:
         key = (phase._value_, seat)
         legal = self._legal_now.get(key)
         if legal is None:
-            wolves = self.wolves if phase is Phase.NIGHT_WOLVES else ()
+            wolves = self.wolves if phase is _NIGHT_WOLVES else ()
             self_save = self.setup.doctor_self_save
             legal = self._legal_now[key] = legal_actions_in(
-                key[0], seat, self._alive_key, wolves, self_save
+                key[0], seat, self.alive_key, wolves, self_save
             )
         return legal
 
@@ -272,15 +299,16 @@ class WerewolfGame:
             reason = self.illegal_reason(seat, action)
             if reason is not None:
                 raise ValueError(f"illegal action {action} for seat {seat}: {reason}")
-        if action.kind == "say":
+        kind = action.kind
+        if kind == "say":
             said = within_budget(action.value, self.setup.max_speech_chars)
             if said is not action.value:  # (cut: a new action; else the same one)
                 action = Action("say", None, said)
-        self.game_log.entries.append(("act", seat, action.kind, action.target, action.value))
+        self.game_log.entries.append(("act", seat, kind, action.target, action.value))
         self.queue.pop(0)
-        if self._bidding and self.phase is Phase.DISCUSSION:
+        if self._bidding and self.phase is _DISCUSSION:
             self.mentions = self._mentioned(action)
-        _EFFECTS[action.kind](self, seat, action)
+        _EFFECTS[kind](self, seat, action)
         if not self.queue:
             self._end_phase()
 
@@ -334,11 +362,11 @@ class WerewolfGame:
 
     # -- action effects --------------------------------------------------------------------
     def _on_pass(self, seat: int, action: Action) -> None:
-        if self.phase is Phase.VOTE:
+        if self.phase is _VOTE:
             self.votes.append((seat, None))
-        elif self.phase is Phase.DISCUSSION:
+        elif self.phase is _DISCUSSION:
             self._public("pass", seat, f"{self.names[seat]} says nothing.")
-        elif self.phase is Phase.BID:  # a forfeited bid
+        elif self.phase is _BID:  # a forfeited bid
             self._on_bid(seat, Action("bid", None, DEFAULT_BID))
 
     def _on_bid(self, seat: int, action: Action) -> None:
@@ -349,29 +377,25 @@ class WerewolfGame:
     def _on_kill(self, seat: int, action: Action) -> None:
         assert action.target is not None
         self.wolf_picks.append(action.target)
-        self._post(
-            "wolf_pick",
-            seat,
-            frozenset(self.wolves),
-            f"{self.names[seat]} ({self.words.role(WEREWOLF)}) wants to kill "
-            f"{self.names[action.target]}.",
-            action.target,
-        )
+        names = self.names
+        text = f"{names[seat]} ({self._wolf_word}) wants to kill {names[action.target]}."
+        self._post("wolf_pick", seat, self._pack, text, action.target)
 
     def _on_check(self, seat: int, action: Action) -> None:
         assert action.target is not None
         self.check = action.target
         team = self.teams[action.target]
         self.known[seat][action.target] = team
+        self.knowledge += 1
         verdict = self.words.verdict(team == WEREWOLVES)
         text = f"{self.words.vision}: {self.names[action.target]} is {verdict}."
-        self._post("check", seat, frozenset({seat}), text, action.target, team)
+        self._post("check", seat, self._alone[seat], text, action.target, team)
 
     def _on_save(self, seat: int, action: Action) -> None:
         assert action.target is not None
         self.save = action.target
         text = f"You protect {self.names[action.target]} tonight."
-        self._post("save", seat, frozenset({seat}), text, action.target)
+        self._post("save", seat, self._alone[seat], text, action.target)
 
     def _on_say(self, seat: int, action: Action) -> None:
         self._public("speech", seat, f'{self.names[seat]} says: "{action.value}"')
@@ -380,51 +404,54 @@ class WerewolfGame:
         assert action.target is not None
         self.accusations[seat][action.target] += 1
         self.pair_cells.append((1, seat, action.target))
-        accused = self.names[action.target]
-        text = f"{self.names[seat]} accuses {accused} of being {self.words.killer}."
-        self._public("accuse", seat, text, action.target)
+        names, target = self.names, action.target
+        text = f"{names[seat]} accuses {names[target]} of being {self.words.killer}."
+        # (_public, written out: the discussion's most common messages)
+        self._messages.append(_message(Message, (self.day, "accuse", seat, None, text, target, "")))
 
     def _on_claim(self, seat: int, action: Action) -> None:
         assert action.target is not None
         self.claims[seat][action.target] = action.value
         self.pair_cells.append((2, seat, action.target))
-        verdict = self.words.verdict(action.value == WEREWOLF)
-        text = f"{self.names[seat]} claims: {self.names[action.target]} is {verdict}."
-        self._public("claim", seat, text, action.target, action.value)
+        names, target, value = self.names, action.target, action.value
+        text = f"{names[seat]} claims: {names[target]} is {self._verdicts[value == WEREWOLF]}."
+        message = (self.day, "claim", seat, None, text, target, value)
+        self._messages.append(_message(Message, message))  # (_public, written out)
 
     def _on_vote(self, seat: int, action: Action) -> None:
         self.votes.append((seat, action.target))
 
     # -- phases ----------------------------------------------------------------------------
     def _end_phase(self) -> None:
-        if self.phase is Phase.NIGHT_WOLVES:
+        if self.phase is _NIGHT_WOLVES:
             self._close_wolf_choice()
-            self._night_role(Phase.NIGHT_SEER)
-        elif self.phase is Phase.NIGHT_SEER:
-            self._night_role(Phase.NIGHT_DOCTOR)
-        elif self.phase is Phase.NIGHT_DOCTOR:
+            self._night_role(_NIGHT_SEER)
+        elif self.phase is _NIGHT_SEER:
+            self._night_role(_NIGHT_DOCTOR)
+        elif self.phase is _NIGHT_DOCTOR:
             self._dawn()
-        elif self.phase is Phase.DISCUSSION:
+        elif self.phase is _DISCUSSION:
             if self.setup.speaking_order == "bidding" and self.speeches_left > 0:
                 self._open_bids()
             else:
                 self._start_vote()
-        elif self.phase is Phase.VOTE:
+        elif self.phase is _VOTE:
             self._close_vote()
-        elif self.phase is Phase.BID:
+        elif self.phase is _BID:
             self._close_bids()
 
     def _start_night(self) -> None:
         self.day += 1
         self.wolf_picks, self.check, self.save = [], None, None
         self._public("night", None, f"Night {self.day} falls.")
-        self.phase = Phase.NIGHT_WOLVES
+        self.phase = _NIGHT_WOLVES
         self.queue = [seat for seat in self.wolves if self.alive[seat]]
 
     def _close_wolf_choice(self) -> None:
-        target = tally(self.wolf_picks, "first_named").chosen
+        picks = self.wolf_picks  # (one pick is the choice: a tally of one, counted quicker)
+        target = picks[0] if len(picks) == 1 else tally(picks, "first_named").chosen
         self.kill_target = target
-        wolves = frozenset(self.wolves)
+        wolves = self._pack
         if target is None:
             text = f"{self.words.killers.capitalize()} kill nobody tonight."
             self._post("wolf_choice", None, wolves, text)
@@ -434,12 +461,13 @@ class WerewolfGame:
 
     def _night_role(self, phase: Phase) -> None:
         """Hand the night to the seer or the doctor, or skip a role nobody living holds."""
-        role = SEER if phase is Phase.NIGHT_SEER else DOCTOR
-        holders = [seat for seat in self.living() if self.roles[seat] == role]
+        role = SEER if phase is _NIGHT_SEER else DOCTOR
+        alive = self.alive
+        holders = [seat for seat in self._holders[role] if alive[seat]]
         if holders:
             self.phase, self.queue = phase, holders
-        elif phase is Phase.NIGHT_SEER:
-            self._night_role(Phase.NIGHT_DOCTOR)
+        elif phase is _NIGHT_SEER:
+            self._night_role(_NIGHT_DOCTOR)
         else:
             self._dawn()
 
@@ -460,7 +488,7 @@ class WerewolfGame:
             self._chance("first_speaker", tuple(self.living()))
 
     def _start_discussion(self, first: int) -> None:
-        self.phase = Phase.DISCUSSION
+        self.phase = _DISCUSSION
         self.queue = round_robin(self.living(), first, self.setup.discussion_rounds)
         text = f"Discussion: {self.names[first]} speaks first."
         self._public("discussion", None, text, first)
@@ -477,7 +505,7 @@ class WerewolfGame:
         self._open_bids()
 
     def _open_bids(self) -> None:
-        self.phase, self.bids = Phase.BID, []
+        self.phase, self.bids = _BID, []
         self.queue = [seat for seat in self.living() if seat != self.floor]
 
     def _close_bids(self) -> None:
@@ -488,7 +516,7 @@ class WerewolfGame:
             self._chance("speaker", options)
 
     def _give_floor(self, seat: int) -> None:
-        self.phase, self.queue, self.floor = Phase.DISCUSSION, [seat], seat
+        self.phase, self.queue, self.floor = _DISCUSSION, [seat], seat
         self.speeches_left -= 1
         self.mentions = ()
         left = self.speeches_left
@@ -502,7 +530,7 @@ class WerewolfGame:
         return () if action.target is None else (action.target,)
 
     def _start_vote(self) -> None:
-        self.phase = Phase.VOTE
+        self.phase = _VOTE
         self.votes = []
         self.queue = self.living()
         self._public("vote_open", None, "Voting: name a player to exile, or abstain.")
@@ -544,12 +572,12 @@ class WerewolfGame:
         self._start_night()
 
     def _chance(self, kind: str, options: tuple[int, ...]) -> None:
-        self.phase, self.queue = Phase.CHANCE, []
+        self.phase, self.queue = _CHANCE, []
         self.chance_kind, self.chance_options = kind, options
 
     def _kill(self, seat: int, kind: str, text: str) -> None:
         self.alive[seat] = False
-        self._alive_key = tuple(self.alive)
+        self.alive_key = tuple(self.alive)
         self._legal_now = {}
         self._public(kind, None, text, seat)
         if self.setup.reveal_roles_on_death:
@@ -558,12 +586,13 @@ class WerewolfGame:
             self._public("reveal", None, f"{self.names[seat]} was the {shown}.", seat, role)
             for viewer in range(self.setup.num_players):
                 self.known[viewer][seat] = self.teams[seat]
+            self.knowledge += 1
 
     def _check_winner(self) -> bool:
         wolves = self.living_wolves()
         if wolves == 0:
             self.winner = VILLAGE
-        elif wolves >= len(self.living()) - wolves:
+        elif wolves >= self.alive.count(True) - wolves:
             self.winner = WEREWOLVES
         else:
             return False
@@ -573,7 +602,7 @@ class WerewolfGame:
         return True
 
     def _game_over(self) -> None:
-        self.phase, self.queue = Phase.OVER, []
+        self.phase, self.queue = _OVER, []
         roles = ", ".join(
             f"{name} the {self.words.role(role)}"
             for name, role in zip(self.names, self.roles, strict=True)
@@ -581,26 +610,15 @@ class WerewolfGame:
         self._public("roles", None, f"The roles were: {roles}.")
         for viewer in range(self.setup.num_players):
             self.known[viewer] = list(self.teams)
+        self.knowledge += 1
 
     # -- messages --------------------------------------------------------------------------
-    def _deal_messages(self) -> None:
-        n = self.setup.num_players
-        for seat in range(n):
-            role = ROLES[self.roles[seat]]
-            shown, description = self.words.role(role.name), self.words.descriptions[role.name]
-            text = f"You are {self.names[seat]}, the {shown}. {description}"
-            self._post("role", None, frozenset({seat}), text, seat, role.name)
-            self.known[seat][seat] = role.team
-        wolves = frozenset(self.wolves)
-        pack = ", ".join(self.names[seat] for seat in self.wolves)
-        self._post("wolves", None, wolves, f"{self.words.killers.capitalize()} are: {pack}.")
-        for seat in self.wolves:
-            self.known[seat] = [self.teams[other] for other in range(n)]
-
     def _public(
         self, kind: str, sender: int | None, text: str, subject: int | None = None, value: str = ""
     ) -> None:
-        self._messages.append(Message(self.day, kind, sender, None, text, subject, value))
+        self._messages.append(
+            _message(Message, (self.day, kind, sender, None, text, subject, value))
+        )
 
     def _post(
         self,
@@ -611,7 +629,8 @@ class WerewolfGame:
         subject: int | None = None,
         value: str = "",
     ) -> None:
-        self._messages.append(Message(self.day, kind, sender, audience, text, subject, value))
+        message = (self.day, kind, sender, audience, text, subject, value)
+        self._messages.append(_message(Message, message))
 
     def view(self, seat: int) -> list[Message]:
         """The messages ``seat`` may read, oldest first."""
@@ -626,3 +645,67 @@ _EFFECTS = {
     for name, function in vars(WerewolfGame).items()
     if name.startswith("_on_")
 }
+
+
+#: Builds a :class:`Message` from a tuple of its fields (``Message(...)`` itself runs a
+#: Python ``__new__`` that does the same, about three times slower).
+_message: Callable[[type[Message], tuple[Any, ...]], Message] = tuple.__new__
+#: Deals whose messages and knowledge :func:`_dealt` keeps before it starts over.
+MAX_DEALS_KEPT = 4096
+
+
+class _Deal(NamedTuple):
+    """What a deal gives a new game before its first night (the same for every game of it)."""
+
+    teams: tuple[str, ...]
+    wolves: tuple[int, ...]
+    holders: dict[str, tuple[int, ...]]
+    alone: tuple[frozenset[int], ...]
+    messages: tuple[Message, ...]
+    known: tuple[tuple[str | None, ...], ...]
+
+
+#: The deals seen lately, by (setup, roles).
+_DEALS: dict[tuple[WerewolfSetup, tuple[str, ...]], _Deal] = {}
+
+
+def _dealt(setup: WerewolfSetup, roles: tuple[str, ...]) -> _Deal:
+    """Check ``roles`` against ``setup`` and build (and keep) the deal's messages.
+
+    Each seat reads its role; the werewolves read who they are and know each other.
+
+    Raises:
+        ValueError: ``roles`` is not a permutation of ``setup.base_roles()``.
+    """
+    if sorted(roles) != sorted(setup.base_roles()):
+        raise ValueError(f"roles {roles!r} are not a deal of {setup.base_roles()!r}")
+    n, names, words = setup.num_players, setup.names, GAME_WORDS[setup.game]
+    teams = tuple(ROLES[role].team for role in roles)
+    wolves = tuple(seat for seat in range(n) if roles[seat] == WEREWOLF)
+    holders = {role: tuple(s for s in range(n) if roles[s] == role) for role in set(roles)}
+    holders.setdefault(SEER, ())
+    holders.setdefault(DOCTOR, ())
+    messages = []
+    known: list[list[str | None]] = [[None] * n for _ in range(n)]
+    for seat in range(n):
+        role = ROLES[roles[seat]]
+        shown, description = words.role(role.name), words.descriptions[role.name]
+        text = f"You are {names[seat]}, the {shown}. {description}"
+        messages.append(Message(0, "role", None, frozenset({seat}), text, seat, role.name))
+        known[seat][seat] = role.team
+    pack = ", ".join(names[seat] for seat in wolves)
+    text = f"{words.killers.capitalize()} are: {pack}."
+    messages.append(Message(0, "wolves", None, frozenset(wolves), text))
+    for seat in wolves:
+        known[seat] = list(teams)
+    if len(_DEALS) >= MAX_DEALS_KEPT:
+        _DEALS.clear()
+    deal = _DEALS[setup, roles] = _Deal(
+        teams,
+        wolves,
+        holders,
+        tuple(frozenset({seat}) for seat in range(n)),
+        tuple(messages),
+        tuple(tuple(row) for row in known),
+    )
+    return deal
