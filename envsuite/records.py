@@ -14,7 +14,9 @@ string).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping
+import math
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from itertools import repeat
 from pathlib import Path
 from typing import Any, Literal
 
@@ -98,6 +100,38 @@ def trusted_step(action: Any, reward: float, probability: float | None) -> Step:
     _set_attribute(step, "__pydantic_extra__", None)
     _set_attribute(step, "__pydantic_private__", None)
     return step
+
+
+#: Action types whose equal values are written alike once the type is known (the key
+#: holds the type: ``True == 1``, yet they are written differently).
+_SHAREABLE_ACTIONS = frozenset({str, int, bool, type(None)})
+
+
+def shared_steps(actions: Sequence[Any], rewards: Sequence[float]) -> list[Step]:
+    """The trusted steps (no probability) of a trace, each distinct step one shared object.
+
+    ``[trusted_step(a, r, None) for a, r in zip(actions, rewards)]`` in value, equality and
+    the JSON written (the same guarantees bind the caller). A trace repeats few distinct
+    steps (a 5-armed bandit has 10: five buttons, rewards 0 and 1), while building a step
+    costs about a microsecond, more than a fast env's step, and each step built is one more
+    object for the garbage collector to walk while the run keeps its records. Steps are
+    frozen, so sharing one object among equal steps changes nothing but ``is``.
+
+    Steps are shared when every action is a ``str``, ``int``, ``bool`` or None (keyed with
+    its type); the reward's sign is part of the key, so ``-0.0`` (equal to ``0.0``) keeps
+    its own step. Otherwise every step is built on its own.
+
+    Raises:
+        ValueError: ``actions`` and ``rewards`` differ in length.
+    """
+    if len(actions) != len(rewards):
+        raise ValueError(f"{len(actions)} actions but {len(rewards)} rewards")
+    if not _SHAREABLE_ACTIONS.issuperset(map(type, actions)):
+        return [trusted_step(a, r, None) for a, r in zip(actions, rewards, strict=True)]
+    signs = map(math.copysign, repeat(1.0), rewards)
+    keys = list(zip(map(type, actions), actions, rewards, signs, strict=True))
+    known = {key: trusted_step(key[1], key[2], None) for key in set(keys)}
+    return list(map(known.__getitem__, keys))
 
 
 class EpisodeRecord(BaseModel):
