@@ -102,9 +102,8 @@ def trusted_step(action: Any, reward: float, probability: float | None) -> Step:
     return step
 
 
-#: Action types whose equal values are written alike once the type is known (the key
-#: holds the type: ``True == 1``, yet they are written differently).
-_SHAREABLE_ACTIONS = frozenset({str, int, bool, type(None)})
+#: Action types whose equal values are written alike, and never equal one of another type.
+_SHAREABLE_ACTIONS = frozenset({str, int, type(None)})
 
 
 def shared_steps(actions: Sequence[Any], rewards: Sequence[float]) -> list[Step]:
@@ -117,21 +116,29 @@ def shared_steps(actions: Sequence[Any], rewards: Sequence[float]) -> list[Step]
     object for the garbage collector to walk while the run keeps its records. Steps are
     frozen, so sharing one object among equal steps changes nothing but ``is``.
 
-    Steps are shared when every action is a ``str``, ``int``, ``bool`` or None (keyed with
-    its type); the reward's sign is part of the key, so ``-0.0`` (equal to ``0.0``) keeps
-    its own step. Otherwise every step is built on its own.
+    Steps are shared when every action is a ``str``, an ``int`` or None and no reward is
+    ``-0.0`` (equal to ``0.0``, yet written differently); otherwise each is built on its own.
 
     Raises:
         ValueError: ``actions`` and ``rewards`` differ in length.
     """
     if len(actions) != len(rewards):
         raise ValueError(f"{len(actions)} actions but {len(rewards)} rewards")
-    if not _SHAREABLE_ACTIONS.issuperset(map(type, actions)):
+    negative_zero = -1.0 in map(math.copysign, repeat(1.0), filter((0.0).__eq__, rewards))
+    if negative_zero or not _SHAREABLE_ACTIONS.issuperset(map(type, actions)):
         return [trusted_step(a, r, None) for a, r in zip(actions, rewards, strict=True)]
-    signs = map(math.copysign, repeat(1.0), rewards)
-    keys = list(zip(map(type, actions), actions, rewards, signs, strict=True))
-    known = {key: trusted_step(key[1], key[2], None) for key in set(keys)}
-    return list(map(known.__getitem__, keys))
+    # Reward -> action -> step: no key tuple per step, so no garbage-collected object.
+    table: dict[float, dict[Any, Step]] = {}
+    steps: list[Step] = []
+    for action, reward in zip(actions, rewards, strict=True):
+        row = table.get(reward)
+        if row is None:
+            row = table[reward] = {}
+        step = row.get(action)
+        if step is None:
+            step = row[action] = trusted_step(action, reward, None)
+        steps.append(step)
+    return steps
 
 
 class EpisodeRecord(BaseModel):
