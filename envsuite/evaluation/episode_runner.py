@@ -15,25 +15,19 @@ Such a record keeps what the agents reported over every try (``agent_info``: req
 retries, latency, ... added up), so the cost of the failure stays visible.
 
 A trace step stores an action of at most :data:`MAX_TRACE_ACTION_BYTES` of JSON (per agent
-for multi-agent envs); a bigger one is stored as a ``{"trace_cut": ...}`` stand-in with its
-size, sha256 and first characters, so one huge reply cannot blow up a records file.
+for multi-agent envs); :mod:`envsuite.evaluation.trace_actions` says how a bigger one is
+stored.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
-import hashlib
-import json
-import reprlib
 import time
 import typing
 from collections.abc import Callable, Mapping
 from typing import Any, cast
 
-import numpy as np
-
-from envsuite.action_errors import is_interrupt
 from envsuite.agent_protocol import Agent, ReportsActionProbability, ReportsEpisodeInfo
 from envsuite.agents.loading import load_agent
 from envsuite.episodes import (
@@ -47,18 +41,17 @@ from envsuite.episodes import (
     run_episode,
 )
 from envsuite.evaluation.jobs import EpisodeJob
-from envsuite.jsonable import canonical_json, to_jsonable
+from envsuite.evaluation.trace_actions import MAX_TRACE_ACTION_BYTES as MAX_TRACE_ACTION_BYTES
+from envsuite.evaluation.trace_actions import TRACE_CUT_HEAD_CHARS as TRACE_CUT_HEAD_CHARS
+from envsuite.evaluation.trace_actions import TraceCollector
+from envsuite.evaluation.trace_actions import stored_action as _stored_action
+from envsuite.jsonable import canonical_json
 from envsuite.outcomes import agent_outcomes, episode_success
-from envsuite.plain_actions import plain_action
-from envsuite.records import EpisodeRecord, Step, nonzero_rewards, trusted_step
+from envsuite.records import EpisodeRecord, nonzero_rewards
 from envsuite.registry import EnvSpec, registry
 from envsuite.seeding import derive_seed
 from envsuite.version import __version__
 
-#: Largest action (its JSON, in UTF-8 bytes) a trace step stores; see the module docstring.
-MAX_TRACE_ACTION_BYTES = 64 << 10
-#: Characters of a cut action kept in its ``trace_cut`` stand-in.
-TRACE_CUT_HEAD_CHARS = 1000
 #: A record's ``stop_reason`` when the job's step budget (:attr:`EpisodeJob.step_budget`)
 #: ran out; the value predates the name and stays, so old records keep their meaning.
 STEP_BUDGET_SPENT = "step_limit"
@@ -239,63 +232,6 @@ def _no_probability() -> None:
     return None
 
 
-#: Exact numpy number types, stored as the Python number ``item()`` gives (as
-#: :func:`~envsuite.jsonable.to_jsonable` does).
-_NUMPY_NUMBERS = frozenset(
-    kind for kind in np.sctypeDict.values() if issubclass(kind, np.integer | np.floating | np.bool_)
-)
-
-
-def _stored_action(action: Any) -> Any:
-    """The action as a trace step stores it: JSON, cut to :data:`MAX_TRACE_ACTION_BYTES`.
-
-    An action with no faithful JSON form (or a hostile object) is stored as an
-    ``{"unserialisable": <short repr>}`` description.
-    """
-    kind = type(action)
-    # Exact builtins (never a subclass, whose methods could be hostile) are their own JSON.
-    if kind is str:
-        if len(action) * 4 <= MAX_TRACE_ACTION_BYTES:
-            return action  # within the cap whatever its characters' UTF-8 lengths
-    elif action is None or kind is int or kind is float or kind is bool:
-        return action
-    elif kind in _NUMPY_NUMBERS:
-        return action.item()
-    try:
-        # The plain copy first: a str subclass with hostile methods would survive
-        # to_jsonable as it is and raise later, while the trace is written.
-        value = to_jsonable(plain_action(action))
-        kind = type(value)
-        if value is None or kind in (bool, int, float):
-            return value
-        if kind is str and len(value) * 4 <= MAX_TRACE_ACTION_BYTES:
-            return value  # within the cap whatever its characters' UTF-8 lengths
-        text = value if kind is str else json.dumps(value, ensure_ascii=False)
-    except BaseException as exc:  # no faithful JSON form (or a hostile object): describe it
-        if is_interrupt(exc):
-            raise
-        return {"unserialisable": _short_repr(action)}
-    data = text.encode("utf-8", errors="surrogatepass")
-    if len(data) <= MAX_TRACE_ACTION_BYTES:
-        return value
-    return {
-        "trace_cut": {
-            "bytes": len(data),
-            "sha256": hashlib.sha256(data).hexdigest(),
-            "head": text[:TRACE_CUT_HEAD_CHARS],
-        }
-    }
-
-
-def _short_repr(action: Any) -> str:
-    try:
-        return reprlib.repr(action)[:200]
-    except BaseException as exc:  # a hostile __repr__
-        if is_interrupt(exc):
-            raise
-        return f"<{type(action).__name__} whose repr raised>"
-
-
 def _run_once(job: EpisodeJob, cache: EnvCache) -> EpisodeRecord:
     spec, env = _guard("making the env", cache.get, job)
     agents = load_agent(job.agent, spec, env, job.agent_options)
@@ -413,46 +349,9 @@ def run_single_agent_episode(
     _guard("agent.reset", agent.reset, seed=derive_seed(job.seed, "agent", job.attempt))
     policy = _acting_policy({"agent": agent})
     probability = _probability_of(agent)
-    # Steps of values made valid here (_stored_action's JSON, float rewards): the record
-    # takes them without validating each again.
-    trace: list[Step] = []
-    curves: dict[str, list[float]] = {}
-    record_trace = job.record_trace
-    append = trace.append
-
-    def observer(
-        nobody: None,
-        action: Any,
-        observation: Any,
-        reward: float,
-        terminated: bool,
-        truncated: bool,
-        info: Any,
-    ) -> None:
-        if record_trace:
-            append(trusted_step(_stored_action(action), reward, probability()))
-        for key in curve_keys:
-            value = info.get(key)
-            if value is not None:
-                series = curves.get(key)
-                if series is None:
-                    series = curves[key] = []
-                series.append(float(value))
-
-    def trace_only(
-        nobody: None,
-        action: Any,
-        observation: Any,
-        reward: float,
-        terminated: bool,
-        truncated: bool,
-        info: Any,
-    ) -> None:
-        # The usual case (a trace, no curves, no probabilities) without its tests per step.
-        append(trusted_step(_stored_action(action), reward, None))
-
-    plain = record_trace and not curve_keys and probability is _no_probability
-    result = _play("gymnasium", env, job, policy, trace_only if plain else observer, started)
+    reported = None if probability is _no_probability else probability
+    collector = TraceCollector(job.record_trace, reported, curve_keys)
+    result = _play("gymnasium", env, job, policy, collector.observer(), started)
     info = result.final_info
     metrics = {key: float(info[key]) for key in metric_keys if info.get(key) is not None}
     success = info.get("success")
@@ -467,9 +366,9 @@ def run_single_agent_episode(
         "truncated": result.truncated or _stopped_by_runner(result.stop_reason),
         "stop_reason": result.stop_reason,
         "metrics": metrics,
-        "curves": curves,
+        "curves": collector.curves,
         "agent_info": report,
-        "trace": trace,
+        "trace": collector.steps(),
     }
 
 

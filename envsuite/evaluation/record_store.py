@@ -97,13 +97,29 @@ class RecordStore:
 
     def append(self, record: EpisodeRecord) -> None:
         """Write ``record`` as one line and flush it to the OS before returning."""
-        if record.key in self.done:
-            raise ValueError(f"a record for {record.key} is already in {self.path}")
-        with open(self.path, "a", encoding="utf-8") as handle:
-            handle.write(record.to_json_line() + "\n")
-            handle.flush()
+        key = record.key
+        if key in self.done:
+            raise ValueError(f"a record for {key} is already in {self.path}")
+        _append_to_file(self.path, (record.to_json_line() + "\n").encode("utf-8"))
         self.records.append(record)
-        self.done.add(record.key)
+        self.done.add(key)
+
+
+def _append_to_file(path: Path, data: bytes) -> None:
+    """Append ``data`` to ``path`` (created if needed) with unbuffered writes, then close it.
+
+    Written straight to the OS: nothing is left in a buffer of this process when it returns.
+    Cheaper than a text-mode ``open``, which builds a buffer and a codec per call (a tenth
+    of a millisecond, as much as a fast env's whole episode).
+    """
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_BINARY", 0)  # no \r\n
+    descriptor = os.open(path, flags, 0o666)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(descriptor, view) :]
+    finally:
+        os.close(descriptor)
 
 
 @contextmanager

@@ -10,6 +10,7 @@ from concurrent.futures.process import BrokenProcessPool
 
 from envsuite.evaluation.episode_runner import EnvCache, run_job
 from envsuite.evaluation.executors import WorkerLostError
+from envsuite.evaluation.executors.frozen_heap import frozen_heap
 from envsuite.evaluation.executors.parent_death import die_with_parent
 from envsuite.evaluation.jobs import EpisodeJob
 from envsuite.records import EpisodeRecord
@@ -48,8 +49,9 @@ class LocalExecutor:
         if self.workers == 1:
             cache = EnvCache()
             try:
-                for job in jobs:
-                    yield run_job(job, cache)
+                with frozen_heap():
+                    for job in jobs:
+                        yield run_job(job, cache)
             finally:
                 cache.close()
             return
