@@ -180,26 +180,26 @@ _Entry = tuple[Any, Clause]
 
 def _planted_by_table(rng: np.random.Generator, level: Level) -> PlantedInstance:
     """:func:`planted_instance` for levels of at most :data:`TABLE_MAX_VARS` variables."""
-    wanted, num_vars = level.num_clauses, level.num_vars
+    wanted, num_vars, width = level.num_clauses, level.num_vars, level.clause_width
     bits = rng.integers(0, 2, size=(1, num_vars), dtype=np.int64)[0].tolist()
-    assignment = sum(bit << variable for variable, bit in enumerate(bits))
+    planted = "".join(["1" if bit else "0" for bit in bits])
+    assignment = int(planted[::-1], 2)  # bit v: variable v + 1
     # dict.fromkeys keeps the first of equal keys in draw order: first_distinct's rule.
     kept = list(dict.fromkeys(_candidate_keys(rng, assignment, wanted + wanted // 2 + 8, level)))
     while len(kept) < wanted:
         more = _candidate_keys(rng, assignment, 2 * wanted, level)
         kept = list(dict.fromkeys(kept + more))
-    table = _clause_table(num_vars, level.clause_width)
-    if len(table) > TABLE_MAX_ENTRIES:
-        table.clear()
-    entries = []
-    for key in kept[:wanted]:
-        entry = table.get(key)
-        if entry is None:
-            entry = table[key] = _table_entry(key, num_vars, level.clause_width)
-        entries.append(entry)
+    del kept[wanted:]
+    table = _clause_table(num_vars, width)
+    entries = [table.get(key) for key in kept]
+    if None in entries:
+        if len(table) > TABLE_MAX_ENTRIES:
+            table.clear()
+        for index, key in enumerate(kept):
+            if entries[index] is None:
+                entries[index] = table[key] = _table_entry(key, num_vars, width)
     entries.sort()  # distinct clauses have distinct sort keys: the clauses never compare
-    planted = "".join("1" if bit else "0" for bit in bits)
-    return Formula(num_vars, tuple([clause for _, clause in entries])), planted
+    return Formula.trusted(num_vars, tuple([clause for _, clause in entries])), planted
 
 
 def _candidate_keys(
@@ -213,13 +213,18 @@ def _candidate_keys(
     """
     width, num_vars = level.clause_width, level.num_vars
     keys = rng.random((1, count, num_vars))  # draw_variable_sets' draws and selection
-    chosen = np.argpartition(keys, width - 1, axis=-1)[..., :width]
-    masks = (1 << chosen).sum(axis=-1)[0].tolist()
-    patterns = rng.integers(1, 2**width, size=(1, count), dtype=np.int64)[0].tolist()
+    chosen = keys.argpartition(width - 1, axis=-1)[0, :, :width]
+    masks = np.bitwise_or.reduce(1 << chosen, axis=-1)
+    patterns = rng.integers(1, 2**width, size=(1, count), dtype=np.int64)[0]
+    if 2 * num_vars + width <= 62:  # the codes fit an int64
+        codes: list[int] = (
+            masks | (masks & assignment) << num_vars | patterns << 2 * num_vars
+        ).tolist()
+        return codes
     shift = 2 * num_vars
     return [
         mask | (assignment & mask) << num_vars | pattern << shift
-        for mask, pattern in zip(masks, patterns, strict=True)
+        for mask, pattern in zip(masks.tolist(), patterns.tolist(), strict=True)
     ]
 
 
@@ -244,8 +249,11 @@ def _table_entry(key: int, num_vars: int, width: int) -> _Entry:
         if num_vars <= LETTER_NAMES:
             return clause_string(clause, num_vars), clause
         return tuple((abs(x), x > 0) for x in clause), clause
-    code = _literal_codes(num_vars)
-    return tuple([code[literal] for literal in clause]), clause
+    code, base = _literal_codes(num_vars), 2 * num_vars  # canonical_order's clause code
+    number = 0
+    for literal in clause:
+        number = number * base + code[literal]
+    return number, clause
 
 
 @functools.lru_cache(maxsize=64)
