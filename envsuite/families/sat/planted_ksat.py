@@ -36,13 +36,22 @@ PlantedInstance = tuple[Formula, str]
 
 def check_planted_level(level: Level) -> None:
     """Raise ValueError if ``level`` asks for more distinct clauses than one assignment allows."""
+    problem = _planted_level_problem(level)
+    if problem:
+        raise ValueError(problem)
+
+
+@functools.lru_cache(maxsize=256)
+def _planted_level_problem(level: Level) -> str:
+    """Why ``level`` has no planted instances ("" if it has; cached: resets ask every time)."""
     most = max_distinct_clauses(level.clause_width, level.num_vars, satisfied_by_one=True)
     if level.num_clauses > most:
-        raise ValueError(
+        return (
             f"{level.name}: an assignment of {level.num_vars} variables satisfies only {most} "
             f"distinct clauses of width {level.clause_width}, fewer than the "
             f"{level.num_clauses} asked for"
         )
+    return ""
 
 
 def _planted_literals(
