@@ -9,7 +9,6 @@ instance: SATURN's template (``src/Build_SAT_Datasets/train_prompt.py``) followe
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Literal
 

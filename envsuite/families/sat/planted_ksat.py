@@ -200,13 +200,9 @@ def _planted_by_table(rng: np.random.Generator, level: Level) -> PlantedInstance
         kept = list(dict.fromkeys(kept + more))
     del kept[wanted:]
     table = _clause_table(num_vars, width)
-    entries = [table.get(key) for key in kept]
-    if None in entries:
-        if len(table) > TABLE_MAX_ENTRIES:
-            table.clear()
-        for index, key in enumerate(kept):
-            if entries[index] is None:
-                entries[index] = table[key] = _table_entry(key, num_vars, width)
+    if len(table) > TABLE_MAX_ENTRIES:
+        table.clear()
+    entries = [table.get(key) or _add_entry(table, key, num_vars, width) for key in kept]
     entries.sort()  # distinct clauses have distinct sort keys: the clauses never compare
     return Formula.trusted(num_vars, tuple([clause for _, clause in entries])), planted
 
@@ -263,6 +259,12 @@ def _table_entry(key: int, num_vars: int, width: int) -> _Entry:
     for literal in clause:
         number = number * base + code[literal]
     return number, clause
+
+
+def _add_entry(table: dict[int, _Entry], key: int, num_vars: int, width: int) -> _Entry:
+    """Make the table's entry for ``key`` (see :func:`_table_entry`) and return it."""
+    entry = table[key] = _table_entry(key, num_vars, width)
+    return entry
 
 
 @functools.lru_cache(maxsize=64)
