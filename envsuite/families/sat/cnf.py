@@ -105,6 +105,18 @@ class Formula:
                         f"clause {index + 1} has literal {literal}, outside ±1..±{self.num_vars}"
                     )
 
+    @classmethod
+    def trusted(cls, num_vars: int, clauses: tuple[Clause, ...]) -> Formula:
+        """A formula from clauses already known to be well formed (no check made).
+
+        For generators whose clauses are valid by construction, where the check would
+        cost a reset more than the rest of building the formula.
+        """
+        formula = object.__new__(cls)
+        object.__setattr__(formula, "num_vars", num_vars)
+        object.__setattr__(formula, "clauses", clauses)
+        return formula
+
     @property
     def num_clauses(self) -> int:
         """Number of clauses."""

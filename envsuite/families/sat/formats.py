@@ -9,7 +9,6 @@ instance: SATURN's template (``src/Build_SAT_Datasets/train_prompt.py``) followe
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Literal
 
@@ -75,12 +74,10 @@ def saturn_clause_string(formula: Formula) -> str:
 
 def saturn_problem_line(formula: Formula, clause_width: int) -> str:
     """SATURN's JSON problem line (``json.dumps`` defaults, as SATURN writes it)."""
-    problem = {
-        "n_sat": clause_width,
-        "k": formula.num_vars,
-        "clause": saturn_clause_string(formula),
-    }
-    return json.dumps(problem)
+    clause = saturn_clause_string(formula)
+    # Names are A..Z or x1..xn, negation is "!" and clauses are joined by " & ": nothing
+    # json.dumps escapes, so this is its output to the byte (a test compares the two).
+    return f'{{"n_sat": {int(clause_width)}, "k": {int(formula.num_vars)}, "clause": "{clause}"}}'
 
 
 def dimacs(formula: Formula, comments: Sequence[str] = ()) -> str:

@@ -8,6 +8,7 @@ level with the generator, task and uniqueness asked for.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -73,12 +74,14 @@ class Instance:
 
     def metadata(self) -> dict[str, Any]:
         """The info entries every SAT env reports about its instance."""
+        num_vars, num_clauses = self.formula.num_vars, self.formula.num_clauses
+        name, difficulty = _level_facts(self.clause_width, num_vars, num_clauses)
         return {
             "clause_width": self.clause_width,
-            "num_vars": self.formula.num_vars,
-            "num_clauses": self.formula.num_clauses,
-            "level": self.level.name,
-            "difficulty": self.difficulty,
+            "num_vars": num_vars,
+            "num_clauses": num_clauses,
+            "level": name,
+            "difficulty": difficulty,
             "satisfiable": self.satisfiable,
             "num_solutions": self.num_solutions,
             "num_solutions_capped": (
@@ -87,6 +90,13 @@ class Instance:
             "generator": self.generator,
             "source": self.source,
         }
+
+
+@functools.lru_cache(maxsize=256)
+def _level_facts(clause_width: int, num_vars: int, num_clauses: int) -> tuple[str, float]:
+    """A level's name and SATURN's difficulty (cached: every reset reports them)."""
+    level = Level(clause_width, num_vars, num_clauses)
+    return level.name, level.difficulty
 
 
 @dataclass(frozen=True)

@@ -11,16 +11,24 @@ distribution, vectorised over a batch, from a :class:`numpy.random.Generator`.
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 import numpy as np
 
 from envsuite.families.sat.clause_sampling import (
+    ARGSORT_MAX_VARS,
     IntArray,
     draw_variable_sets,
     first_distinct,
     first_distinct_rows,
 )
-from envsuite.families.sat.cnf import LETTER_NAMES, Formula, canonical_clauses
+from envsuite.families.sat.cnf import (
+    LETTER_NAMES,
+    Clause,
+    Formula,
+    canonical_clauses,
+    clause_string,
+)
 from envsuite.families.sat.levels import Level, max_distinct_clauses
 
 PlantedInstance = tuple[Formula, str]
@@ -28,13 +36,22 @@ PlantedInstance = tuple[Formula, str]
 
 def check_planted_level(level: Level) -> None:
     """Raise ValueError if ``level`` asks for more distinct clauses than one assignment allows."""
+    problem = _planted_level_problem(level)
+    if problem:
+        raise ValueError(problem)
+
+
+@functools.lru_cache(maxsize=256)
+def _planted_level_problem(level: Level) -> str:
+    """Why ``level`` has no planted instances ("" if it has; cached: resets ask every time)."""
     most = max_distinct_clauses(level.clause_width, level.num_vars, satisfied_by_one=True)
     if level.num_clauses > most:
-        raise ValueError(
+        return (
             f"{level.name}: an assignment of {level.num_vars} variables satisfies only {most} "
             f"distinct clauses of width {level.clause_width}, fewer than the "
             f"{level.num_clauses} asked for"
         )
+    return ""
 
 
 def _planted_literals(
@@ -131,12 +148,16 @@ def canonical_order(literals: IntArray, num_vars: int) -> IntArray:
 def planted_instance(rng: np.random.Generator, level: Level) -> PlantedInstance:
     """One planted instance: ``planted_batch(rng, level, 1)[0]``, at a fraction of its cost.
 
-    An env's reset draws one instance at a time, where the batch's numpy bookkeeping
-    (deduplication, ordering) costs more than the draw. This makes the same draws from
-    ``rng`` in the same order and does the bookkeeping on the few clauses in Python, so
-    the instance (and the generator's state after it) is the batch's to the bit.
+    An env's reset draws one instance at a time, where numpy's fixed cost per call
+    outweighs the work on a few dozen clauses. This makes the same draws from ``rng`` in
+    the same order (the generator's state after it is the batch's too) and does the rest
+    in Python: up to :data:`TABLE_MAX_VARS` variables each candidate clause is one int
+    (its variables, their planted values and its sign pattern), deduplicated with a dict
+    and turned into its clause by a cached table; beyond, on the candidates' literals.
     """
     check_planted_level(level)
+    if level.num_vars <= TABLE_MAX_VARS:
+        return _planted_by_table(rng, level)
     wanted, num_vars = level.num_clauses, level.num_vars
     solutions = rng.integers(0, 2, size=(1, num_vars), dtype=np.int64)
     literals = _planted_literals(rng, solutions, wanted + wanted // 2 + 8, level)
@@ -154,6 +175,102 @@ def planted_instance(rng: np.random.Generator, level: Level) -> PlantedInstance:
         ordered = tuple(sorted(clauses, key=lambda clause: tuple(map(code, clause))))
     planted = "".join("1" if bit else "0" for bit in solutions[0].tolist())
     return Formula(num_vars, ordered), planted
+
+
+#: Up to this many variables :func:`planted_instance` codes candidate clauses as ints
+#: (variable sets as int64 bit masks; :data:`ARGSORT_MAX_VARS` bounds it too).
+TABLE_MAX_VARS = min(ARGSORT_MAX_VARS, 62)
+#: A level's table of clauses is emptied when it grows past this many entries.
+TABLE_MAX_ENTRIES = 1 << 16
+
+#: A table entry: the clause's sort key in canonical order, and the clause.
+_Entry = tuple[Any, Clause]
+
+
+def _planted_by_table(rng: np.random.Generator, level: Level) -> PlantedInstance:
+    """:func:`planted_instance` for levels of at most :data:`TABLE_MAX_VARS` variables."""
+    wanted, num_vars, width = level.num_clauses, level.num_vars, level.clause_width
+    bits = rng.integers(0, 2, size=(1, num_vars), dtype=np.int64)[0].tolist()
+    planted = "".join(["1" if bit else "0" for bit in bits])
+    assignment = int(planted[::-1], 2)  # bit v: variable v + 1
+    # dict.fromkeys keeps the first of equal keys in draw order: first_distinct's rule.
+    kept = list(dict.fromkeys(_candidate_keys(rng, assignment, wanted + wanted // 2 + 8, level)))
+    while len(kept) < wanted:
+        more = _candidate_keys(rng, assignment, 2 * wanted, level)
+        kept = list(dict.fromkeys(kept + more))
+    del kept[wanted:]
+    table = _clause_table(num_vars, width)
+    if len(table) > TABLE_MAX_ENTRIES:
+        table.clear()
+    entries = [table.get(key) or _add_entry(table, key, num_vars, width) for key in kept]
+    entries.sort()  # distinct clauses have distinct sort keys: the clauses never compare
+    return Formula.trusted(num_vars, tuple([clause for _, clause in entries])), planted
+
+
+def _candidate_keys(
+    rng: np.random.Generator, assignment: int, count: int, level: Level
+) -> list[int]:
+    """:func:`_planted_literals`' draws for one row, each clause coded as one int.
+
+    The code of a clause over the variable set ``mask`` (bit v: variable v + 1) with sign
+    pattern ``pattern`` is ``mask | (assignment & mask) << num_vars | pattern << 2·num_vars``:
+    with the assignment fixed, distinct clauses have distinct codes.
+    """
+    width, num_vars = level.clause_width, level.num_vars
+    keys = rng.random((1, count, num_vars))  # draw_variable_sets' draws and selection
+    chosen = keys.argpartition(width - 1, axis=-1)[0, :, :width]
+    masks = np.bitwise_or.reduce(1 << chosen, axis=-1)
+    patterns = rng.integers(1, 2**width, size=(1, count), dtype=np.int64)[0]
+    if 2 * num_vars + width <= 62:  # the codes fit an int64
+        codes: list[int] = (
+            masks | (masks & assignment) << num_vars | patterns << 2 * num_vars
+        ).tolist()
+        return codes
+    shift = 2 * num_vars
+    return [
+        mask | (assignment & mask) << num_vars | pattern << shift
+        for mask, pattern in zip(masks.tolist(), patterns.tolist(), strict=True)
+    ]
+
+
+def _table_entry(key: int, num_vars: int, width: int) -> _Entry:
+    """The clause a :func:`_candidate_keys` code stands for, checked, with its sort key.
+
+    Literal i (variables in increasing order) agrees with the assignment when bit i of the
+    pattern is set, as in :func:`_planted_literals`.
+
+    Raises:
+        AssertionError: the clause is false under the assignment (a generator bug).
+    """
+    mask, values, pattern = key & ((1 << num_vars) - 1), key >> num_vars, key >> 2 * num_vars
+    variables = [v for v in range(num_vars) if mask >> v & 1]
+    clause = tuple(
+        v + 1 if (pattern >> i & 1) == (values >> v & 1) else -(v + 1)
+        for i, v in enumerate(variables)
+    )
+    if not any((literal > 0) == bool(values >> (abs(literal) - 1) & 1) for literal in clause):
+        raise AssertionError("planted generator drew a clause its assignment falsifies")
+    if width * np.log2(2 * num_vars) >= 62:  # canonical_clauses' keys
+        if num_vars <= LETTER_NAMES:
+            return clause_string(clause, num_vars), clause
+        return tuple((abs(x), x > 0) for x in clause), clause
+    code, base = _literal_codes(num_vars), 2 * num_vars  # canonical_order's clause code
+    number = 0
+    for literal in clause:
+        number = number * base + code[literal]
+    return number, clause
+
+
+def _add_entry(table: dict[int, _Entry], key: int, num_vars: int, width: int) -> _Entry:
+    """Make the table's entry for ``key`` (see :func:`_table_entry`) and return it."""
+    entry = table[key] = _table_entry(key, num_vars, width)
+    return entry
+
+
+@functools.lru_cache(maxsize=64)
+def _clause_table(num_vars: int, width: int) -> dict[int, _Entry]:
+    """The clauses met so far at a level, by :func:`_candidate_keys` code (filled as drawn)."""
+    return {}
 
 
 @functools.lru_cache(maxsize=64)

@@ -10,9 +10,6 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-import numpy as np
-from numpy.typing import NDArray
-
 from envsuite.families.sat.cnf import Formula
 from envsuite.registry import import_optional
 
@@ -58,27 +55,32 @@ def is_satisfiable(formula: Formula) -> bool:
 
 
 @cache
-def _all_assignments(num_vars: int) -> NDArray[np.bool_]:
-    """Every assignment of ``num_vars`` variables, one per row (row i is i in binary)."""
-    codes = np.arange(2**num_vars, dtype=np.int64)
-    shifts = np.arange(num_vars - 1, -1, -1, dtype=np.int64)
-    assignments: NDArray[np.bool_] = ((codes[:, None] >> shifts) & 1).astype(bool)
-    assignments.setflags(write=False)
-    return assignments
+def _literal_masks(num_vars: int) -> dict[int, int]:
+    """Each literal's truth table over all 2^num_vars assignments, as the bits of an int.
+
+    Bit ``a`` of variable ``v``'s mask is bit ``v − 1`` of ``a``: assignment ``a`` sets it.
+    """
+    size = 1 << num_vars
+    everything = (1 << size) - 1
+    masks: dict[int, int] = {}
+    for v in range(1, num_vars + 1):
+        half = 1 << (v - 1)  # runs of `half` assignments alternate false, true
+        period = (1 << (2 * half)) - 1
+        true = everything // period * (period ^ ((1 << half) - 1))
+        masks[v], masks[-v] = true, everything ^ true
+    return masks
 
 
 def _count_by_enumeration(formula: Formula) -> int:
-    """Exact count over all 2^num_vars assignments (clauses grouped by width)."""
-    assignments = _all_assignments(formula.num_vars)
-    alive = np.ones(len(assignments), dtype=bool)
-    by_width: dict[int, list[tuple[int, ...]]] = {}
+    """Exact count over all 2^num_vars assignments, all at once as the bits of Python ints."""
+    masks = _literal_masks(formula.num_vars)
+    alive = (1 << (1 << formula.num_vars)) - 1
     for clause in formula.clauses:
-        by_width.setdefault(len(clause), []).append(clause)
-    for clauses in by_width.values():
-        literals = np.array(clauses, dtype=np.int64)
-        values = assignments[:, np.abs(literals) - 1]  # (assignments, clauses, width)
-        alive &= (values == (literals > 0)).any(axis=2).all(axis=1)
-    return int(alive.sum())
+        holds = 0
+        for literal in clause:
+            holds |= masks[literal]
+        alive &= holds
+    return alive.bit_count()
 
 
 def count_solutions(formula: Formula, cap: int) -> int:
