@@ -36,7 +36,7 @@ from verifiers.v1.cli.eval.runner import run_eval
 from verifiers.v1.configs.cli.eval import EvalConfig
 
 from envsuite.agents.scripted_endpoint import ScriptedEndpoint, cycle_valid_actions, message_text
-from envsuite.errors import MissingExtraError
+from envsuite.errors import MissingExtraError, UnknownEnvError
 from envsuite.evaluation.rollout import rollout, rollout_protocol
 from envsuite.serve import RunningServer, ServeConfig
 from envsuite.trainers.verifiers_env import load_environment
@@ -204,14 +204,14 @@ def test_a_refusing_endpoint_gives_failed_episodes(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("env_id", "message"),
+    ("env_id", "error", "message"),
     [
-        ("envsuite/Nim-v0", "multi-agent env"),
-        ("envsuite/Wordel-v0", "Did you mean 'envsuite/Wordle-v0'"),
+        ("envsuite/Nim-v0", ValueError, "multi-agent env"),
+        ("envsuite/Wordel-v0", UnknownEnvError, "Did you mean 'envsuite/Wordle-v0'"),
     ],
 )
-def test_envs_it_cannot_play_are_named(env_id: str, message: str) -> None:
-    with pytest.raises(Exception, match=re.escape(message)):
+def test_envs_it_cannot_play_are_named(env_id: str, error: type[Exception], message: str) -> None:
+    with pytest.raises(error, match=re.escape(message)):
         next(iter(load_environment(env_id).taskset))
 
 
