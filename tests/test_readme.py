@@ -31,6 +31,8 @@ def test_readme_example_runs(index: int, tmp_path: Path) -> None:
         pytest.importorskip("mujoco")
     if "trl_adapter" in code and os.environ.get("ENVSUITE_REQUIRE_ALL_EXTRAS") != "1":
         pytest.importorskip("datasets")
+    if "verifiers" in code and os.environ.get("ENVSUITE_REQUIRE_ALL_EXTRAS") != "1":
+        pytest.importorskip("verifiers")
     script = tmp_path / f"readme_{index}.py"
     script.write_text(code, encoding="utf-8")
     result = subprocess.run(
