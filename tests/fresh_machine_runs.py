@@ -3,13 +3,16 @@
 The test command runs the whole suite again inside a container; run after the outer suite
 it would double CI's wall time. So, as soon as pytest has collected the tests of
 :mod:`tests.test_fresh_machine` (and only then), :func:`start_fresh_machine_runs` builds the
-fresh-machine image and runs both commands in a background thread, one after the other (the
-main job, then the test command), while the outer suite goes on with the other core.
-Those tests are moved to the end of the run and only wait for their command's result.
+fresh-machine image and starts both commands at once, each in its own container and thread:
+the test command, the critical path of CI (install everything, then the whole suite), is
+not queued behind the main job (a minute or two of install and evaluation). The outer
+suite goes on meanwhile. Those tests are moved to the end of the run and only wait for
+their command's result.
 
-Nothing about what runs changes: the same commands, in the same containers, with the same
-time limits; only when they start. The image and containers are removed when the session
-ends, also after ``-x`` or Ctrl-C (a still-running container is killed).
+Nothing about what runs changes: the same commands, in separate fresh containers (they
+share nothing but the image), with the same time limits; only when they start. The image
+and containers are removed when the session ends, also after ``-x`` or Ctrl-C (a
+still-running container is killed).
 """
 
 from __future__ import annotations
@@ -72,7 +75,7 @@ class MainJobRun:
 
 @dataclass
 class FreshMachineRuns:
-    """Both README commands, run one after the other in a background thread.
+    """Both README commands, each run in its own container and background thread.
 
     Arguments:
         commands: the README's main-job and test commands, in that order.
@@ -87,10 +90,11 @@ class FreshMachineRuns:
     run_test_command: bool = True
     main_job: Future[MainJobRun] = field(default_factory=Future)
     test_command: Future[CommandRun] = field(default_factory=Future)
-    _container: Any = None
+    _containers: list[Any] = field(default_factory=list)
     _image: str | None = None
     _stopping: threading.Event = field(default_factory=threading.Event)
     _thread: threading.Thread | None = None
+    _main_job_thread: threading.Thread | None = None
 
     def start(self) -> None:
         """Start the background thread (once)."""
@@ -99,38 +103,45 @@ class FreshMachineRuns:
             self._thread.start()
 
     def stop(self) -> None:
-        """Kill a still-running container, wait for the thread, remove the image."""
+        """Kill the still-running containers, wait for the threads, remove the image."""
         self._stopping.set()
-        with contextlib.suppress(Exception):
-            if self._container is not None:
-                self._container.kill()
-        if self._thread is not None:
-            self._thread.join(timeout=60)
+        for container in list(self._containers):
+            with contextlib.suppress(Exception):
+                container.kill()
+        for thread in (self._thread, self._main_job_thread):
+            if thread is not None:
+                thread.join(timeout=60)
         if self._image is not None:
             remove_image(self._image)
 
     def _run(self) -> None:
-        futures: list[Future[Any]] = [self.main_job, self.test_command]
         try:
             with (self.log_dir / "image-build.log").open("w", encoding="utf-8") as build_log:
                 self._image = build_fresh_machine_image(
                     log=lambda *parts: print(*parts, file=build_log, flush=True)
                 )
-            if self.run_main_job:
-                self.main_job.set_result(self._main_job())
-            if self.run_test_command:
-                self.test_command.set_result(
-                    self._command(self.commands[1], "test-command.log", TEST_COMMAND_TIMEOUT_S)
-                )
         except BaseException as exc:  # reported by every test still waiting
-            for future in futures:
-                if not future.done():
-                    future.set_exception(exc)
+            for future in (self.main_job, self.test_command):
+                future.set_exception(exc)
+            return
+        if self.run_main_job:
+            self._main_job_thread = threading.Thread(
+                target=_settle,
+                args=(self.main_job, self._main_job),
+                name="fresh-machine-main-job",
+                daemon=True,
+            )
+            self._main_job_thread.start()
+        if self.run_test_command:
+            _settle(
+                self.test_command,
+                lambda: self._command(self.commands[1], "test-command.log", TEST_COMMAND_TIMEOUT_S),
+            )
 
     def _main_job(self) -> MainJobRun:
         settings, environment = container_settings(), inner_environment()
         with fresh_container(self._image_tag(), self.commands[0], settings, environment) as box:
-            self._container = box
+            self._containers.append(box)
             run = run_to_end(box, self.log_dir / "main-job.log", MAIN_JOB_TIMEOUT_S)
             files = list_files(box, REPORT_FOLDER) if run.status == 0 else []
         return MainJobRun(run, files)
@@ -138,13 +149,21 @@ class FreshMachineRuns:
     def _command(self, command: str, log_name: str, timeout_s: float) -> CommandRun:
         settings, environment = container_settings(), inner_environment()
         with fresh_container(self._image_tag(), command, settings, environment) as box:
-            self._container = box
+            self._containers.append(box)
             return run_to_end(box, self.log_dir / log_name, timeout_s)
 
     def _image_tag(self) -> str:
         if self._stopping.is_set() or self._image is None:
             raise RuntimeError("the pytest session ended before the fresh-machine runs")
         return self._image
+
+
+def _settle(future: Future[Any], work: Any) -> None:
+    """Run ``work()`` and put its result, or what it raised, into ``future``."""
+    try:
+        future.set_result(work())
+    except BaseException as exc:  # reported by the test that waits for it
+        future.set_exception(exc)
 
 
 def docker_problem() -> str | None:
