@@ -18,6 +18,13 @@ for _variable in REQUIRED_BY_DEFAULT:
     os.environ.setdefault(_variable, "1")
 
 
+def pytest_sessionstart(session):
+    """Build the fresh-machine image during collection when the run will want it."""
+    from tests.fresh_machine_runs import start_image_build_early
+
+    start_image_build_early(session.config)
+
+
 def pytest_collection_modifyitems(config, items):
     """Start the README's commands on a fresh machine early (see tests/fresh_machine_runs.py)."""
     from tests.fresh_machine import setup_commands

@@ -121,6 +121,11 @@ def cycle_valid_actions(messages: list[dict[str, Any]]) -> str:
     return "pass"
 
 
+#: How often the serving loop looks for a shutdown request: ``shutdown`` waits up to this
+#: long (http.server's default of 0.5 s made every ``with ScriptedEndpoint()`` last 0.5 s).
+SHUTDOWN_POLL_S = 0.02
+
+
 class _QuietServer(ThreadingHTTPServer):
     """A threading server that stays quiet when a client hangs up mid-answer.
 
@@ -155,7 +160,9 @@ class ScriptedEndpoint:
         self._failures: list[tuple[int, float]] = []
         self._lock = threading.Lock()
         self.server = _QuietServer(("127.0.0.1", port), self._handler())
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread = threading.Thread(
+            target=self.server.serve_forever, args=(SHUTDOWN_POLL_S,), daemon=True
+        )
 
     @property
     def base_url(self) -> str:

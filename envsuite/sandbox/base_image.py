@@ -11,13 +11,15 @@ are built on it.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import os
 import re
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -94,9 +96,30 @@ def build_rootfs(archive: str | None = None, suite: str | None = None, log: Log 
         archive = archive or configured_archive
         suite = suite or configured_suite
     tag = rootfs_tag(suite)
-    if image_exists(tag):
-        log(f"rootfs: {tag} (cached)")
-        return tag
+    with _one_build_at_a_time(tag):
+        if image_exists(tag):
+            log(f"rootfs: {tag} (cached)")
+            return tag
+        _debootstrap(tag, archive, suite, log)
+    return tag
+
+
+@contextlib.contextmanager
+def _one_build_at_a_time(tag: str) -> Iterator[None]:
+    """Hold a lock of this machine that names ``tag``, for the time of its build.
+
+    Two processes that want the same rootfs at once (a test suite and the fresh-machine
+    run it started, or two users) would otherwise both run debootstrap; the second one in
+    waits and then finds the image.
+    """
+    name = "envsuite-build-" + tag.replace("/", "_").replace(":", "_") + ".lock"
+    with open(Path(tempfile.gettempdir()) / name, "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
+def _debootstrap(tag: str, archive: str, suite: str, log: Log) -> None:
+    """Make the rootfs with debootstrap and ``docker import`` it as ``tag``."""
     if os.geteuid() != 0:
         raise ImageBuildError("building the rootfs needs root (debootstrap)")
     if shutil.which("debootstrap") is None:
@@ -120,7 +143,6 @@ def build_rootfs(archive: str | None = None, suite: str | None = None, log: Log 
         log(f"rootfs: docker import as {tag}")
         repository, _, version = tag.partition(":")
         docker_client().api.import_image_from_file(str(tarball), repository=repository, tag=version)
-    return tag
 
 
 def _run_logged(argv: list[str], on_line: Callable[[str], None]) -> tuple[int, str]:

@@ -55,6 +55,7 @@ if os.environ.get("ENVSUITE_REQUIRE_ALL_EXTRAS") != "1":
 
 import envsuite
 from envsuite.seeding import derive_seeds, make_generator
+from tests.benchmarks.paired_timing import timing_rounds
 
 HOVER = "envsuite/DroneHover-v0"
 NUM_ENVS = 1024
@@ -194,7 +195,7 @@ def test_batched_against_sync_vector_env(
 
     run(benchmark, batched, recorded)
     batched_best = sync_best = float("inf")
-    for _ in range(ROUNDS):
+    for _ in range(timing_rounds(benchmark, ROUNDS)):
         batched_best = min(
             batched_best,
             process_seconds(lambda: replay(batched, recorded), lambda: batched.reset(seed=SEED))

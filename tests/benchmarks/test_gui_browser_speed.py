@@ -30,6 +30,7 @@ import pytest
 import envsuite
 from envsuite.families.gui.browser import BrowserScreen
 from envsuite.families.gui.showcase import showcase_screen
+from tests.benchmarks.paired_timing import timing_rounds
 from tests.families.gui.browser.conftest import require_chromium
 
 ROUNDS = 3
@@ -69,7 +70,7 @@ def timed_against_simulator(
     ``ROUNDS``) and put both rates and their ratio into ``extra_info``."""
     result = benchmark.pedantic(browser, rounds=ROUNDS, iterations=1, warmup_rounds=1)
     browser_best = simulator_best = float("inf")
-    for _ in range(ROUNDS):
+    for _ in range(timing_rounds(benchmark, ROUNDS)):
         browser_best = min(browser_best, wall_seconds(browser))
         simulator_best = min(simulator_best, wall_seconds(simulator))
     steps = result[0]

@@ -69,7 +69,7 @@ from envsuite.families.gui.renderer import render_screen
 from envsuite.families.gui.task import GuiTask
 from envsuite.families.gui.tasks_index import task_class
 from envsuite.seeding import seed_sequence
-from tests.benchmarks.paired_timing import timed_against_raw
+from tests.benchmarks.paired_timing import timed_against_raw, timing_rounds
 
 ROUNDS = 3
 #: (env id, kwargs) of each workload's envs.
@@ -184,7 +184,8 @@ def split_steps(benchmark: Any, mode: str, actions: list[Any]) -> None:
     """Put the rate of ``step`` calls alone (best of ``ROUNDS``) and the resets' share of
     the time into ``extra_info``: the step workloads reset every few steps, so a task's
     generation cost weighs on ``env_steps_per_s`` as much as the steps do."""
-    best = min((env_step_seconds(mode, actions) for _ in range(ROUNDS)), key=sum)
+    rounds = range(timing_rounds(benchmark, ROUNDS))
+    best = min((env_step_seconds(mode, actions) for _ in rounds), key=sum)
     benchmark.extra_info["step_only_steps_per_s"] = STEPS * len(TASKS) / best[0]
     benchmark.extra_info["reset_share"] = best[1] / sum(best)
 

@@ -56,7 +56,7 @@ import numpy as np
 import pytest
 
 import envsuite
-from tests.benchmarks.paired_timing import process_seconds
+from tests.benchmarks.paired_timing import process_seconds, timing_rounds
 
 PLAYERS = 7
 GAMES = 20
@@ -140,7 +140,7 @@ def timed(benchmark: Any, name: str, function: Callable[[], tuple[int, int]]) ->
     benchmark.extra_info["env_steps_per_s"] = steps / mean
     RESULTS[name] = steps / mean
     # Per CPU second, best of ROUNDS: leaves out the time other jobs hold the core.
-    cpu = steps / min(process_seconds(function) for _ in range(ROUNDS))
+    cpu = steps / min(process_seconds(function) for _ in range(timing_rounds(benchmark, ROUNDS)))
     benchmark.extra_info["cpu_steps_per_s"] = CPU[name] = cpu
     if name != "textarena":
         rate = textarena_rate()

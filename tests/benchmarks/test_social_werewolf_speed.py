@@ -55,7 +55,7 @@ from envsuite.families.social.werewolf_bots import BeliefBot
 from envsuite.families.social.werewolf_rules import WerewolfGame
 from envsuite.families.social.werewolf_setup import NAMES, Action, Phase, WerewolfSetup
 from tests.benchmarks import social_play
-from tests.benchmarks.paired_timing import peer_mean, process_seconds, timed_mean
+from tests.benchmarks.paired_timing import peer_mean, process_seconds, timed_mean, timing_rounds
 from tests.benchmarks.test_social_mafia_speed import textarena_games
 
 ENV_ID = "envsuite/Werewolf-v0"
@@ -192,7 +192,7 @@ def test_textarena_secret_mafia_random(benchmark):
     mean = stats.stats.mean if stats is not None else time.perf_counter() - started
     benchmark.extra_info["env_steps_per_s"] = steps / mean
     TEXTARENA["steps_per_s"] = steps / mean
-    best = min(process_seconds(textarena_games) for _ in range(ROUNDS))
+    best = min(process_seconds(textarena_games) for _ in range(timing_rounds(benchmark, ROUNDS)))
     benchmark.extra_info["cpu_steps_per_s"] = TEXTARENA["cpu_steps_per_s"] = steps / best
 
 
@@ -222,7 +222,7 @@ def cpu_rate(benchmark: Any, name: str, function: Callable[[], int]) -> float:
     CPU time leaves out the time other jobs hold the core, so on a loaded machine it is
     the steadier figure (the wall-clock mean of the table counts it in).
     """
-    rate = STEPS / min(process_seconds(function) for _ in range(ROUNDS))
+    rate = STEPS / min(process_seconds(function) for _ in range(timing_rounds(benchmark, ROUNDS)))
     benchmark.extra_info["cpu_steps_per_s"] = CPU[name] = rate
     return rate
 

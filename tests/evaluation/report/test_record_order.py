@@ -90,7 +90,10 @@ def test_a_reordered_file_gives_a_byte_identical_report(run_dir: Path, tmp_path:
     expected = _report_bytes(run_dir, tmp_path / "as-written")
     assert {"report.md", "outcomes.png", "pass_at_k.png"} <= set(expected)
     try:
-        for index, records in enumerate(_orders(original)):
+        # The reversed file and one shuffle: an order-dependent report differs for any
+        # non-identity order (each order costs a full report with figures; the numbers
+        # behind it are checked under every order below).
+        for index, records in enumerate(_orders(original)[:2]):
             write_records(file, records)
             assert _report_bytes(run_dir, tmp_path / f"order-{index}") == expected, index
     finally:
