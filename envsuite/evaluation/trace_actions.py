@@ -131,7 +131,7 @@ class TraceCollector:
         actions, rewards = self._actions.append, self._rewards.append
         probability, probabilities = self._probability, self._probabilities.append
         curves = self.curves
-        series_of = tuple((key, []) for key in self._curve_keys)
+        series_of: tuple[tuple[str, list[Any]], ...] = tuple((key, []) for key in self._curve_keys)
         record_trace = self._record_trace
         immutable = _IMMUTABLE_ACTIONS
 

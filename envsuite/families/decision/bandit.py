@@ -280,6 +280,7 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
             "cumulative_regret": cumulative_regret,
             "t": t,
         }
+        observation: Any
         if self._vector:
             observation = self._one_hot_rows[arm].copy()  # as _observation makes it
             observation[-2] = reward
