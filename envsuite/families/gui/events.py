@@ -37,8 +37,16 @@ from envsuite.families.gui.buttons import Button, Link
 from envsuite.families.gui.dialog import Dialog
 from envsuite.families.gui.dropdown import Dropdown, DropdownOption
 from envsuite.families.gui.list_box import ListItem
-from envsuite.families.gui.placement import Placed, focus_order, hit, hit_on, live_by_id, place
-from envsuite.families.gui.screen import Screen
+from envsuite.families.gui.placement import (
+    Placed,
+    focus_order,
+    hit,
+    hit_in,
+    live_by_id,
+    place,
+    placed_in,
+)
+from envsuite.families.gui.screen import Screen, ScreenTree
 from envsuite.families.gui.scroll_container import ScrollContainer
 from envsuite.families.gui.text_field import TextField
 
@@ -66,13 +74,15 @@ def dispatch(screen: Screen, action: GuiAction) -> DispatchResult:
         GuiActionError: a point outside the screen, or an element id that is not shown,
             is behind a modal dialog, or is scrolled out of view.
     """
-    placed = place(screen)
+    tree = screen.tree()
+    placed = placed_in(tree, screen)
     kind = action.kind
     if kind in ("click", "double_click"):
         x, y = click_point(screen, placed, action)
-        result = _click(screen, placed, x, y)
+        result = _click(screen, tree, placed, x, y)
         if kind == "double_click":
-            second = _click(screen, place(screen), x, y)
+            tree = screen.tree()
+            second = _click(screen, tree, placed_in(tree, screen), x, y)
             result = _merge(result, second)
             widget = screen.find(result.target) if result.target else None
             if isinstance(widget, ListItem) and widget.list_box is not None:
@@ -155,10 +165,12 @@ def _set_focus(screen: Screen, element_id: str | None) -> bool:
     return changed
 
 
-def _click(screen: Screen, placed: list[Placed], x: int, y: int) -> DispatchResult:
-    """Click at ``(x, y)``; ``placed`` is the screen's placement now."""
-    top = hit_on(screen, x, y)
-    open_lists = screen.expanded_dropdowns()
+def _click(
+    screen: Screen, tree: ScreenTree, placed: list[Placed], x: int, y: int
+) -> DispatchResult:
+    """Click at ``(x, y)``; ``tree`` is the screen's valid tree, ``placed`` its placement."""
+    top = hit_in(tree, screen, x, y)
+    open_lists = [w for w in tree.dropdowns if w.expanded]
     if open_lists and (top is None or not isinstance(top.widget, DropdownOption | Dropdown)):
         for dropdown in open_lists:
             dropdown.expanded = False

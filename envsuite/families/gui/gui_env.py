@@ -40,9 +40,12 @@ MIN_STEP_LIMIT = 20
 #: Smallest and largest logical screen side, and screenshot side, in pixels.
 MIN_SIDE, MAX_SIDE = 64, 2048
 #: Distinct action texts whose parse is remembered (an RL agent's vocabulary repeats; a
-#: language model's long replies rarely do, so only short texts are kept).
+#: language model's long replies rarely do, so only short texts are kept). The parses
+#: (frozen :class:`GuiAction` values, a pure function of the text) are shared by every
+#: env of the process, so the copies of a vector env and each new env start warm.
 PARSE_CACHE_SIZE = 4096
 CACHED_ACTION_CHARS = 100
+_PARSED: dict[str, GuiAction] = {}
 
 
 class GuiEnv(EnvsuiteEnv[Any, Any, GuiAction]):
@@ -189,7 +192,9 @@ class GuiEnv(EnvsuiteEnv[Any, Any, GuiAction]):
         self.task: GuiTask | None = None
         self.step_limit_now = MIN_STEP_LIMIT
         self.steps = 0
-        self._parsed: dict[str, GuiAction] = {}
+        # The text the "instruction" mode shows after the first step (set per episode).
+        self._instruction_only = not self.mode.as_dict and self.mode.parts == ("instruction",)
+        self._goal_text = ""
         self._observation: Any = None
 
     # -- hooks -------------------------------------------------------------------------
@@ -200,7 +205,7 @@ class GuiEnv(EnvsuiteEnv[Any, Any, GuiAction]):
         # 63 bits from the env's generator seed a SeedSequence named for the task type
         # (make_generator(root, "gui-task", name), its spawn key computed once): the
         # task's stream is independent of the env's and reproducible from it.
-        root = int(self.np_random.integers(0, 2**63))
+        root = root_seed(self.np_random)
         sequence = np.random.SeedSequence(root, spawn_key=self._task_key)
         rng = np.random.Generator(np.random.PCG64(sequence))
         self.task = self.task_class(
@@ -212,18 +217,19 @@ class GuiEnv(EnvsuiteEnv[Any, Any, GuiAction]):
         self.step_limit_now = (
             self.max_steps if self.max_steps is not None else max(MIN_STEP_LIMIT, 4 * optimal)
         )
+        self._goal_text = fitted(self.task.goal.instruction)
         self._observation = self._observe(first=True)
         return self._observation, self._info()
 
     def parse_action(self, action: Any) -> GuiAction:
         """Any accepted form (text, JSON, a Dict-space element, ``[verb, x, y]``) as a GuiAction."""
         if isinstance(action, str) and len(action) <= CACHED_ACTION_CHARS:
-            parsed = self._parsed.get(action)
+            parsed = _PARSED.get(action)
             if parsed is None:
                 parsed = parse_gui_action(action)
-                if len(self._parsed) >= PARSE_CACHE_SIZE:
-                    self._parsed.clear()
-                self._parsed[action] = parsed
+                if len(_PARSED) >= PARSE_CACHE_SIZE:
+                    _PARSED.clear()
+                _PARSED[action] = parsed
             return parsed
         if isinstance(action, np.ndarray | list | tuple):
             return from_discrete(action, self.width, self.height)
@@ -291,6 +297,8 @@ class GuiEnv(EnvsuiteEnv[Any, Any, GuiAction]):
         return fitted(accessibility_json(task.app.screen))
 
     def _observe(self, first: bool = False) -> Any:
+        if self._instruction_only and not first:  # the fastest mode's every step
+            return self._goal_text
         if self.mode.as_dict:
             return {part: self._part(part, first) for part in self.mode.parts}
         if self.mode.name == "text":
@@ -328,6 +336,21 @@ class GuiEnv(EnvsuiteEnv[Any, Any, GuiAction]):
         """Release the backend."""
         self.backend.close()
         super().close()
+
+
+def root_seed(rng: np.random.Generator) -> int:
+    """``int(rng.integers(0, 2**63))``, the same number, without numpy's per-call cost.
+
+    For a ``PCG64`` generator that call draws one 64-bit word ``w`` and returns
+    ``(w * 2**63) >> 64`` (Lemire's method on the range ``2**63``, which never rejects:
+    its threshold ``2**64 % 2**63`` is 0), that is ``w >> 1``; ``random_raw`` draws the
+    same word (``PCG64``'s raw output is its 64-bit output). Other bit generators take
+    numpy's own path. ``tests/families/gui/test_root_seed.py`` checks the equality.
+    """
+    bits = rng.bit_generator
+    if type(bits) is np.random.PCG64:
+        return int(bits.random_raw()) >> 1
+    return int(rng.integers(0, 2**63))
 
 
 def _copied(observation: Any) -> Any:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from envsuite.families.gui.geometry import Rect
-from envsuite.families.gui.screen import Screen
+from envsuite.families.gui.screen import Screen, ScreenTree
 from envsuite.families.gui.widget import Widget
 
 
@@ -59,7 +59,13 @@ def place(screen: Screen) -> list[Placed]:
     Computed once per layout (see :class:`~.screen.ScreenTree` for what invalidates it)
     and shared: callers must not mutate the list.
     """
-    tree = screen.tree()
+    return placed_in(screen.tree(), screen)
+
+
+def placed_in(tree: ScreenTree, screen: Screen) -> list[Placed]:
+    """:func:`place` from ``screen``'s tree, known to be valid now (one validation per
+    action: dispatch asks for the tree once and reads the placement, hits and open lists
+    from it)."""
     placed = tree.placed
     if placed is None:
         placed = tree.placed = place_now(screen)
@@ -134,7 +140,11 @@ def hit(placed: list[Placed], px: int, py: int) -> Placed | None:
 
 def hit_on(screen: Screen, px: int, py: int) -> Placed | None:
     """:func:`hit` on the screen's placement, remembered per point while it is valid."""
-    tree = screen.tree()
+    return hit_in(screen.tree(), screen, px, py)
+
+
+def hit_in(tree: ScreenTree, screen: Screen, px: int, py: int) -> Placed | None:
+    """:func:`hit_on` with ``screen``'s tree, known to be valid now (see :func:`placed_in`)."""
     hits = tree.hits
     point = (px, py)
     if point in hits:

@@ -17,12 +17,24 @@ from typing import Any, ClassVar
 
 from envsuite.families.gui.geometry import Rect
 
-#: Attributes no placement reads (a widget's value, its check mark, its label text):
-#: setting one leaves :func:`layout_generation` as it is. Setting any other attribute of
+#: Attributes no placement reads (a widget's value, its check mark, its label text, how
+#: often a button was pressed, whether a link was followed): setting one leaves
+#: :func:`layout_generation` as it is. Setting any other attribute of
 #: any widget (bounds, visibility, children, scroll offsets, an open list or dialog,
 #: ``enabled``, whatever a subclass adds) moves the generation on.
 STATE_ONLY_ATTRIBUTES = frozenset(
-    {"value", "caret", "checked", "selected", "opened", "name", "text", "placeholder"}
+    {
+        "value",
+        "caret",
+        "checked",
+        "selected",
+        "opened",
+        "name",
+        "text",
+        "placeholder",
+        "activations",
+        "visited",
+    }
 )
 _generation = 0
 
