@@ -93,18 +93,24 @@ def place_now(screen: Screen) -> list[Placed]:
         rect = widget.bounds if offset == (0, 0) else widget.bounds.moved(*offset)
         if clip is None:
             visible = None
-        elif (
-            clip.x <= rect.x
-            and clip.y <= rect.y
-            and rect.x + rect.width <= clip.x + clip.width
-            and rect.y + rect.height <= clip.y + clip.height
-        ):
-            visible = rect  # wholly inside its clip: the common case, no new rectangle
         else:
-            visible = rect.intersection(clip)
+            x, y, width, height = rect
+            left, top, clip_width, clip_height = clip
+            if (
+                left <= x
+                and top <= y
+                and x + width <= left + clip_width
+                and y + height <= top + clip_height
+            ):
+                visible = rect  # wholly inside its clip: the common case, no new rectangle
+            else:
+                visible = rect.intersection(clip)
         placed.append(_new(Placed, (widget, rect, visible, parent, depth, inert)))
-        if widget.popup_children():
+        nests, pops = _nesting(type(widget))
+        if pops and widget.popup_children():
             popups.append((widget, offset, widget.element_id, depth + 1, inert))
+        if not nests:
+            return
         children = widget.children()
         if not children:
             return
@@ -122,6 +128,21 @@ def place_now(screen: Screen) -> list[Placed]:
         for option in owner.popup_children():
             walk(option, offset, whole, parent, depth, inert)
     return placed
+
+
+_NESTING: dict[type, tuple[bool, bool]] = {}
+
+
+def _nesting(cls: type) -> tuple[bool, bool]:
+    """Whether widgets of class ``cls`` can hold children and pop-up children (the base
+    class's methods return none): leaves are placed without calling either method."""
+    nesting = _NESTING.get(cls)
+    if nesting is None:
+        nesting = _NESTING[cls] = (
+            getattr(cls, "children", None) is not Widget.children,
+            getattr(cls, "popup_children", None) is not Widget.popup_children,
+        )
+    return nesting
 
 
 def hit(placed: list[Placed], px: int, py: int) -> Placed | None:

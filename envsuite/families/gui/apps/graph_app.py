@@ -14,8 +14,7 @@ and the fewest actions to reach it never change, but remembered pixels go stale)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -60,9 +59,9 @@ def screen_index(screen_id: str) -> int:
     return int(screen_id[1:])
 
 
-@dataclass(frozen=True)
-class Target:
-    """A widget that does something: where it leads or what it sets.
+class Target(NamedTuple):
+    """A widget that does something: where it leads or what it sets (a named tuple:
+    immutable, and cheap to make for every edge of every screen built).
 
     Attributes:
         element_id: What to click.
