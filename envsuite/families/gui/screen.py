@@ -9,8 +9,11 @@ from typing import TYPE_CHECKING, Any
 from envsuite.families.gui import widget as widget_module
 from envsuite.families.gui.dialog import Dialog
 from envsuite.families.gui.dropdown import Dropdown
+from envsuite.families.gui.list_box import ListBox
+from envsuite.families.gui.scroll_container import ScrollContainer
 from envsuite.families.gui.tabs import Tabs
-from envsuite.families.gui.widget import Widget
+from envsuite.families.gui.toggles import RadioGroup
+from envsuite.families.gui.widget import Group, Widget
 
 if TYPE_CHECKING:
     from envsuite.families.gui.placement import Placed
@@ -41,6 +44,7 @@ class ScreenTree:
         "_generation",
         "_items",
         "_size",
+        "_watched",
         "by_id",
         "dropdowns",
         "hits",
@@ -55,6 +59,7 @@ class ScreenTree:
         self._dialogs = list(screen.dialogs)
         self._size = (screen.width, screen.height)
         containers: list[tuple[Widget, list[Widget]]] = []
+        watched: list[tuple[list[Any], list[Any]]] = []
         widgets: list[Widget] = []
         stack: list[Widget] = [*reversed(self._dialogs), *reversed(self._items)]
         while stack:
@@ -62,9 +67,14 @@ class ScreenTree:
             widgets.append(widget)
             if type(widget).children is not Widget.children or isinstance(widget, Dropdown):
                 inner = _inner(widget)
-                containers.append((widget, inner))
+                held = _child_lists(widget)
+                if held is None:
+                    containers.append((widget, inner))
+                else:
+                    watched.extend((lst, list(lst)) for lst in held)
                 stack.extend(reversed(inner))
         self._containers = containers
+        self._watched = watched
         self.widgets = widgets
         by_id: dict[str, Widget] = {}
         for widget in reversed(widgets):
@@ -84,10 +94,34 @@ class ScreenTree:
             and self._size == (screen.width, screen.height)
         ):
             return False
-        for widget, inner in self._containers:  # noqa: SIM110 (no generator: a hot path)
+        for held, copy in self._watched:  # noqa: SIM110 (no generator: a hot path)
+            if held != copy:
+                return False
+        for widget, inner in self._containers:  # noqa: SIM110
             if _inner(widget) != inner:
                 return False
         return True
+
+
+def _child_lists(widget: Widget) -> list[list[Any]] | None:
+    """The list objects that hold ``widget``'s children (the lists themselves, so that an
+    in-place edit shows), for the toolkit's containers; None for other classes, whose
+    children are compared as :func:`_inner` builds them. A list attribute set anew moves
+    the layout generation on, so watching the objects held now is enough."""
+    kind = type(widget)
+    if kind is ScrollContainer or kind is Group:
+        return [widget.items]  # type: ignore[attr-defined]
+    if kind is Tabs:
+        return [widget.tabs, widget.panels, *widget.panels]  # type: ignore[attr-defined]
+    if kind is Dropdown:
+        return [widget.option_widgets]  # type: ignore[attr-defined]
+    if kind is Dialog:
+        return [widget.items]  # type: ignore[attr-defined]
+    if kind is ListBox:
+        return [widget.rows]  # type: ignore[attr-defined]
+    if kind is RadioGroup:
+        return [widget.buttons]  # type: ignore[attr-defined]
+    return None
 
 
 def _inner(widget: Widget) -> list[Widget]:
