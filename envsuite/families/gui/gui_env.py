@@ -26,6 +26,7 @@ from envsuite.families.gui.observation_modes import (
     text_observation,
 )
 from envsuite.families.gui.task import SPLITS, GuiTask
+from envsuite.families.gui.task_seeding import TaskSeeder, root_seed
 from envsuite.families.gui.tasks_index import task_class
 from envsuite.rendering import checked_render_mode
 from envsuite.seeding import seed_sequence
@@ -188,7 +189,7 @@ class GuiEnv(EnvsuiteEnv[Any, Any, GuiAction]):
             if action_mode == "dict"
             else discrete_space(self.width, self.height)
         )
-        self._task_key = seed_sequence(0, "gui-task", self.task_class.name).spawn_key
+        self._seeder = TaskSeeder(seed_sequence(0, "gui-task", self.task_class.name).spawn_key)
         self.task: GuiTask | None = None
         self.step_limit_now = MIN_STEP_LIMIT
         self.steps = 0
@@ -205,9 +206,9 @@ class GuiEnv(EnvsuiteEnv[Any, Any, GuiAction]):
         # 63 bits from the env's generator seed a SeedSequence named for the task type
         # (make_generator(root, "gui-task", name), its spawn key computed once): the
         # task's stream is independent of the env's and reproducible from it.
-        root = root_seed(self.np_random)
-        sequence = np.random.SeedSequence(root, spawn_key=self._task_key)
-        rng = np.random.Generator(np.random.PCG64(sequence))
+        # (TaskSeeder and root_seed build that generator and draw that root as numpy's
+        # calls would, with less of numpy's per-call glue; see task_seeding.)
+        rng = self._seeder.generator(root_seed(self.np_random))
         self.task = self.task_class(
             rng, split=self.split, width=self.width, height=self.height, **self.task_options
         )
@@ -336,21 +337,6 @@ class GuiEnv(EnvsuiteEnv[Any, Any, GuiAction]):
         """Release the backend."""
         self.backend.close()
         super().close()
-
-
-def root_seed(rng: np.random.Generator) -> int:
-    """``int(rng.integers(0, 2**63))``, the same number, without numpy's per-call cost.
-
-    For a ``PCG64`` generator that call draws one 64-bit word ``w`` and returns
-    ``(w * 2**63) >> 64`` (Lemire's method on the range ``2**63``, which never rejects:
-    its threshold ``2**64 % 2**63`` is 0), that is ``w >> 1``; ``random_raw`` draws the
-    same word (``PCG64``'s raw output is its 64-bit output). Other bit generators take
-    numpy's own path. ``tests/families/gui/test_root_seed.py`` checks the equality.
-    """
-    bits = rng.bit_generator
-    if type(bits) is np.random.PCG64:
-        return int(bits.random_raw()) >> 1
-    return int(rng.integers(0, 2**63))
 
 
 def _copied(observation: Any) -> Any:
