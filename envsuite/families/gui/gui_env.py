@@ -24,13 +24,13 @@ from envsuite.families.gui.observation_modes import (
     observation_space,
     parse_observation_mode,
     text_observation,
+    text_space,
 )
 from envsuite.families.gui.task import SPLITS, GuiTask
 from envsuite.families.gui.task_seeding import TaskSeeder, root_seed
 from envsuite.families.gui.tasks_index import task_class
 from envsuite.rendering import checked_render_mode
 from envsuite.seeding import seed_sequence
-from envsuite.spaces import UnicodeText
 
 #: Action modes: the action space an agent samples from (every mode accepts every form).
 ACTION_MODES = ("text", "dict", "discrete")
@@ -183,7 +183,7 @@ class GuiEnv(EnvsuiteEnv[Any, Any, GuiAction]):
         self._shows_tree = any(part.startswith("a11y") for part in self.mode.parts)
         self._help = action_help(self.width, self.height, element_ids=self._shows_tree)
         self.action_space: spaces.Space[Any] = (
-            UnicodeText(MAX_ACTION_CHARS)
+            text_space(MAX_ACTION_CHARS)
             if action_mode == "text"
             else dict_action_space(self.width, self.height, DICT_TEXT_CHARS)
             if action_mode == "dict"

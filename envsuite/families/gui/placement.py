@@ -63,9 +63,11 @@ def place(screen: Screen) -> list[Placed]:
 
 
 def placed_in(tree: ScreenTree, screen: Screen) -> list[Placed]:
-    """:func:`place` from ``screen``'s tree, known to be valid now (one validation per
-    action: dispatch asks for the tree once and reads the placement, hits and open lists
-    from it)."""
+    """:func:`place` from ``screen``'s tree, known to be valid now.
+
+    One validation per action: dispatch asks for the tree once and reads the placement,
+    the hits and the open lists from it.
+    """
     placed = tree.placed
     if placed is None:
         placed = tree.placed = place_now(screen)
@@ -134,8 +136,10 @@ _NESTING: dict[type, tuple[bool, bool]] = {}
 
 
 def _nesting(cls: type) -> tuple[bool, bool]:
-    """Whether widgets of class ``cls`` can hold children and pop-up children (the base
-    class's methods return none): leaves are placed without calling either method."""
+    """Whether widgets of class ``cls`` can hold children and pop-up children.
+
+    Leaves (the base class's methods, which return none) are placed without a call.
+    """
     nesting = _NESTING.get(cls)
     if nesting is None:
         nesting = _NESTING[cls] = (

@@ -94,7 +94,7 @@ class ScreenTree:
             and self._size == (screen.width, screen.height)
         ):
             return False
-        for held, copy in self._watched:  # noqa: SIM110 (no generator: a hot path)
+        for held, copy in self._watched:
             if held != copy:
                 return False
         for widget, inner in self._containers:  # noqa: SIM110
@@ -104,10 +104,12 @@ class ScreenTree:
 
 
 def _child_lists(widget: Widget) -> list[list[Any]] | None:
-    """The list objects that hold ``widget``'s children (the lists themselves, so that an
-    in-place edit shows), for the toolkit's containers; None for other classes, whose
+    """The list objects that hold ``widget``'s children, for the toolkit's containers.
+
+    The lists themselves, so that an in-place edit shows; None for other classes, whose
     children are compared as :func:`_inner` builds them. A list attribute set anew moves
-    the layout generation on, so watching the objects held now is enough."""
+    the layout generation on, so watching the objects held now is enough.
+    """
     kind = type(widget)
     if kind is ScrollContainer or kind is Group:
         return [widget.items]  # type: ignore[attr-defined]

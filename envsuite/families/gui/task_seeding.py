@@ -120,7 +120,7 @@ class _KnownSeedSequence(ISpawnableSeedSequence):
         self._real: np.random.SeedSequence | None = None
 
     def real(self) -> np.random.SeedSequence:
-        """numpy's ``SeedSequence`` of the same root and spawn key."""
+        """Numpy's ``SeedSequence`` of the same root and spawn key."""
         if self._real is None:
             self._real = np.random.SeedSequence(self._root, spawn_key=self._seeder.spawn_key)
         return self._real
@@ -131,8 +131,8 @@ class _KnownSeedSequence(ISpawnableSeedSequence):
             return np.array(self._words, dtype=np.uint64)
         return self.real().generate_state(n_words, dtype)
 
-    def spawn(self, n_children: int) -> list[np.random.SeedSequence]:
-        """numpy's children of this seed sequence."""
+    def spawn(self, n_children: int) -> list[Any]:
+        """Numpy's children of this seed sequence."""
         return self.real().spawn(n_children)
 
     def __getattr__(self, name: str) -> Any:

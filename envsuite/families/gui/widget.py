@@ -92,13 +92,14 @@ def fast_init(cls: _W) -> _W:
     if hasattr(cls, "__post_init__"):
         body.append("    self.__post_init__()")
     source = f"def __init__(self, {', '.join(params)}):\n" + "\n".join(body)
-    exec(source, namespace)  # noqa: S102 (code built from the dataclass's own fields)
+    exec(source, namespace)
     init = namespace["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
-    init.__doc__ = cls.__init__.__doc__
-    init.__annotations__ = dict(cls.__init__.__annotations__)
-    cls.__dataclass_init__ = cls.__init__  # type: ignore[attr-defined]
-    cls.__init__ = init  # type: ignore[misc]
+    original: Any = vars(cls)["__init__"]
+    init.__doc__ = original.__doc__
+    init.__annotations__ = dict(original.__annotations__)
+    type.__setattr__(cls, "__dataclass_init__", original)
+    type.__setattr__(cls, "__init__", init)
     return cls
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-import envsuite.families.gui.apps.graph_app  # noqa: F401 (imports every widget module)
+import envsuite.families.gui.apps.graph_app
 import envsuite.families.gui.showcase  # noqa: F401
 from envsuite.families.gui import widget as widget_module
 from envsuite.families.gui.geometry import Rect

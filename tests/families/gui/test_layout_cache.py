@@ -236,7 +236,10 @@ def test_in_place_edits_inside_tabs_dialogs_and_lists_are_seen() -> None:
     from envsuite.families.gui.list_box import ListBox
 
     tabs = Tabs(
-        "tabs", Rect(0, 0, 200, 24), labels=["A", "B"], panels=[[Label("a0", Rect(0, 30, 50, 20))], []]
+        "tabs",
+        Rect(0, 0, 200, 24),
+        labels=["A", "B"],
+        panels=[[Label("a0", Rect(0, 30, 50, 20))], []],
     )
     dialog = Dialog("dialog", Rect(0, 100, 200, 80), name="D", modal=False)
     box = ListBox("box", Rect(0, 200, 100, 40), items=["x"], item_height=20)

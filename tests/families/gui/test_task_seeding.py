@@ -6,6 +6,8 @@ builds what ``Generator(PCG64(SeedSequence(root, spawn_key=key)))`` builds.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -68,14 +70,15 @@ def test_task_generators_draw_numpys_streams_at_length() -> None:
         ours, numpys = seeder.generator(root), _numpys(root, key)
         assert np.array_equal(ours.random(200_000), numpys.random(200_000))
         assert np.array_equal(ours.integers(0, 7, 200_000), numpys.integers(0, 7, 200_000))
-        assert ours.choice(500, 40, replace=False).tolist() == numpys.choice(
-            500, 40, replace=False
-        ).tolist()
+        assert (
+            ours.choice(500, 40, replace=False).tolist()
+            == numpys.choice(500, 40, replace=False).tolist()
+        )
 
 
 def test_the_seed_sequence_answers_like_numpys() -> None:
     key = (5, 2**40)
-    ours = TaskSeeder(key).generator(99).bit_generator.seed_seq
+    ours: Any = TaskSeeder(key).generator(99).bit_generator.seed_seq
     numpys = np.random.SeedSequence(99, spawn_key=key)
     assert ours.entropy == 99 and tuple(ours.spawn_key) == key
     assert ours.generate_state(8).tolist() == numpys.generate_state(8).tolist()

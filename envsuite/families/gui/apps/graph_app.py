@@ -60,8 +60,9 @@ def screen_index(screen_id: str) -> int:
 
 
 class Target(NamedTuple):
-    """A widget that does something: where it leads or what it sets (a named tuple:
-    immutable, and cheap to make for every edge of every screen built).
+    """A widget that does something: where it leads or what it sets.
+
+    A named tuple: immutable, and cheap to make for every edge of every screen built.
 
     Attributes:
         element_id: What to click.
