@@ -67,6 +67,10 @@ class DispatchResult(NamedTuple):
     note: str = ""
 
 
+#: ``DispatchResult(...)`` without the named tuple's Python-level ``__new__`` (hot paths).
+_new = tuple.__new__
+
+
 def dispatch(screen: Screen, action: GuiAction) -> DispatchResult:
     """Apply ``action`` to ``screen`` (mutating it) and say what happened.
 
@@ -127,7 +131,8 @@ def click_point(screen: Screen, placed: list[Placed], action: GuiAction) -> tupl
     """Where a click or double click lands; every backend uses this rule and its errors."""
     if action.element_id is None:
         x, y = action.x if action.x is not None else -1, action.y if action.y is not None else -1
-        check_point(screen, x, y)
+        if not (0 <= x < screen.width and 0 <= y < screen.height):
+            check_point(screen, x, y)  # raises, with the message every backend gives
         return x, y
     item = next((p for p in placed if p.widget.element_id == action.element_id), None)
     if item is None:
@@ -170,13 +175,15 @@ def _click(
 ) -> DispatchResult:
     """Click at ``(x, y)``; ``tree`` is the screen's valid tree, ``placed`` its placement."""
     top = hit_in(tree, screen, x, y)
-    open_lists = [w for w in tree.dropdowns if w.expanded]
+    open_lists = [w for w in tree.dropdowns if w.expanded] if tree.dropdowns else None
     if open_lists and (top is None or not isinstance(top.widget, DropdownOption | Dropdown)):
         for dropdown in open_lists:
             dropdown.expanded = False
         return DispatchResult(True, None, note="the click closed the open list")
-    if top is None:
-        return DispatchResult(_set_focus(screen, None), None, note="nothing is there")
+    if top is None:  # the common case of a random click: no frame more than needed
+        changed = screen.focus_id is not None
+        screen.focus_id = None
+        return _new(DispatchResult, (changed, None, None, "nothing is there"))
     chain = _ancestors(placed, top)
     focus = next((p.widget for p in chain if p.widget.focusable), None)
     changed = _set_focus(screen, focus.element_id if focus is not None else None)
@@ -186,7 +193,7 @@ def _click(
     if widget.on_click(x, y):
         changed = True
         _after_activation(screen, placed, top)
-    return DispatchResult(changed, widget.element_id)
+    return _new(DispatchResult, (changed, widget.element_id, None, ""))
 
 
 def _after_activation(screen: Screen, placed: list[Placed], item: Placed) -> None:

@@ -196,6 +196,7 @@ class GuiEnv(EnvsuiteEnv[Any, Any, GuiAction]):
         # The text the "instruction" mode shows after the first step (set per episode).
         self._instruction_only = not self.mode.as_dict and self.mode.parts == ("instruction",)
         self._goal_text = ""
+        self._optimal = 0
         self._observation: Any = None
 
     # -- hooks -------------------------------------------------------------------------
@@ -214,7 +215,7 @@ class GuiEnv(EnvsuiteEnv[Any, Any, GuiAction]):
         )
         self.backend.start(self.task.app)
         self.steps = 0
-        optimal = int(self.task.optimal_steps)
+        optimal = self._optimal = int(self.task.optimal_steps)
         self.step_limit_now = (
             self.max_steps if self.max_steps is not None else max(MIN_STEP_LIMIT, 4 * optimal)
         )
@@ -238,7 +239,9 @@ class GuiEnv(EnvsuiteEnv[Any, Any, GuiAction]):
 
     def apply_action(self, parsed: GuiAction) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Perform the action, let the app react, then judge the task's state."""
-        task = self._live_task()
+        task = self.task
+        if task is None:  # the base's reset-before-step rule makes this unreachable
+            raise RuntimeError("no task: call reset() first")
         app = task.app
         try:
             performed = self.backend.perform(app, parsed)
@@ -251,8 +254,8 @@ class GuiEnv(EnvsuiteEnv[Any, Any, GuiAction]):
         outcome = task.outcome()
         terminated = outcome is not None
         truncated = not terminated and self.steps >= self.step_limit_now
-        self._observation = self._observe()
-        info = self._info()
+        self._observation = self._goal_text if self._instruction_only else self._observe()
+        info = {"instruction": task.goal.instruction, "optimal_steps": self._optimal}
         if terminated or truncated:
             info["success"] = outcome == "success"
             info["score"] = self._score(info["success"])
@@ -309,7 +312,7 @@ class GuiEnv(EnvsuiteEnv[Any, Any, GuiAction]):
 
     def _info(self) -> dict[str, Any]:
         task = self._live_task()
-        return {"instruction": task.goal.instruction, "optimal_steps": int(task.optimal_steps)}
+        return {"instruction": task.goal.instruction, "optimal_steps": self._optimal}
 
     def screenshot(self) -> np.ndarray:
         """The screen now, as an RGB array of ``screenshot_size``."""
