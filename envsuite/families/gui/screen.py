@@ -165,8 +165,11 @@ class Screen:
     _tree: ScreenTree | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        tree = self.tree()
+        if len(tree.by_id) == len(tree.widgets):  # as many ids as widgets: all distinct
+            return
         seen: set[str] = set()
-        for widget in self.all_widgets():
+        for widget in tree.widgets:
             if widget.element_id in seen:
                 raise ValueError(f"two widgets share the element id {widget.element_id!r}")
             seen.add(widget.element_id)

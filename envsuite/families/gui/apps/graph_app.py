@@ -147,7 +147,7 @@ class GraphApp(App):
         screen = Screen(
             self.width, self.height, title=graph.title(index), items=items, dialogs=dialogs
         )
-        self._index = {widget.element_id: widget for widget in screen.all_widgets()}
+        self._index = screen.tree().by_id  # ids are distinct (the screen checked)
         self._indexed = screen
         return screen
 
