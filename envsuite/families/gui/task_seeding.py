@@ -64,16 +64,27 @@ _B = _state_constants()
 
 
 def state_words(pool: list[int]) -> list[int]:
-    """``generate_state(4, np.uint64)`` of a seed sequence whose pool is ``pool``."""
-    halves = []
-    for index in range(2 * _POOL_SIZE):
-        value = ((pool[index & 3] ^ _B[index]) * _B[index + 1]) & _MASK32
-        halves.append(value ^ (value >> 16))
+    """``generate_state(4, np.uint64)`` of a seed sequence whose pool is ``pool``.
+
+    Written out: hash ``i`` takes pool word ``i % 4``, xors the constant ``b[i]``,
+    multiplies by ``b[i + 1]`` (mod 2**32) and xors its own top 16 bits down.
+    """
+    p0, p1, p2, p3 = pool
+    b0, b1, b2, b3, b4, b5, b6, b7, b8 = _B
+    m = _MASK32
+    w0 = ((p0 ^ b0) * b1) & m
+    w1 = ((p1 ^ b1) * b2) & m
+    w2 = ((p2 ^ b2) * b3) & m
+    w3 = ((p3 ^ b3) * b4) & m
+    w4 = ((p0 ^ b4) * b5) & m
+    w5 = ((p1 ^ b5) * b6) & m
+    w6 = ((p2 ^ b6) * b7) & m
+    w7 = ((p3 ^ b7) * b8) & m
     return [
-        halves[0] | halves[1] << 32,
-        halves[2] | halves[3] << 32,
-        halves[4] | halves[5] << 32,
-        halves[6] | halves[7] << 32,
+        (w0 ^ w0 >> 16) | (w1 ^ w1 >> 16) << 32,
+        (w2 ^ w2 >> 16) | (w3 ^ w3 >> 16) << 32,
+        (w4 ^ w4 >> 16) | (w5 ^ w5 >> 16) << 32,
+        (w6 ^ w6 >> 16) | (w7 ^ w7 >> 16) << 32,
     ]
 
 
