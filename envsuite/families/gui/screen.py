@@ -54,18 +54,21 @@ class ScreenTree:
     )
 
     def __init__(self, screen: Screen) -> None:
-        self._generation = widget_module.layout_generation()
+        self._generation = widget_module._generation
         self._items = list(screen.items)
         self._dialogs = list(screen.dialogs)
         self._size = (screen.width, screen.height)
         containers: list[tuple[Widget, list[Widget]]] = []
         watched: list[tuple[list[Any], list[Any]]] = []
         widgets: list[Widget] = []
+        dropdowns: list[Dropdown] = []
         stack: list[Widget] = [*reversed(self._dialogs), *reversed(self._items)]
         while stack:
             widget = stack.pop()
             widgets.append(widget)
-            if type(widget).children is not Widget.children or isinstance(widget, Dropdown):
+            if _holds_widgets(type(widget)):
+                if isinstance(widget, Dropdown):
+                    dropdowns.append(widget)
                 inner = _inner(widget)
                 held = _child_lists(widget)
                 if held is None:
@@ -76,11 +79,9 @@ class ScreenTree:
         self._containers = containers
         self._watched = watched
         self.widgets = widgets
-        by_id: dict[str, Widget] = {}
-        for widget in reversed(widgets):
-            by_id[widget.element_id] = widget
-        self.by_id = by_id
-        self.dropdowns = [w for w in widgets if isinstance(w, Dropdown)]
+        # Reversed, so that the first widget of an id wins.
+        self.by_id: dict[str, Widget] = {w.element_id: w for w in reversed(widgets)}
+        self.dropdowns = dropdowns
         self.placed: list[Placed] | None = None
         self.hits: dict[tuple[int, int], Any] = {}
         self.live: dict[str, Placed] | None = None
@@ -101,6 +102,20 @@ class ScreenTree:
             if _inner(widget) != inner:
                 return False
         return True
+
+
+_HOLDS: dict[type, bool] = {}
+
+
+def _holds_widgets(kind: type) -> bool:
+    """Whether widgets of class ``kind`` can hold others, remembered per class.
+
+    Children, or a dropdown's options.
+    """
+    holds = _HOLDS.get(kind)
+    if holds is None:
+        holds = _HOLDS[kind] = kind.children is not Widget.children or issubclass(kind, Dropdown)  # type: ignore[attr-defined]
+    return holds
 
 
 def _child_lists(widget: Widget) -> list[list[Any]] | None:
