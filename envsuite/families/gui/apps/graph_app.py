@@ -113,6 +113,7 @@ class GraphApp(App):
         self._index: dict[str, Widget] = {}
         self._indexed: Screen | None = None
         self._leads_to: dict[str, int] = {}
+        self._choosers: list[Target] = []
         super().__init__(screen_id(0))
         self.theme = graph.theme
         self.data.setdefault("settings", {})
@@ -215,6 +216,7 @@ class GraphApp(App):
                     f"{MENU_ID}/{entry}", "option", 0, "", slots[position], target
                 )
         self.edges = [edge for edge in edges if edge is not None]
+        self._choosers = [edge for edge in self.edges if edge.kind in ("row", "option")]
         self._leads_to = {t.element_id: t.screen for t in self.edges if t.kind == "button"}
         return top_items, panel_items
 
@@ -352,7 +354,7 @@ class GraphApp(App):
 
     def _chosen_screen(self) -> int | None:
         """The screen a selected list row or chosen menu entry leads to, if any."""
-        for target in self.edges:
+        for target in self._choosers:
             if target.kind == "row":
                 list_id, row = target.element_id.split("/")
                 widget = self.widget(list_id)
