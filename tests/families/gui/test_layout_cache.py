@@ -158,7 +158,7 @@ def _check(screen: Screen) -> None:
 
 def test_in_place_edits_of_child_lists_are_seen() -> None:
     screen, group, _ = _screen()
-    # Built first: a new widget's own attribute sets move the generation on.
+    # Built first (a new widget moves no generation on: only the list edits below show).
     button, label = Button("b", Rect(50, 0, 50, 20), "B"), Label("label", Rect(0, 0, 50, 20))
     _check(screen)
     group.items.append(button)
