@@ -28,7 +28,7 @@ Measured (CPU time, best of three rounds in turns; three runs of the whole file 
 shared cores under a load average of 5-8, the code before this work run in turns with it
 in the same window): ``gui-env-no-render`` 54,100-57,000 steps/s for the whole workload,
 resets included (before: 40,700 in that window, 33,000-41,300 in earlier ones), wall
-clock 45,700-56,400 (before 40,700); the ``step`` calls alone 114,000-118,000 (before
+clock 45,700-57,000 (before 40,700; 26,000 in one run on oversubscribed cores); the ``step`` calls alone 114,000-118,000 (before
 77,100), the resets 52% of the time; ``raw_ratio`` 1.10-1.12 (the raw loop shares the
 faster simulator: 59,500-62,500). Dict-space elements 24,300-26,000 (before 22,000;
 their steps alone 56,100-63,600, resets 60%). A reset in ``"screenshot"`` mode 0.38-0.42
