@@ -24,17 +24,17 @@ Each envsuite row puts ``env_steps_per_s`` (``env_resets_per_s`` for resets),
 ``raw_steps_per_s`` and ``raw_ratio`` (env time over raw time, timed in turns in the same
 test by CPU time) in ``extra_info``.
 
-Measured (CPU time, best of three rounds in turns; three runs of the whole file on 2
-shared cores under a load average of 5-8, the code before this work run in turns with it
-in the same window): ``gui-env-no-render`` 54,100-57,000 steps/s for the whole workload,
-resets included (before: 40,700 in that window, 33,000-41,300 in earlier ones), wall
-clock 45,700-57,000 (before 40,700; 26,000 in one run on oversubscribed cores); the ``step`` calls alone 114,000-118,000 (before
-77,100), the resets 52% of the time; ``raw_ratio`` 1.10-1.12 (the raw loop shares the
-faster simulator: 59,500-62,500). Dict-space elements 24,300-26,000 (before 22,000;
-their steps alone 56,100-63,600, resets 60%). A reset in ``"screenshot"`` mode 0.38-0.42
-ms; 4,400-4,700 steps/s with screenshots. Without a profiler (clock around each call): a
-form's reset 63-78 us (before 100-118), the app's 290 us (before 400-430), a step 6.6-6.9
-us on a form and 12.4 us on the app (before 11.3-11.6 and 19.6).
+Measured (CPU time, best of three rounds in turns; three runs of the whole file on 2 shared
+cores under a load average of 5-8, the code before this work run in turns with it in the
+same window): ``gui-env-no-render`` 54,100-57,000 steps/s for the whole workload, resets
+included (before: 40,700 in that window, 33,000-41,300 in earlier ones), wall clock
+45,700-57,000 (before 40,700; 26,000 in one run on oversubscribed cores); the ``step`` calls
+alone 114,000-118,000 (before 77,100), the resets 52% of the time; ``raw_ratio`` 1.10-1.12
+(the raw loop shares the faster simulator: 59,500-64,200). Dict-space elements 24,300-26,000
+(before 22,000; their steps alone 56,100-63,600, resets 60%). A reset in ``"screenshot"``
+mode 0.38-0.42 ms; 4,400-4,700 steps/s with screenshots. Without a profiler (clock around
+each call): a form's reset 63-78 us (before 100-118), the app's 290 us (before 400-430), a
+step 6.6-6.9 us on a form and 12.4 us on the app (before 11.3-11.6 and 19.6).
 
 Where the time went, and what took it away (the seeded streams of the v0 envs are the
 same: golden transcripts and the leaderboard's replays pin them). Profiles (cProfile,
