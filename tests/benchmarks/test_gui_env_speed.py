@@ -24,27 +24,38 @@ Each envsuite row puts ``env_steps_per_s`` (``env_resets_per_s`` for resets),
 ``raw_steps_per_s`` and ``raw_ratio`` (env time over raw time, timed in turns in the same
 test by CPU time) in ``extra_info``.
 
-Measured (CPU time, best of three rounds in turns, five runs on 2 shared cores under a
-load average of 6-12): a reset 0.48-0.56 ms; 3,700-4,100 steps/s with screenshots;
-33,000-38,700 steps/s without rendering (raw loop 40,400-48,700, ``raw_ratio`` 1.13-1.34),
-63,800-74,800 for the ``step`` calls alone, the resets taking 48-50% of the time (a
-form's reset 0.1 ms without a screenshot, the app's 0.37 ms); with Dict-space elements 16,900-20,400
-(44,700-54,000 for the steps alone, resets 62-64%). The code before the layout cache,
-run in turns in the same window: 28,300-31,400 and 15,300-16,700 (raw 34,400-38,100).
-Issue 17's 50,000 steps/s holds for the text-action steps (the Dict ones in some runs),
-not for this workload as a whole: the task generators' resets (``forms/``, ``apps/``)
-are what is left. Re-measured later (three runs in turns with the code before the reset
-work, load average 5-8): 36,900-41,300 steps/s as a whole, 70,000-77,900 for the steps
-alone, resets 47-48% of the time; Dict elements 20,400-21,900 (51,900-55,500 alone).
-Where a reset's time goes in ``"instruction"`` mode (CPU time, no profiler): deriving
-the task's generator about 14 us (numpy's ``SeedSequence`` hashing and ``PCG64``
-seeding); a form's instance and screen 50-110 us; the app's graph about 100 us (numpy's
-per-call cost on arrays of 10-400 elements, ``Generator.choice`` without replacement
-15-40 us of it), its first screen 65 us, the planner's edge weights and Dijkstra 65 us.
-Building widgets without the layout hook per field was tried two ways and dropped:
-switching a widget's class after building it makes every attribute read 2-4x slower
-(CPython's inline attribute values), and a generated ``__init__`` assigning through
-``object.__setattr__`` changed nothing measurable here (a reset builds 5-15 widgets).
+Measured (CPU time, best of three rounds in turns; three runs of the whole file on 2 shared
+cores under a load average of 5-8, the code before this work run in turns with it in the
+same window): ``gui-env-no-render`` 54,100-57,000 steps/s for the whole workload, resets
+included (before: 40,700 in that window, 33,000-41,300 in earlier ones), wall clock
+45,700-57,000 (before 40,700; 26,000 in one run on oversubscribed cores); the ``step`` calls
+alone 114,000-118,000 (before 77,100), the resets 52% of the time; ``raw_ratio`` 1.10-1.12
+(the raw loop shares the faster simulator: 59,500-64,200). Dict-space elements 24,300-26,000
+(before 22,000; their steps alone 56,100-63,600, resets 60%). A reset in ``"screenshot"``
+mode 0.38-0.42 ms; 4,400-4,700 steps/s with screenshots. Without a profiler (clock around
+each call): a form's reset 63-78 us (before 100-118), the app's 290 us (before 400-430), a
+step 6.6-6.9 us on a form and 12.4 us on the app (before 11.3-11.6 and 19.6).
+
+Where the time went, and what took it away (the seeded streams of the v0 envs are the
+same: golden transcripts and the leaderboard's replays pin them). Profiles (cProfile,
+line timing, py-spy samples) of the workload before: resets about half of it; in a
+reset, numpy's seeding of the task's generator (``SeedSequence`` glue and
+``generate_state``'s ``errstate``) about a fifth, building widgets (a Python
+``__setattr__`` call per dataclass field) and frozen-dataclass rectangles, the app's
+graph, first screen and planner; in a step, three validations of the screen's tree, a
+rebuild after every button press, per-env parse caches. Now:
+:class:`~envsuite.families.gui.task_seeding.TaskSeeder` builds the same generator from
+pre-assembled entropy words with ``generate_state`` in Python (7 us against numpy's 12)
+and ``root_seed`` takes the root from PCG64's raw word (``integers(0, 2**63)`` is
+``w >> 1``; both proved equal in ``tests/families/gui/test_task_seeding.py`` over
+millions of draws); widgets are built without the layout hook (``fast_init``), rectangles
+and app targets are named tuples, a form's app holds its task weakly (no cycle for the
+garbage collector), each app graph keeps its edge sources and incoming edges, dispatch
+validates the tree once, presses and visits are state-only, containers' child lists are
+watched in place, parses are shared by every env, text spaces are copied from one
+template. Not done: emulating ``Generator.integers`` / ``choice`` from raw bits (7 small
+draws a form reset, a few percent), and the app's numpy calls on small arrays (graph
+about 95 us, planner 60 us) and its first screen (70 us) are what a reset costs now.
 
 ``pytest tests/benchmarks/test_gui_env_speed.py --benchmark-enable`` prints the tables;
 the repo's config passes ``--benchmark-disable``, so in CI each runs once as a plain test

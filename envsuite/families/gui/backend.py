@@ -90,14 +90,9 @@ class SimulatorBackend(GuiBackend):
         """Dispatch ``action`` on ``app.screen`` and collect the events it logged."""
         log = app.screen.event_log
         before = len(log)
-        result = dispatch(app.screen, action)
-        return Performed(
-            events=log[before:],
-            navigation=result.navigation,
-            changed=result.changed,
-            target=result.target,
-            note=result.note,
-        )
+        changed, target, navigation, note = dispatch(app.screen, action)
+        # Performed(...) without the named tuple's Python-level __new__ (every step).
+        return tuple.__new__(Performed, (log[before:], navigation, changed, target, note))
 
     def screenshot(self, app: App, size: tuple[int, int]) -> np.ndarray:
         """The screen drawn in the app's theme at ``size``."""

@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from envsuite.families.gui.widget import Widget
+from envsuite.families.gui.widget import Widget, fast_init
 
 
+@fast_init
 @dataclass(eq=False)
 class Button(Widget):
     """A push button with a text label, an icon, or both.
@@ -47,6 +48,7 @@ class Button(Widget):
         return False
 
 
+@fast_init
 @dataclass(eq=False)
 class Link(Widget):
     """A hyperlink: underlined text that navigates (the app decides where) once clicked.
@@ -74,6 +76,7 @@ class Link(Widget):
         return self.on_click(0, 0) if key == "enter" else False
 
 
+@fast_init
 @dataclass(eq=False)
 class Icon(Widget):
     """A picture drawn from primitives (no image files); its name is its accessible name.

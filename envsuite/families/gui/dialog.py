@@ -8,17 +8,19 @@ from typing import Any, ClassVar
 
 from envsuite.families.gui.buttons import Button
 from envsuite.families.gui.geometry import Rect
-from envsuite.families.gui.widget import Widget
+from envsuite.families.gui.widget import Widget, fast_init
 
 #: Height of a dialog's title bar, in pixels.
 TITLE_BAR_HEIGHT = 24
 
 
+@fast_init
 @dataclass(eq=False)
 class CloseButton(Button):
     """The ``×`` in a dialog's title bar (made by the dialog); it dismisses the dialog."""
 
 
+@fast_init
 @dataclass(eq=False)
 class Dialog(Widget):
     """A panel drawn above the screen's widgets, with a title bar and a close button.

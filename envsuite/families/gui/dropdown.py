@@ -7,9 +7,10 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from envsuite.families.gui.geometry import Rect
-from envsuite.families.gui.widget import Widget
+from envsuite.families.gui.widget import Widget, fast_init
 
 
+@fast_init
 @dataclass(eq=False)
 class DropdownOption(Widget):
     """One entry of an open :class:`Dropdown`'s list (made by the dropdown)."""
@@ -27,6 +28,7 @@ class DropdownOption(Widget):
         return self.dropdown.choose(self.index) if self.dropdown is not None else False
 
 
+@fast_init
 @dataclass(eq=False)
 class Dropdown(Widget):
     """A closed box showing the chosen option; a click opens the option list below it.

@@ -37,8 +37,16 @@ from envsuite.families.gui.buttons import Button, Link
 from envsuite.families.gui.dialog import Dialog
 from envsuite.families.gui.dropdown import Dropdown, DropdownOption
 from envsuite.families.gui.list_box import ListItem
-from envsuite.families.gui.placement import Placed, focus_order, hit, hit_on, live_by_id, place
-from envsuite.families.gui.screen import Screen
+from envsuite.families.gui.placement import (
+    Placed,
+    focus_order,
+    hit,
+    hit_in,
+    live_by_id,
+    place,
+    placed_in,
+)
+from envsuite.families.gui.screen import Screen, ScreenTree
 from envsuite.families.gui.scroll_container import ScrollContainer
 from envsuite.families.gui.text_field import TextField
 
@@ -59,6 +67,10 @@ class DispatchResult(NamedTuple):
     note: str = ""
 
 
+#: ``DispatchResult(...)`` without the named tuple's Python-level ``__new__`` (hot paths).
+_new = tuple.__new__
+
+
 def dispatch(screen: Screen, action: GuiAction) -> DispatchResult:
     """Apply ``action`` to ``screen`` (mutating it) and say what happened.
 
@@ -66,13 +78,15 @@ def dispatch(screen: Screen, action: GuiAction) -> DispatchResult:
         GuiActionError: a point outside the screen, or an element id that is not shown,
             is behind a modal dialog, or is scrolled out of view.
     """
-    placed = place(screen)
+    tree = screen.tree()
+    placed = placed_in(tree, screen)
     kind = action.kind
     if kind in ("click", "double_click"):
         x, y = click_point(screen, placed, action)
-        result = _click(screen, placed, x, y)
+        result = _click(screen, tree, placed, x, y)
         if kind == "double_click":
-            second = _click(screen, place(screen), x, y)
+            tree = screen.tree()
+            second = _click(screen, tree, placed_in(tree, screen), x, y)
             result = _merge(result, second)
             widget = screen.find(result.target) if result.target else None
             if isinstance(widget, ListItem) and widget.list_box is not None:
@@ -117,7 +131,8 @@ def click_point(screen: Screen, placed: list[Placed], action: GuiAction) -> tupl
     """Where a click or double click lands; every backend uses this rule and its errors."""
     if action.element_id is None:
         x, y = action.x if action.x is not None else -1, action.y if action.y is not None else -1
-        check_point(screen, x, y)
+        if not (0 <= x < screen.width and 0 <= y < screen.height):
+            check_point(screen, x, y)  # raises, with the message every backend gives
         return x, y
     item = next((p for p in placed if p.widget.element_id == action.element_id), None)
     if item is None:
@@ -155,16 +170,20 @@ def _set_focus(screen: Screen, element_id: str | None) -> bool:
     return changed
 
 
-def _click(screen: Screen, placed: list[Placed], x: int, y: int) -> DispatchResult:
-    """Click at ``(x, y)``; ``placed`` is the screen's placement now."""
-    top = hit_on(screen, x, y)
-    open_lists = screen.expanded_dropdowns()
+def _click(
+    screen: Screen, tree: ScreenTree, placed: list[Placed], x: int, y: int
+) -> DispatchResult:
+    """Click at ``(x, y)``; ``tree`` is the screen's valid tree, ``placed`` its placement."""
+    top = hit_in(tree, screen, x, y)
+    open_lists = [w for w in tree.dropdowns if w.expanded] if tree.dropdowns else None
     if open_lists and (top is None or not isinstance(top.widget, DropdownOption | Dropdown)):
         for dropdown in open_lists:
             dropdown.expanded = False
         return DispatchResult(True, None, note="the click closed the open list")
-    if top is None:
-        return DispatchResult(_set_focus(screen, None), None, note="nothing is there")
+    if top is None:  # the common case of a random click: no frame more than needed
+        changed = screen.focus_id is not None
+        screen.focus_id = None
+        return _new(DispatchResult, (changed, None, None, "nothing is there"))
     chain = _ancestors(placed, top)
     focus = next((p.widget for p in chain if p.widget.focusable), None)
     changed = _set_focus(screen, focus.element_id if focus is not None else None)
@@ -174,7 +193,7 @@ def _click(screen: Screen, placed: list[Placed], x: int, y: int) -> DispatchResu
     if widget.on_click(x, y):
         changed = True
         _after_activation(screen, placed, top)
-    return DispatchResult(changed, widget.element_id)
+    return _new(DispatchResult, (changed, widget.element_id, None, ""))
 
 
 def _after_activation(screen: Screen, placed: list[Placed], item: Placed) -> None:

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class Rect:
+class Rect(NamedTuple):
     """An axis-aligned rectangle: left ``x``, top ``y``, ``width`` and ``height`` in pixels.
 
     A point ``(px, py)`` is inside when ``x <= px < x + width`` and ``y <= py < y + height``,
     so rectangles that touch share no pixel.
+
+    A named tuple: immutable and hashable, and three times cheaper to make than a frozen
+    dataclass (every screen built and every step's placement makes rectangles).
     """
 
     x: int

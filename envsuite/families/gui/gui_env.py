@@ -24,12 +24,13 @@ from envsuite.families.gui.observation_modes import (
     observation_space,
     parse_observation_mode,
     text_observation,
+    text_space,
 )
 from envsuite.families.gui.task import SPLITS, GuiTask
+from envsuite.families.gui.task_seeding import TaskSeeder, root_seed
 from envsuite.families.gui.tasks_index import task_class
 from envsuite.rendering import checked_render_mode
 from envsuite.seeding import seed_sequence
-from envsuite.spaces import UnicodeText
 
 #: Action modes: the action space an agent samples from (every mode accepts every form).
 ACTION_MODES = ("text", "dict", "discrete")
@@ -40,9 +41,12 @@ MIN_STEP_LIMIT = 20
 #: Smallest and largest logical screen side, and screenshot side, in pixels.
 MIN_SIDE, MAX_SIDE = 64, 2048
 #: Distinct action texts whose parse is remembered (an RL agent's vocabulary repeats; a
-#: language model's long replies rarely do, so only short texts are kept).
+#: language model's long replies rarely do, so only short texts are kept). The parses
+#: (frozen :class:`GuiAction` values, a pure function of the text) are shared by every
+#: env of the process, so the copies of a vector env and each new env start warm.
 PARSE_CACHE_SIZE = 4096
 CACHED_ACTION_CHARS = 100
+_PARSED: dict[str, GuiAction] = {}
 
 
 class GuiEnv(EnvsuiteEnv[Any, Any, GuiAction]):
@@ -179,17 +183,20 @@ class GuiEnv(EnvsuiteEnv[Any, Any, GuiAction]):
         self._shows_tree = any(part.startswith("a11y") for part in self.mode.parts)
         self._help = action_help(self.width, self.height, element_ids=self._shows_tree)
         self.action_space: spaces.Space[Any] = (
-            UnicodeText(MAX_ACTION_CHARS)
+            text_space(MAX_ACTION_CHARS)
             if action_mode == "text"
             else dict_action_space(self.width, self.height, DICT_TEXT_CHARS)
             if action_mode == "dict"
             else discrete_space(self.width, self.height)
         )
-        self._task_key = seed_sequence(0, "gui-task", self.task_class.name).spawn_key
+        self._seeder = TaskSeeder(seed_sequence(0, "gui-task", self.task_class.name).spawn_key)
         self.task: GuiTask | None = None
         self.step_limit_now = MIN_STEP_LIMIT
         self.steps = 0
-        self._parsed: dict[str, GuiAction] = {}
+        # The text the "instruction" mode shows after the first step (set per episode).
+        self._instruction_only = not self.mode.as_dict and self.mode.parts == ("instruction",)
+        self._goal_text = ""
+        self._optimal = 0
         self._observation: Any = None
 
     # -- hooks -------------------------------------------------------------------------
@@ -200,30 +207,31 @@ class GuiEnv(EnvsuiteEnv[Any, Any, GuiAction]):
         # 63 bits from the env's generator seed a SeedSequence named for the task type
         # (make_generator(root, "gui-task", name), its spawn key computed once): the
         # task's stream is independent of the env's and reproducible from it.
-        root = int(self.np_random.integers(0, 2**63))
-        sequence = np.random.SeedSequence(root, spawn_key=self._task_key)
-        rng = np.random.Generator(np.random.PCG64(sequence))
+        # (TaskSeeder and root_seed build that generator and draw that root as numpy's
+        # calls would, with less of numpy's per-call glue; see task_seeding.)
+        rng = self._seeder.generator(root_seed(self.np_random))
         self.task = self.task_class(
             rng, split=self.split, width=self.width, height=self.height, **self.task_options
         )
         self.backend.start(self.task.app)
         self.steps = 0
-        optimal = int(self.task.optimal_steps)
+        optimal = self._optimal = int(self.task.optimal_steps)
         self.step_limit_now = (
             self.max_steps if self.max_steps is not None else max(MIN_STEP_LIMIT, 4 * optimal)
         )
+        self._goal_text = fitted(self.task.goal.instruction)
         self._observation = self._observe(first=True)
         return self._observation, self._info()
 
     def parse_action(self, action: Any) -> GuiAction:
         """Any accepted form (text, JSON, a Dict-space element, ``[verb, x, y]``) as a GuiAction."""
         if isinstance(action, str) and len(action) <= CACHED_ACTION_CHARS:
-            parsed = self._parsed.get(action)
+            parsed = _PARSED.get(action)
             if parsed is None:
                 parsed = parse_gui_action(action)
-                if len(self._parsed) >= PARSE_CACHE_SIZE:
-                    self._parsed.clear()
-                self._parsed[action] = parsed
+                if len(_PARSED) >= PARSE_CACHE_SIZE:
+                    _PARSED.clear()
+                _PARSED[action] = parsed
             return parsed
         if isinstance(action, np.ndarray | list | tuple):
             return from_discrete(action, self.width, self.height)
@@ -231,7 +239,9 @@ class GuiEnv(EnvsuiteEnv[Any, Any, GuiAction]):
 
     def apply_action(self, parsed: GuiAction) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Perform the action, let the app react, then judge the task's state."""
-        task = self._live_task()
+        task = self.task
+        if task is None:  # the base's reset-before-step rule makes this unreachable
+            raise RuntimeError("no task: call reset() first")
         app = task.app
         try:
             performed = self.backend.perform(app, parsed)
@@ -244,8 +254,8 @@ class GuiEnv(EnvsuiteEnv[Any, Any, GuiAction]):
         outcome = task.outcome()
         terminated = outcome is not None
         truncated = not terminated and self.steps >= self.step_limit_now
-        self._observation = self._observe()
-        info = self._info()
+        self._observation = self._goal_text if self._instruction_only else self._observe()
+        info = {"instruction": task.goal.instruction, "optimal_steps": self._optimal}
         if terminated or truncated:
             info["success"] = outcome == "success"
             info["score"] = self._score(info["success"])
@@ -291,6 +301,8 @@ class GuiEnv(EnvsuiteEnv[Any, Any, GuiAction]):
         return fitted(accessibility_json(task.app.screen))
 
     def _observe(self, first: bool = False) -> Any:
+        if self._instruction_only and not first:  # the fastest mode's every step
+            return self._goal_text
         if self.mode.as_dict:
             return {part: self._part(part, first) for part in self.mode.parts}
         if self.mode.name == "text":
@@ -300,7 +312,7 @@ class GuiEnv(EnvsuiteEnv[Any, Any, GuiAction]):
 
     def _info(self) -> dict[str, Any]:
         task = self._live_task()
-        return {"instruction": task.goal.instruction, "optimal_steps": int(task.optimal_steps)}
+        return {"instruction": task.goal.instruction, "optimal_steps": self._optimal}
 
     def screenshot(self) -> np.ndarray:
         """The screen now, as an RGB array of ``screenshot_size``."""

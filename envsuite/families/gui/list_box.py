@@ -7,9 +7,10 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from envsuite.families.gui.geometry import Rect
-from envsuite.families.gui.widget import Widget
+from envsuite.families.gui.widget import Widget, fast_init
 
 
+@fast_init
 @dataclass(eq=False)
 class ListItem(Widget):
     """One row of a :class:`ListBox` (made by the list)."""
@@ -27,6 +28,7 @@ class ListItem(Widget):
         return self.list_box.select(self.index) if self.list_box is not None else False
 
 
+@fast_init
 @dataclass(eq=False)
 class ListBox(Widget):
     """Rows of text of which one may be selected; rows are ``item_height`` tall from the top.

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from envsuite.families.gui.geometry import Rect
-from envsuite.families.gui.screen import Screen
+from envsuite.families.gui.screen import Screen, ScreenTree
 from envsuite.families.gui.widget import Widget
 
 
@@ -59,7 +59,15 @@ def place(screen: Screen) -> list[Placed]:
     Computed once per layout (see :class:`~.screen.ScreenTree` for what invalidates it)
     and shared: callers must not mutate the list.
     """
-    tree = screen.tree()
+    return placed_in(screen.tree(), screen)
+
+
+def placed_in(tree: ScreenTree, screen: Screen) -> list[Placed]:
+    """:func:`place` from ``screen``'s tree, known to be valid now.
+
+    One validation per action: dispatch asks for the tree once and reads the placement,
+    the hits and the open lists from it.
+    """
     placed = tree.placed
     if placed is None:
         placed = tree.placed = place_now(screen)
@@ -87,18 +95,24 @@ def place_now(screen: Screen) -> list[Placed]:
         rect = widget.bounds if offset == (0, 0) else widget.bounds.moved(*offset)
         if clip is None:
             visible = None
-        elif (
-            clip.x <= rect.x
-            and clip.y <= rect.y
-            and rect.x + rect.width <= clip.x + clip.width
-            and rect.y + rect.height <= clip.y + clip.height
-        ):
-            visible = rect  # wholly inside its clip: the common case, no new rectangle
         else:
-            visible = rect.intersection(clip)
+            x, y, width, height = rect
+            left, top, clip_width, clip_height = clip
+            if (
+                left <= x
+                and top <= y
+                and x + width <= left + clip_width
+                and y + height <= top + clip_height
+            ):
+                visible = rect  # wholly inside its clip: the common case, no new rectangle
+            else:
+                visible = rect.intersection(clip)
         placed.append(_new(Placed, (widget, rect, visible, parent, depth, inert)))
-        if widget.popup_children():
+        nests, pops = _nesting(type(widget))
+        if pops and widget.popup_children():
             popups.append((widget, offset, widget.element_id, depth + 1, inert))
+        if not nests:
+            return
         children = widget.children()
         if not children:
             return
@@ -118,6 +132,23 @@ def place_now(screen: Screen) -> list[Placed]:
     return placed
 
 
+_NESTING: dict[type, tuple[bool, bool]] = {}
+
+
+def _nesting(cls: type) -> tuple[bool, bool]:
+    """Whether widgets of class ``cls`` can hold children and pop-up children.
+
+    Leaves (the base class's methods, which return none) are placed without a call.
+    """
+    nesting = _NESTING.get(cls)
+    if nesting is None:
+        nesting = _NESTING[cls] = (
+            getattr(cls, "children", None) is not Widget.children,
+            getattr(cls, "popup_children", None) is not Widget.popup_children,
+        )
+    return nesting
+
+
 def hit(placed: list[Placed], px: int, py: int) -> Placed | None:
     """The topmost live widget whose visible part holds pixel ``(px, py)``, or None."""
     for item in reversed(placed):
@@ -134,7 +165,11 @@ def hit(placed: list[Placed], px: int, py: int) -> Placed | None:
 
 def hit_on(screen: Screen, px: int, py: int) -> Placed | None:
     """:func:`hit` on the screen's placement, remembered per point while it is valid."""
-    tree = screen.tree()
+    return hit_in(screen.tree(), screen, px, py)
+
+
+def hit_in(tree: ScreenTree, screen: Screen, px: int, py: int) -> Placed | None:
+    """:func:`hit_on` with ``screen``'s tree, known to be valid now (see :func:`placed_in`)."""
     hits = tree.hits
     point = (px, py)
     if point in hits:

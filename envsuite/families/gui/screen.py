@@ -9,8 +9,11 @@ from typing import TYPE_CHECKING, Any
 from envsuite.families.gui import widget as widget_module
 from envsuite.families.gui.dialog import Dialog
 from envsuite.families.gui.dropdown import Dropdown
+from envsuite.families.gui.list_box import ListBox
+from envsuite.families.gui.scroll_container import ScrollContainer
 from envsuite.families.gui.tabs import Tabs
-from envsuite.families.gui.widget import Widget
+from envsuite.families.gui.toggles import RadioGroup
+from envsuite.families.gui.widget import Group, Widget
 
 if TYPE_CHECKING:
     from envsuite.families.gui.placement import Placed
@@ -41,6 +44,7 @@ class ScreenTree:
         "_generation",
         "_items",
         "_size",
+        "_watched",
         "by_id",
         "dropdowns",
         "hits",
@@ -50,27 +54,34 @@ class ScreenTree:
     )
 
     def __init__(self, screen: Screen) -> None:
-        self._generation = widget_module.layout_generation()
+        self._generation = widget_module._generation
         self._items = list(screen.items)
         self._dialogs = list(screen.dialogs)
         self._size = (screen.width, screen.height)
         containers: list[tuple[Widget, list[Widget]]] = []
+        watched: list[tuple[list[Any], list[Any]]] = []
         widgets: list[Widget] = []
+        dropdowns: list[Dropdown] = []
         stack: list[Widget] = [*reversed(self._dialogs), *reversed(self._items)]
         while stack:
             widget = stack.pop()
             widgets.append(widget)
-            if type(widget).children is not Widget.children or isinstance(widget, Dropdown):
+            if _holds_widgets(type(widget)):
+                if isinstance(widget, Dropdown):
+                    dropdowns.append(widget)
                 inner = _inner(widget)
-                containers.append((widget, inner))
+                held = _child_lists(widget)
+                if held is None:
+                    containers.append((widget, inner))
+                else:
+                    watched.extend((lst, list(lst)) for lst in held)
                 stack.extend(reversed(inner))
         self._containers = containers
+        self._watched = watched
         self.widgets = widgets
-        by_id: dict[str, Widget] = {}
-        for widget in reversed(widgets):
-            by_id[widget.element_id] = widget
-        self.by_id = by_id
-        self.dropdowns = [w for w in widgets if isinstance(w, Dropdown)]
+        # Reversed, so that the first widget of an id wins.
+        self.by_id: dict[str, Widget] = {w.element_id: w for w in reversed(widgets)}
+        self.dropdowns = dropdowns
         self.placed: list[Placed] | None = None
         self.hits: dict[tuple[int, int], Any] = {}
         self.live: dict[str, Placed] | None = None
@@ -84,10 +95,50 @@ class ScreenTree:
             and self._size == (screen.width, screen.height)
         ):
             return False
-        for widget, inner in self._containers:  # noqa: SIM110 (no generator: a hot path)
+        for held, copy in self._watched:
+            if held != copy:
+                return False
+        for widget, inner in self._containers:  # noqa: SIM110
             if _inner(widget) != inner:
                 return False
         return True
+
+
+_HOLDS: dict[type, bool] = {}
+
+
+def _holds_widgets(kind: type) -> bool:
+    """Whether widgets of class ``kind`` can hold others, remembered per class.
+
+    Children, or a dropdown's options.
+    """
+    holds = _HOLDS.get(kind)
+    if holds is None:
+        holds = _HOLDS[kind] = kind.children is not Widget.children or issubclass(kind, Dropdown)  # type: ignore[attr-defined]
+    return holds
+
+
+def _child_lists(widget: Widget) -> list[list[Any]] | None:
+    """The list objects that hold ``widget``'s children, for the toolkit's containers.
+
+    The lists themselves, so that an in-place edit shows; None for other classes, whose
+    children are compared as :func:`_inner` builds them. A list attribute set anew moves
+    the layout generation on, so watching the objects held now is enough.
+    """
+    kind = type(widget)
+    if kind is ScrollContainer or kind is Group:
+        return [widget.items]  # type: ignore[attr-defined]
+    if kind is Tabs:
+        return [widget.tabs, widget.panels, *widget.panels]  # type: ignore[attr-defined]
+    if kind is Dropdown:
+        return [widget.option_widgets]  # type: ignore[attr-defined]
+    if kind is Dialog:
+        return [widget.items]  # type: ignore[attr-defined]
+    if kind is ListBox:
+        return [widget.rows]  # type: ignore[attr-defined]
+    if kind is RadioGroup:
+        return [widget.buttons]  # type: ignore[attr-defined]
+    return None
 
 
 def _inner(widget: Widget) -> list[Widget]:
@@ -129,8 +180,11 @@ class Screen:
     _tree: ScreenTree | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        tree = self.tree()
+        if len(tree.by_id) == len(tree.widgets):  # as many ids as widgets: all distinct
+            return
         seen: set[str] = set()
-        for widget in self.all_widgets():
+        for widget in tree.widgets:
             if widget.element_id in seen:
                 raise ValueError(f"two widgets share the element id {widget.element_id!r}")
             seen.add(widget.element_id)

@@ -6,9 +6,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from envsuite.families.gui.widget import Widget
+from envsuite.families.gui.widget import Widget, fast_init
 
 
+@fast_init
 @dataclass(eq=False)
 class ScrollContainer(Widget):
     """Shows its items shifted by the scroll offset and cut to its bounds.

@@ -7,9 +7,10 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from envsuite.families.gui.geometry import Rect
-from envsuite.families.gui.widget import Widget
+from envsuite.families.gui.widget import Widget, fast_init
 
 
+@fast_init
 @dataclass(eq=False)
 class Tab(Widget):
     """One tab of a :class:`Tabs` strip (made by the strip)."""
@@ -27,6 +28,7 @@ class Tab(Widget):
         return self.strip.switch(self.index) if self.strip is not None else False
 
 
+@fast_init
 @dataclass(eq=False)
 class Tabs(Widget):
     """Tabs of equal width across ``bounds`` (the strip), and one panel per tab.

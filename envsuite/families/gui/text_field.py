@@ -5,12 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from envsuite.families.gui.widget import Widget
+from envsuite.families.gui.widget import Widget, fast_init
 
 #: What a password field shows for each character.
 PASSWORD_DOT = "•"
 
 
+@fast_init
 @dataclass(eq=False)
 class TextField(Widget):
     """An editable line of text; typed text goes in at the caret while it has focus.

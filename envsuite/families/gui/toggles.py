@@ -7,9 +7,10 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from envsuite.families.gui.geometry import Rect
-from envsuite.families.gui.widget import Widget
+from envsuite.families.gui.widget import Widget, fast_init
 
 
+@fast_init
 @dataclass(eq=False)
 class Checkbox(Widget):
     """A box with a label that a click or ``space`` ticks and unticks."""
@@ -32,6 +33,7 @@ class Checkbox(Widget):
         return self.on_click(0, 0) if key == "space" else False
 
 
+@fast_init
 @dataclass(eq=False)
 class RadioButton(Widget):
     """One option of a :class:`RadioGroup` (made by the group, never on its own)."""
@@ -49,6 +51,7 @@ class RadioButton(Widget):
         return self.group.select(self.index) if self.group is not None else False
 
 
+@fast_init
 @dataclass(eq=False)
 class RadioGroup(Widget):
     """Options of which at most one is selected; one row per option, stacked in ``bounds``.

@@ -158,7 +158,7 @@ def _check(screen: Screen) -> None:
 
 def test_in_place_edits_of_child_lists_are_seen() -> None:
     screen, group, _ = _screen()
-    # Built first: a new widget's own attribute sets move the generation on.
+    # Built first (a new widget moves no generation on: only the list edits below show).
     button, label = Button("b", Rect(50, 0, 50, 20), "B"), Label("label", Rect(0, 0, 50, 20))
     _check(screen)
     group.items.append(button)
@@ -229,3 +229,31 @@ def test_copies_and_pickles_build_their_own_tree() -> None:
         assert other._tree is None
         assert hit_on(other, 5, 5) is None
         _check(other)
+
+
+def test_in_place_edits_inside_tabs_dialogs_and_lists_are_seen() -> None:
+    """The containers whose child lists the tree watches directly (not rebuilt each check)."""
+    from envsuite.families.gui.list_box import ListBox
+
+    tabs = Tabs(
+        "tabs",
+        Rect(0, 0, 200, 24),
+        labels=["A", "B"],
+        panels=[[Label("a0", Rect(0, 30, 50, 20))], []],
+    )
+    dialog = Dialog("dialog", Rect(0, 100, 200, 80), name="D", modal=False)
+    box = ListBox("box", Rect(0, 200, 100, 40), items=["x"], item_height=20)
+    screen = Screen(items=[tabs, box], dialogs=[dialog])
+    _check(screen)
+    tabs.panels[0].append(Label("a1", Rect(60, 30, 50, 20)))
+    assert screen.find("a1") is not None and hit_on(screen, 65, 35).widget.element_id == "a1"
+    _check(screen)
+    tabs.panels.append([Label("c0", Rect(0, 30, 50, 20))])
+    assert screen.find("c0") is not None
+    _check(screen)
+    dialog.items.append(Label("note", Rect(10, 150, 50, 20)))
+    assert hit_on(screen, 15, 155).widget.element_id == "note"
+    _check(screen)
+    box.rows.pop()
+    assert screen.find("box/0") is None
+    _check(screen)

@@ -98,6 +98,10 @@ class AppGraph:
     setting_defaults: np.ndarray
     action_codes: np.ndarray
     _out: dict[int, list[int]] = field(default_factory=dict, repr=False)
+    _edge_sources: np.ndarray | None = field(default=None, repr=False, compare=False)
+    _incoming: tuple[np.ndarray, list[int], list[int]] | None = field(
+        default=None, repr=False, compare=False
+    )
 
     @property
     def size(self) -> int:
@@ -111,6 +115,27 @@ class AppGraph:
             edges = self.targets[self.offsets[screen] : self.offsets[screen + 1]].tolist()
             self._out[screen] = edges
         return edges
+
+    def edge_sources(self) -> np.ndarray:
+        """Per edge (``targets`` order), the screen it leaves (computed once)."""
+        if self._edge_sources is None:
+            counts = self.offsets[1:] - self.offsets[:-1]
+            self._edge_sources = np.repeat(np.arange(self.size), counts)
+        return self._edge_sources
+
+    def incoming(self) -> tuple[np.ndarray, list[int], list[int]]:
+        """The edges grouped by target (computed once): ``(order, sources, starts)``.
+
+        ``order`` lists edge numbers by target (stably), ``sources[k]`` is the source of
+        edge ``order[k]``, and screen ``s``'s incoming edges are ``order[starts[s]:starts[s
+        + 1]]``.
+        """
+        if self._incoming is None:
+            order = np.argsort(self.targets, kind="stable")
+            sources = self.edge_sources()[order].tolist()
+            starts = np.searchsorted(self.targets[order], np.arange(self.size + 1)).tolist()
+            self._incoming = (order, sources, starts)
+        return self._incoming
 
     def title(self, screen: int) -> str:
         """The title shown on ``screen`` (and on everything that leads to it)."""

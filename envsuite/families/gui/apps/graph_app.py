@@ -14,8 +14,7 @@ and the fewest actions to reach it never change, but remembered pixels go stale)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -60,9 +59,10 @@ def screen_index(screen_id: str) -> int:
     return int(screen_id[1:])
 
 
-@dataclass(frozen=True)
-class Target:
+class Target(NamedTuple):
     """A widget that does something: where it leads or what it sets.
+
+    A named tuple: immutable, and cheap to make for every edge of every screen built.
 
     Attributes:
         element_id: What to click.
@@ -113,6 +113,7 @@ class GraphApp(App):
         self._index: dict[str, Widget] = {}
         self._indexed: Screen | None = None
         self._leads_to: dict[str, int] = {}
+        self._choosers: list[Target] = []
         super().__init__(screen_id(0))
         self.theme = graph.theme
         self.data.setdefault("settings", {})
@@ -147,7 +148,7 @@ class GraphApp(App):
         screen = Screen(
             self.width, self.height, title=graph.title(index), items=items, dialogs=dialogs
         )
-        self._index = {widget.element_id: widget for widget in screen.all_widgets()}
+        self._index = screen.tree().by_id  # ids are distinct (the screen checked)
         self._indexed = screen
         return screen
 
@@ -215,6 +216,7 @@ class GraphApp(App):
                     f"{MENU_ID}/{entry}", "option", 0, "", slots[position], target
                 )
         self.edges = [edge for edge in edges if edge is not None]
+        self._choosers = [edge for edge in self.edges if edge.kind in ("row", "option")]
         self._leads_to = {t.element_id: t.screen for t in self.edges if t.kind == "button"}
         return top_items, panel_items
 
@@ -352,7 +354,7 @@ class GraphApp(App):
 
     def _chosen_screen(self) -> int | None:
         """The screen a selected list row or chosen menu entry leads to, if any."""
-        for target in self.edges:
+        for target in self._choosers:
             if target.kind == "row":
                 list_id, row = target.element_id.split("/")
                 widget = self.widget(list_id)

@@ -49,7 +49,9 @@ def edge_weights(graph: AppGraph, height: int, arrival: np.ndarray) -> np.ndarra
     """Per edge (``graph.targets`` order): its cost on a fresh screen plus its arrival cost."""
     is_section = np.zeros(graph.size, dtype=bool)
     is_section[list(graph.sections)] = True
-    costs = plan_edge_costs(graph.layout, graph.offsets, is_section[graph.targets], height)
+    costs = plan_edge_costs(
+        graph.layout, graph.offsets, is_section[graph.targets], height, graph.edge_sources()
+    )
     return costs + arrival[graph.targets]
 
 
@@ -87,10 +89,8 @@ def distances_to(graph: AppGraph, weights: np.ndarray, target: int, terminal: in
 def _reverse_dijkstra(
     graph: AppGraph, weights: np.ndarray, target: int, terminal: int, stop: int
 ) -> list[int]:
-    order = np.argsort(graph.targets, kind="stable")
-    sources = np.repeat(np.arange(graph.size), np.diff(graph.offsets))[order].tolist()
+    order, sources, starts = graph.incoming()
     incoming_weights = weights[order].tolist()
-    starts = np.searchsorted(graph.targets[order], np.arange(graph.size + 1)).tolist()
     dist = [UNREACHABLE] * graph.size
     dist[target] = terminal
     heap = [(terminal, target)]

@@ -157,7 +157,13 @@ def plan_screen(
     )
 
 
-def edge_costs(layout: Layout, offsets: np.ndarray, to_icon: np.ndarray, height: int) -> np.ndarray:
+def edge_costs(
+    layout: Layout,
+    offsets: np.ndarray,
+    to_icon: np.ndarray,
+    height: int,
+    source: np.ndarray | None = None,
+) -> np.ndarray:
     """:meth:`ScreenPlan.cost` of every edge of a graph at once.
 
     A vectorised :func:`plan_screen` (a test checks the two agree).
@@ -167,9 +173,10 @@ def edge_costs(layout: Layout, offsets: np.ndarray, to_icon: np.ndarray, height:
         offsets: Compressed-row offsets of the edges by source screen.
         to_icon: Per edge, whether its target is reached by a toolbar icon.
         height: Screen height in pixels.
+        source: Per edge, its source screen (computed from ``offsets`` when None).
     """
-    screens = len(offsets) - 1
-    source = np.repeat(np.arange(screens), np.diff(offsets))
+    if source is None:
+        source = np.repeat(np.arange(len(offsets) - 1), offsets[1:] - offsets[:-1])
     content = ~to_icon
     before = np.concatenate(([0], np.cumsum(content)))  # content edges before each edge
     rank = before[:-1] - before[offsets[:-1]][source]  # ... of the same source

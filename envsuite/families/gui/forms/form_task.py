@@ -282,10 +282,14 @@ class FormTask(GuiTask):
 
         The pop-up's buttons are left out: closing it is never a move in the task.
         """
+        log = self.app.screen.event_log
+        if not log:  # most steps: judged every step, before anything is pressed
+            return []
+        prefix = f"{POPUP_ID}/"
         return [
             element_id
-            for kind, element_id in self.app.screen.event_log
-            if kind == "activate" and not element_id.startswith(f"{POPUP_ID}/")
+            for kind, element_id in log
+            if kind == "activate" and not element_id.startswith(prefix)
         ]
 
     def reach(self, element_id: str) -> GuiAction:

@@ -121,6 +121,8 @@ class TextForm(FormTask):
 
     def judge(self) -> Outcome | None:
         """The submitted values against :attr:`expected`."""
+        if self.submitted() is None:  # every step before a submission: nothing to build
+            return None
         return self.judge_submission(dict(zip(self.labels, self.expected, strict=True)))
 
     def solve(self) -> GuiAction:
