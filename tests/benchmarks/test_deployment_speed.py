@@ -13,8 +13,6 @@ Nothing is asserted about time. ``pytest tests/benchmarks/test_deployment_speed.
 from __future__ import annotations
 
 import shutil
-import subprocess
-import sys
 import tempfile
 import time
 from collections import Counter
@@ -26,11 +24,11 @@ import pytest
 pytest.importorskip("ray")
 pytest.importorskip("uvicorn")
 
-import ray
 
 from envsuite.evaluation.rollout import EnvFactory, local_env, rollout, rollout_protocol
 from envsuite.serve import ServeConfig
 from envsuite.serve.ray_servers import RayServers
+from tests import helper_processes
 from tests.benchmarks.paired_timing import peer_mean, timed_mean
 from tests.evaluation.test_rollout import comparable
 
@@ -53,23 +51,14 @@ with ScriptedEndpoint(policy=wordy_policy) as endpoint:
 
 @pytest.fixture(scope="module")
 def base_url() -> Iterator[str]:
-    server = subprocess.Popen([sys.executable, "-c", ENDPOINT], stdout=subprocess.PIPE, text=True)
-    try:
-        assert server.stdout is not None
-        yield server.stdout.readline().strip()
-    finally:
-        server.kill()
-        server.wait()
+    with helper_processes.endpoint_process(ENDPOINT) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
 def local_ray() -> Iterator[None]:
-    started = not ray.is_initialized()
-    if started:
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
-    yield
-    if started:
-        ray.shutdown()
+    with helper_processes.local_ray():
+        yield
 
 
 def run(base_url: str, name: str, factory: EnvFactory, in_thread: bool) -> int:

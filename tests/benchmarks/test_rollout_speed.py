@@ -12,14 +12,13 @@ same run (nothing is asserted about it).
 from __future__ import annotations
 
 import shutil
-import subprocess
-import sys
 import tempfile
 from collections.abc import Iterator
 
 import pytest
 
 from envsuite.evaluation.rollout import rollout, rollout_protocol
+from tests import helper_processes
 from tests.benchmarks.paired_timing import peer_mean, timed_mean
 
 LATENCY_S = 0.02
@@ -43,13 +42,8 @@ with ScriptedEndpoint(policy=slow_model) as endpoint:
 
 @pytest.fixture(scope="module")
 def base_url() -> Iterator[str]:
-    server = subprocess.Popen([sys.executable, "-c", SERVER], stdout=subprocess.PIPE, text=True)
-    try:
-        assert server.stdout is not None
-        yield server.stdout.readline().strip()
-    finally:
-        server.kill()
-        server.wait()
+    with helper_processes.endpoint_process(SERVER) as url:
+        yield url
 
 
 def run(base_url: str, concurrency: int) -> int:

@@ -11,12 +11,12 @@ import pytest
 
 pytest.importorskip("ray")
 
-import ray
 
 from envsuite.agents.scripted_endpoint import ScriptedEndpoint
 from envsuite.evaluation.rollout import rollout, rollout_protocol
 from envsuite.serve import ServeConfig
 from envsuite.serve.ray_servers import RayServers, ServersNotStarted
+from tests import helper_processes
 from tests.evaluation.test_rollout import comparable, wordy_policy
 
 WORDLE = "envsuite/Wordle-v0"
@@ -25,12 +25,8 @@ PROTOCOL = rollout_protocol(WORDLE, groups=4, group_size=4)
 
 @pytest.fixture(scope="module")
 def local_ray() -> Iterator[None]:
-    started = not ray.is_initialized()
-    if started:
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
-    yield
-    if started:
-        ray.shutdown()
+    with helper_processes.local_ray():
+        yield
 
 
 @pytest.fixture(scope="module")
