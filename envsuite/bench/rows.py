@@ -202,6 +202,15 @@ def _drone_hover(quick: bool) -> Case:
     return Case({"envsuite": lambda: drone.envsuite_hover(env), "raw": raw}, drone.STEPS, "steps")
 
 
+def _drone_ctbr(quick: bool) -> Case:
+    import envsuite
+    from envsuite.bench import drone
+
+    env = envsuite.make(drone.HOVER, action_type="ctbr")
+    raw = drone.RawHoverRates()
+    return Case({"envsuite": lambda: drone.envsuite_hover(env), "raw": raw}, drone.STEPS, "steps")
+
+
 def _arm_step(quick: bool) -> Case:
     import mujoco
 
@@ -234,6 +243,8 @@ ROWS: tuple[Row, ...] = (
         ("pysat",), "sat", _sat_reset, "<= 0.33x (3x SATURN's speed)", (5, 2)),
     Row("drone-hover", "DroneHover-v0 (RPM) vs the raw PyBullet loop, same physics",
         ("pybullet",), "physics", _drone_hover, "<= 1.05x", (5, 2)),
+    Row("drone-ctbr", "DroneHover-v0 (CTBR) vs a raw rate-controller loop, same physics",
+        ("pybullet",), "physics", _drone_ctbr, "<= 1.10x", (5, 2)),
     Row("arm-step", "ArmPush-v0 step vs raw `mj_step` (same model, frame_skip, inputs)",
         ("mujoco",), "physics", _arm_step, "<= 1.05x"),
 )  # fmt: skip

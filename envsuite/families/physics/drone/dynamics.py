@@ -249,8 +249,9 @@ class FlightDynamics:
 
         Returns the drone's state after the control step, as :meth:`single_state` would.
         Nothing in the fast physics reads the motor speeds, so :attr:`rpm` is not kept up
-        to date here (it is whenever motor lag or drag need it). The wrench is
-        :func:`_single_wrench`, inlined: this is the per-step hot path.
+        to date here (it is whenever motor lag or drag need it). The wrench (thrust and body
+        torques through the mixer) is computed inline, in scalar Python: the per-step hot
+        path.
         """
         m0, m1, m2, m3 = self._mix0
         w0, w1, w2, w3 = r0 * r0, r1 * r1, r2 * r2, r3 * r3
@@ -293,7 +294,7 @@ class FlightDynamics:
         apply_force, apply_torque, step = _APPLY_FORCE, _APPLY_TORQUE, _STEP
         get_pose, get_velocity = _GET_POSE, _GET_VELOCITY
         body, cid = self.world.drones[0], self.world.client
-        m = self._mix0
+        m0, m1, m2, m3 = self._mix0
         for _ in range(self.substeps):
             x, y, z, w = get_pose(body, cid)[1]
             ox, oy, oz = get_velocity(body, cid)[1]
@@ -305,7 +306,14 @@ class FlightDynamics:
                 2 * (xy - wz) * ox + (1 - 2 * (xx + zz)) * oy + 2 * (yz + wx) * oz,
                 2 * (xz + wy) * ox + 2 * (yz - wx) * oy + (1 - 2 * (xx + yy)) * oz,
             )
-            force, torque = _single_wrench(m, *motor_speeds(thrust, rates, desired))
+            r0, r1, r2, r3 = motor_speeds(thrust, rates, desired)
+            w0, w1, w2, w3 = r0 * r0, r1 * r1, r2 * r2, r3 * r3  # the wrench, as advance_single
+            force = [0.0, 0.0, m0[0] * w0 + m0[1] * w1 + m0[2] * w2 + m0[3] * w3]
+            torque = [
+                m1[0] * w0 + m1[1] * w1 + m1[2] * w2 + m1[3] * w3,
+                m2[0] * w0 + m2[1] * w1 + m2[2] * w2 + m2[3] * w3,
+                m3[0] * w0 + m3[1] * w1 + m3[2] * w2 + m3[3] * w3,
+            ]
             apply_force(body, -1, force, _ORIGIN, _LINK_FRAME, cid)
             apply_torque(body, -1, torque, _LINK_FRAME, cid)
             step(cid)
@@ -440,23 +448,6 @@ class FlightDynamics:
     def close(self) -> None:
         """Release the PyBullet client."""
         self.world.close()
-
-
-def _single_wrench(
-    m: list[list[float]], r0: float, r1: float, r2: float, r3: float
-) -> tuple[list[float], list[float]]:
-    """Body force and torque of one drone's motor speeds through its mixer ``m`` (as lists).
-
-    Scalar Python: for one drone this is cheaper than any numpy call.
-    """
-    w0, w1, w2, w3 = r0 * r0, r1 * r1, r2 * r2, r3 * r3
-    force = [0.0, 0.0, m[0][0] * w0 + m[0][1] * w1 + m[0][2] * w2 + m[0][3] * w3]
-    torque = [
-        m[1][0] * w0 + m[1][1] * w1 + m[1][2] * w2 + m[1][3] * w3,
-        m[2][0] * w0 + m[2][1] * w1 + m[2][2] * w2 + m[2][3] * w3,
-        m[3][0] * w0 + m[3][1] * w1 + m[3][2] * w2 + m[3][3] * w3,
-    ]
-    return force, torque
 
 
 _P = pybullet_module()
