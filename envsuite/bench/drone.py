@@ -195,16 +195,16 @@ class RawHoverRates(RawHover):
                 for base, part in ((b0, y0), (b1, y1), (b2, y2), (b3, y3)):
                     if part > 0.0 and limit - base < part * scale:
                         value = (limit - base) / part
-                        scale = 0.0 if 0.0 > value else value
+                        scale = 0.0 if value < 0.0 else value
                     elif part < 0.0 and -base > part * scale:
                         value = -base / part
-                        scale = 0.0 if 0.0 > value else value
+                        scale = 0.0 if value < 0.0 else value
                 w0, w1, w2, w3 = b0 + scale * y0, b1 + scale * y1, b2 + scale * y2, b3 + scale * y3
                 # Clipped, rooted and squared again: the env's rounding, bit for bit.
-                r0 = sqrt(0.0 if 0.0 > w0 else limit if limit < w0 else w0)
-                r1 = sqrt(0.0 if 0.0 > w1 else limit if limit < w1 else w1)
-                r2 = sqrt(0.0 if 0.0 > w2 else limit if limit < w2 else w2)
-                r3 = sqrt(0.0 if 0.0 > w3 else limit if limit < w3 else w3)
+                r0 = sqrt(0.0 if w0 < 0.0 else limit if limit < w0 else w0)
+                r1 = sqrt(0.0 if w1 < 0.0 else limit if limit < w1 else w1)
+                r2 = sqrt(0.0 if w2 < 0.0 else limit if limit < w2 else w2)
+                r3 = sqrt(0.0 if w3 < 0.0 else limit if limit < w3 else w3)
                 w0, w1, w2, w3 = r0 * r0, r1 * r1, r2 * r2, r3 * r3
                 force(body, -1, [0.0, 0.0, m0[0] * w0 + m0[1] * w1 + m0[2] * w2 + m0[3] * w3],
                       origin, frame, client)  # fmt: skip

@@ -204,8 +204,11 @@ class ArmEnv(EnvsuiteEnv[Any, np.ndarray, list[float]]):
                 # The common case: floats already in range (a chained comparison is False
                 # for NaN and infinities), which the loop below would return unchanged.
                 a0, a1, a2, a3 = values
-                if -1.0 <= a0 <= 1.0 and -1.0 <= a1 <= 1.0 and -1.0 <= a2 <= 1.0 and (
-                    -1.0 <= a3 <= 1.0
+                if (
+                    -1.0 <= a0 <= 1.0
+                    and -1.0 <= a1 <= 1.0
+                    and -1.0 <= a2 <= 1.0
+                    and -1.0 <= a3 <= 1.0
                 ):
                     return values  # type: ignore[no-any-return]
         elif (

@@ -125,8 +125,11 @@ class ActionMapper:
             if len(values) == 4:
                 # The common case: a chained comparison is False for NaN and infinities.
                 a0, a1, a2, a3 = values
-                if -1.0 <= a0 <= 1.0 and -1.0 <= a1 <= 1.0 and -1.0 <= a2 <= 1.0 and (
-                    -1.0 <= a3 <= 1.0
+                if (
+                    -1.0 <= a0 <= 1.0
+                    and -1.0 <= a1 <= 1.0
+                    and -1.0 <= a2 <= 1.0
+                    and -1.0 <= a3 <= 1.0
                 ):
                     return values
             else:

@@ -255,7 +255,7 @@ class RateController:
         ty = ky * (desired[1] - q) + (r * hx - p * hz)
         tz = kz * (desired[2] - r) + (p * hy - q * hx)
         limit = self.max_rpm_squared
-        # The four motors unrolled; ``0.0 if 0.0 > v else v`` is ``max(v, 0.0)`` exactly
+        # The four motors unrolled; ``0.0 if v < 0.0 else v`` is ``max(v, 0.0)`` exactly
         # (NaN and signed zeros included), without the call.
         m0, m1, m2, m3 = self._mixer_inverse
         b0, y0 = m0[0] * thrust + m0[1] * tx + m0[2] * ty, m0[3] * tz
@@ -266,15 +266,15 @@ class RateController:
         for base, part in ((b0, y0), (b1, y1), (b2, y2), (b3, y3)):
             if part > 0.0 and limit - base < part * scale:
                 value = (limit - base) / part
-                scale = 0.0 if 0.0 > value else value
+                scale = 0.0 if value < 0.0 else value
             elif part < 0.0 and -base > part * scale:
                 value = -base / part
-                scale = 0.0 if 0.0 > value else value
+                scale = 0.0 if value < 0.0 else value
         w0, w1, w2, w3 = b0 + scale * y0, b1 + scale * y1, b2 + scale * y2, b3 + scale * y3
-        w0 = 0.0 if 0.0 > w0 else limit if limit < w0 else w0
-        w1 = 0.0 if 0.0 > w1 else limit if limit < w1 else w1
-        w2 = 0.0 if 0.0 > w2 else limit if limit < w2 else w2
-        w3 = 0.0 if 0.0 > w3 else limit if limit < w3 else w3
+        w0 = 0.0 if w0 < 0.0 else limit if limit < w0 else w0
+        w1 = 0.0 if w1 < 0.0 else limit if limit < w1 else w1
+        w2 = 0.0 if w2 < 0.0 else limit if limit < w2 else w2
+        w3 = 0.0 if w3 < 0.0 else limit if limit < w3 else w3
         return math.sqrt(w0), math.sqrt(w1), math.sqrt(w2), math.sqrt(w3)
 
     def motor_speeds(
