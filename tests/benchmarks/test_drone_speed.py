@@ -35,9 +35,12 @@ group's table; a row's mean over the raw row's mean is envsuite's cost relative 
       pip install PyFlyt -e ".[physics]" pytest pytest-benchmark
       pytest tests/benchmarks/test_drone_speed.py -k pyflyt --benchmark-enable
 
-  (measured 2026-11-24: PyFlyt 0.29 about 530 env-steps/s, envsuite CTBR about 19k,
-  36x; envsuite's CTBR runs its rate loop and reads the state at every physics step,
-  as PyFlyt does).
+  (PyFlyt 0.29 measured about 530 env-steps/s there on 2026-11-24. envsuite's CTBR
+  hover, as ``envsuite bench --rows drone-ctbr`` measured it on 2026-11-28 on this
+  repo's shared 2-core x86_64 machine under a load average of about 12: 15.9-16.2k
+  env-steps/s, best rounds on the CPU clock, 1.13-1.14x its raw rate-controller loop.
+  envsuite's CTBR runs its rate loop and reads the state at every physics step, as
+  PyFlyt does.)
 
 Each benchmark reports ``env_steps_per_s`` (mean round) and ``env_steps_per_s_best_round``
 in its ``extra_info``. On a shared machine, add
