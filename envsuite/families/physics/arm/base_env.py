@@ -210,7 +210,7 @@ class ArmEnv(EnvsuiteEnv[Any, np.ndarray, list[float]]):
                     and -1.0 <= a2 <= 1.0
                     and -1.0 <= a3 <= 1.0
                 ):
-                    return values  # type: ignore[no-any-return]
+                    return values
         elif (
             isinstance(action, list | tuple)
             and len(action) == 4
