@@ -23,8 +23,11 @@ velocity stage and unchanged inputs, and the hand's mocap target moves every ste
 measured the same as the default batch, which is kept. The common step (every action a
 finite numeric array, no episode to restart) takes a short path: no per-row parsing,
 targets updated in place, the infos' constant arrays copied from templates; the rest is
-the shared observation writer and task scoring: about 25 µs of Python a step for 8 envs
-(28 µs before the short path).
+the shared observation writer and task scoring. ``envsuite bench --rows arm-batch``
+measures 58-59 µs of CPU a step for 8 envs beyond the raw ``Batch`` doing the same physics
+(2026-11-28, this repo's shared 2-core x86_64 machine, load average about 3), and the env
+1.08-1.09x SyncVectorEnv's speed with one thread (``nthread=0`` picked one: the other core
+was busy).
 
 Speed (2 cores, wall clock, ``tests/benchmarks/test_arm_speed.py``, 100 steps of 8
 ArmPush envs with oracle actions, five runs, mean of rounds): SyncVectorEnv over
