@@ -65,7 +65,7 @@ def plain_action(action: Any) -> Any:
     kind = type(action)
     if kind in _AS_IS:
         return action
-    if kind is np.ndarray and action.dtype != object:
+    if kind is np.ndarray and action.dtype.kind != "O":  # "O": only the object dtype
         return action
     try:
         return _Copier().copy(action, 0)

@@ -5,7 +5,8 @@ One episode of recorded oracle actions (so the hand really pushes the cube) thro
 the same initial state and per step only ``data.mocap_pos[0] = ...; data.ctrl[0] = ...;
 mj_step(model, data, nstep=frame_skip)`` with the inputs the env produced. Both end in the
 bit-identical state. ``tests/benchmarks/test_arm_speed.py`` and ``envsuite bench --rows
-arm-step`` time these loops.
+arm-step`` time these loops. ``--rows arm-batch`` times the batched vector env (8 envs)
+against the raw ``mujoco.batch.Batch`` doing the same physics, and SyncVectorEnv.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import numpy as np
 
 import envsuite
 from envsuite.families.physics.arm.scripted_oracle import arm_oracle
+from envsuite.seeding import derive_seeds
 
 ARM = "envsuite/ArmPush-v0"
 STEPS = 150
@@ -78,3 +80,41 @@ def raw_episode(model: Any, data: Any, recording: Recording) -> bytes:
         data.ctrl[0] = ctrl
         mujoco.mj_step(model, data, FRAME_SKIP)
     return bytes(data.qpos.tobytes())
+
+
+# -- the batched vector env ---------------------------------------------------------------
+VECTOR_STEPS = 100
+NUM_ENVS = 8
+
+
+def vector_recordings() -> list[Recording]:
+    """One recorded episode per sub-env, at the seeds ``make_vec(ARM, NUM_ENVS)`` derives."""
+    return [record(seed, VECTOR_STEPS) for seed in derive_seeds(SEED, NUM_ENVS, "vector")]
+
+
+def vector_episode(env: Any, actions: np.ndarray) -> None:
+    """Reset a vector env with SEED and take the stacked ``actions`` ``(steps, n, 4)``."""
+    env.reset(seed=SEED)
+    for action in actions:
+        env.step(action)
+
+
+def raw_batch_episode(batch: Any, recordings: list[Recording]) -> bytes:
+    """The batched env's physics as raw ``Batch`` calls: the same inputs, the position stage.
+
+    ``stage=mjSTAGE_POS`` brings positions to the state reached, as the env must (the
+    single env's ``mj_kinematics``); the final joint positions of every simulation.
+    """
+    qpos, mocap, ctrl = batch.bind("qpos"), batch.bind("mocap_pos"), batch.bind("ctrl")
+    batch.reset(keyframe=0, stage=mujoco.mjtStage.mjSTAGE_NONE)
+    qpos[:] = np.stack([r.qpos for r in recordings])
+    mocap[:] = np.stack([r.mocap_pos for r in recordings])
+    batch.forward()
+    hands = np.stack([np.stack(r.hand) for r in recordings], axis=1)
+    ctrls = np.array([r.ctrl for r in recordings]).T
+    stage = mujoco.mjtStage.mjSTAGE_POS
+    for t in range(len(hands)):
+        mocap[:, 0] = hands[t]
+        ctrl[:, 0] = ctrls[t]
+        batch.step(nstep=FRAME_SKIP, stage=stage)
+    return bytes(qpos.tobytes())

@@ -21,6 +21,7 @@ import numpy as np
 import pybullet as p
 import pybullet_data
 
+from envsuite.families.physics.drone.control import RateController
 from envsuite.families.physics.drone.crashes import CRASH_TILT
 from envsuite.families.physics.drone.models import MODELS, write_text_file, write_urdf
 from envsuite.families.physics.drone.rotations import quaternion_from_euler
@@ -123,6 +124,95 @@ class RawHover:
                     force(body, -1, thrust, origin, frame, client)
                     torque(body, -1, moment, frame, client)
                     step(client)
+            steps += 1
+            position, quaternion = pose(body, client)
+            speed(body, client)
+            x, y, z = position
+            qx, qy = quaternion[0], quaternion[1]
+            crashed = (
+                z < floor
+                or 1.0 - 2.0 * (qx * qx + qy * qy) < cos_tilt
+                or abs(x) > 2.0
+                or abs(y) > 2.0
+                or z > ceiling
+            )
+            if crashed or steps >= 240:
+                self.start()
+                steps = 0
+                resets += 1
+        return resets, list(position)
+
+
+class RawHoverRates(RawHover):
+    """The raw loop of DroneHover-v0 with CTBR actions (``action_type="ctbr"``).
+
+    The same world, starts and crash rule as :class:`RawHover`; every physics step reads the
+    pose and velocity, turns the angular velocity into body rates, runs the rate loop
+    (``τ = J k (ω_d − ω) + ω × Jω``, motors allocated giving up yaw first) and applies the
+    motors' net wrench, all written out inline with the env's constants. It flies the
+    env's trajectory to the last bit.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(reference_style=False)
+
+    def __call__(self) -> tuple[int, list[float]]:
+        """Fly :data:`ACTIONS` as CTBR actions from a seeded start; (resets, final position)."""
+        self.rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(SEED)))
+        self.start()
+        loop = RateController(CF)
+        (kx, ky, kz), (jx, jy, jz) = loop._damping, loop._inertia
+        n0, n1, n2, n3 = loop._mixer_inverse
+        limit = loop.max_rpm_squared
+        m0, m1, m2, m3 = CF.mixer().tolist()
+        half_thrust, (roll_pitch, yaw_rate) = 0.5 * CF.max_thrust, CF.max_body_rate
+        body, client = self.body, self.client
+        force, torque, step = p.applyExternalForce, p.applyExternalTorque, p.stepSimulation
+        pose, speed = p.getBasePositionAndOrientation, p.getBaseVelocity
+        frame, origin, sqrt = p.LINK_FRAME, [0.0, 0.0, 0.0], math.sqrt
+        floor, ceiling, cos_tilt = 0.5 * CF.collision_height + 0.01, 2.5, math.cos(CRASH_TILT)
+        steps, resets, position = 0, 0, (0.0, 0.0, 0.0)
+        for a0, a1, a2, a3 in ACTION_LISTS:
+            thrust = half_thrust * (a0 + 1.0)
+            d0, d1, d2 = a1 * roll_pitch, a2 * roll_pitch, a3 * yaw_rate
+            for _ in range(8):
+                x, y, z, w = pose(body, client)[1]
+                ox, oy, oz = speed(body, client)[1]
+                xx, yy, zz, xy, xz, yz = x * x, y * y, z * z, x * y, x * z, y * z
+                wx, wy, wz = w * x, w * y, w * z
+                rp = (1 - 2 * (yy + zz)) * ox + 2 * (xy + wz) * oy + 2 * (xz - wy) * oz
+                rq = 2 * (xy - wz) * ox + (1 - 2 * (xx + zz)) * oy + 2 * (yz + wx) * oz
+                rr = 2 * (xz + wy) * ox + 2 * (yz - wx) * oy + (1 - 2 * (xx + yy)) * oz
+                hx, hy, hz = jx * rp, jy * rq, jz * rr
+                tx = kx * (d0 - rp) + (rq * hz - rr * hy)
+                ty = ky * (d1 - rq) + (rr * hx - rp * hz)
+                tz = kz * (d2 - rr) + (rp * hy - rq * hx)
+                b0, y0 = n0[0] * thrust + n0[1] * tx + n0[2] * ty, n0[3] * tz
+                b1, y1 = n1[0] * thrust + n1[1] * tx + n1[2] * ty, n1[3] * tz
+                b2, y2 = n2[0] * thrust + n2[1] * tx + n2[2] * ty, n2[3] * tz
+                b3, y3 = n3[0] * thrust + n3[1] * tx + n3[2] * ty, n3[3] * tz
+                scale = 1.0
+                for base, part in ((b0, y0), (b1, y1), (b2, y2), (b3, y3)):
+                    if part > 0.0 and limit - base < part * scale:
+                        value = (limit - base) / part
+                        scale = 0.0 if value < 0.0 else value
+                    elif part < 0.0 and -base > part * scale:
+                        value = -base / part
+                        scale = 0.0 if value < 0.0 else value
+                w0, w1, w2, w3 = b0 + scale * y0, b1 + scale * y1, b2 + scale * y2, b3 + scale * y3
+                # Clipped, rooted and squared again: the env's rounding, bit for bit.
+                r0 = sqrt(0.0 if w0 < 0.0 else limit if limit < w0 else w0)
+                r1 = sqrt(0.0 if w1 < 0.0 else limit if limit < w1 else w1)
+                r2 = sqrt(0.0 if w2 < 0.0 else limit if limit < w2 else w2)
+                r3 = sqrt(0.0 if w3 < 0.0 else limit if limit < w3 else w3)
+                w0, w1, w2, w3 = r0 * r0, r1 * r1, r2 * r2, r3 * r3
+                force(body, -1, [0.0, 0.0, m0[0] * w0 + m0[1] * w1 + m0[2] * w2 + m0[3] * w3],
+                      origin, frame, client)  # fmt: skip
+                torque(body, -1, [m1[0] * w0 + m1[1] * w1 + m1[2] * w2 + m1[3] * w3,
+                                  m2[0] * w0 + m2[1] * w1 + m2[2] * w2 + m2[3] * w3,
+                                  m3[0] * w0 + m3[1] * w1 + m3[2] * w2 + m3[3] * w3],
+                       frame, client)  # fmt: skip
+                step(client)
             steps += 1
             position, quaternion = pose(body, client)
             speed(body, client)

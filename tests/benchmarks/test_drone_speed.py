@@ -15,6 +15,11 @@ group's table; a row's mean over the raw row's mean is envsuite's cost relative 
     per physics step, ``restoreState`` resets. This is the "about 15k env-steps/s lean
     loop" gym-pybullet-drones' HoverAviary (0.8–0.9k env-steps/s) is measured against.
 
+- ``drone-ctbr``: DroneHover-v0 with CTBR actions (the same random actions) against
+  ``RawHoverRates``, the leanest loop running the same rate controller at every physics
+  step (state read, body rates, control law, allocation, wrench) inline; it flies the
+  env's trajectory to the last bit (checked below).
+
 - ``drone-swarm``: DroneSwarm-v0 with 10 drones (three seconds of random collective-thrust
   changes around hover, which keep all of them flying) against a raw loop stepping the
   same 10 bodies from the same start poses with their wrenches and reading their states
@@ -30,9 +35,12 @@ group's table; a row's mean over the raw row's mean is envsuite's cost relative 
       pip install PyFlyt -e ".[physics]" pytest pytest-benchmark
       pytest tests/benchmarks/test_drone_speed.py -k pyflyt --benchmark-enable
 
-  (measured 2026-11-24: PyFlyt 0.29 about 530 env-steps/s, envsuite CTBR about 19k,
-  36x; envsuite's CTBR runs its rate loop and reads the state at every physics step,
-  as PyFlyt does).
+  (PyFlyt 0.29 measured about 530 env-steps/s there on 2026-11-24. envsuite's CTBR
+  hover, as ``envsuite bench --rows drone-ctbr`` measured it on 2026-11-28 on this
+  repo's shared 2-core x86_64 machine under a load average of about 12: 15.9-16.2k
+  env-steps/s, best rounds on the CPU clock, 1.13-1.14x its raw rate-controller loop.
+  envsuite's CTBR runs its rate loop and reads the state at every physics step, as
+  PyFlyt does.)
 
 Each benchmark reports ``env_steps_per_s`` (mean round) and ``env_steps_per_s_best_round``
 in its ``extra_info``. On a shared machine, add
@@ -65,6 +73,7 @@ from envsuite.bench.drone import (
     SEED,
     STEPS,
     RawHover,
+    RawHoverRates,
     envsuite_hover,
 )
 from envsuite.families.physics.drone.models import write_urdf
@@ -119,6 +128,32 @@ def test_hover_raw_reference_style(benchmark: Any, expected_hover: Any) -> None:
     # Forces at the propellers instead of their net wrench: the same physics up to rounding,
     # which random flight amplifies, so only the episode count is comparable.
     assert abs(resets - expected_hover[0]) <= 0.2 * expected_hover[0]
+
+
+# -- DroneHover-v0 with CTBR actions ------------------------------------------------------
+@pytest.fixture(scope="module")
+def rates_env() -> Any:
+    return envsuite.make(HOVER, action_type="ctbr")
+
+
+@pytest.fixture(scope="module")
+def expected_rates(rates_env: Any) -> tuple[int, list[float]]:
+    return envsuite_hover(rates_env)
+
+
+@pytest.mark.benchmark(group="drone-ctbr")
+def test_ctbr_envsuite(benchmark: Any, rates_env: Any, expected_rates: Any) -> None:
+    resets, position = run(benchmark, lambda: envsuite_hover(rates_env), STEPS)
+    assert (resets, position) == expected_rates
+    assert resets > 20
+
+
+@pytest.mark.benchmark(group="drone-ctbr")
+def test_ctbr_raw_rate_loop(benchmark: Any, expected_rates: Any) -> None:
+    resets, position = run(benchmark, RawHoverRates(), STEPS)
+    # The same physics and rate loop: the env's episode count and final position.
+    assert resets == expected_rates[0]
+    assert np.array(position, dtype=np.float32).tolist() == expected_rates[1]
 
 
 # -- DroneSwarm-v0 with 10 drones --------------------------------------------------------

@@ -194,11 +194,23 @@ class ArmEnv(EnvsuiteEnv[Any, np.ndarray, list[float]]):
     def parse_action(self, action: Any) -> list[float]:
         """Four finite numbers, each clipped to [-1, 1]."""
         if isinstance(action, np.ndarray):
-            if action.shape != (4,) or action.dtype.kind not in "fiu":
+            kind = action.dtype.kind
+            if action.shape != (4,) or kind not in "fiu":
                 raise InvalidAction(
                     f"expected a numeric array of shape (4,), got {action.dtype} {action.shape}"
                 )
             values = action.tolist()
+            if kind == "f":
+                # The common case: floats already in range (a chained comparison is False
+                # for NaN and infinities), which the loop below would return unchanged.
+                a0, a1, a2, a3 = values
+                if (
+                    -1.0 <= a0 <= 1.0
+                    and -1.0 <= a1 <= 1.0
+                    and -1.0 <= a2 <= 1.0
+                    and -1.0 <= a3 <= 1.0
+                ):
+                    return values
         elif (
             isinstance(action, list | tuple)
             and len(action) == 4
@@ -223,11 +235,14 @@ class ArmEnv(EnvsuiteEnv[Any, np.ndarray, list[float]]):
     def apply_action(self, parsed: list[float]) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Move the hand target by ``action[:3] * action_scale``, set the grip, simulate."""
         scale = self.action_scale
-        target = [
-            min(max(self.target[i] + parsed[i] * scale, TCP_LOW[i]), TCP_HIGH[i]) for i in range(3)
-        ]
-        self.target = target
-        self._mocap_pos[HAND_MOCAP] = hand_position(target)
+        (x, y, z), (lx, ly, lz), (hx, hy, hz) = self.target, TCP_LOW, TCP_HIGH
+        # min(max(v, low), high), unrolled (the same comparisons, without the calls).
+        x, y, z = x + parsed[0] * scale, y + parsed[1] * scale, z + parsed[2] * scale
+        x = lx if lx > x else x
+        y = ly if ly > y else y
+        z = lz if lz > z else z
+        self.target = [hx if hx < x else x, hy if hy < y else y, hz if hz < z else z]
+        self._mocap_pos[HAND_MOCAP] = hand_position(self.target)
         self._ctrl[0] = gripper_control(parsed[3])
         return self._simulate(0.0)
 

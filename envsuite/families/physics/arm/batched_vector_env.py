@@ -23,8 +23,11 @@ velocity stage and unchanged inputs, and the hand's mocap target moves every ste
 measured the same as the default batch, which is kept. The common step (every action a
 finite numeric array, no episode to restart) takes a short path: no per-row parsing,
 targets updated in place, the infos' constant arrays copied from templates; the rest is
-the shared observation writer and task scoring: about 25 µs of Python a step for 8 envs
-(28 µs before the short path).
+the shared observation writer and task scoring. ``envsuite bench --rows arm-batch``
+measures 58-59 µs of CPU a step for 8 envs beyond the raw ``Batch`` doing the same physics
+(2026-11-28, this repo's shared 2-core x86_64 machine, load average about 3), and the env
+1.08-1.09x SyncVectorEnv's speed with one thread (``nthread=0`` picked one: the other core
+was busy).
 
 Speed (2 cores, wall clock, ``tests/benchmarks/test_arm_speed.py``, 100 steps of 8
 ArmPush envs with oracle actions, five runs, mean of rounds): SyncVectorEnv over
@@ -42,6 +45,7 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -68,6 +72,24 @@ from envsuite.registry import import_optional
 from envsuite.seeding import derive_seeds
 
 
+def free_cores() -> int:
+    """Cores this process may use that other work leaves free now (at least 1).
+
+    The cores the process may run on, less the one-minute load average beyond this
+    process's own running thread, rounded: on an idle 2-core machine 2, with one other
+    busy process 1, on a machine loaded past its cores 1. Where the load average is
+    unknown, every usable core.
+    """
+    affinity = getattr(os, "sched_getaffinity", None)
+    usable = len(affinity(0)) if affinity is not None else os.cpu_count() or 1
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):  # no load average on this platform
+        return usable
+    others = max(load - 1.0, 0.0)
+    return max(1, min(usable, math.floor(usable - others + 0.5)))
+
+
 class ArmBatchedVectorEnv(VectorEnv[Any, np.ndarray, np.ndarray]):
     """``num_envs`` copies of one arm task, simulated by one ``mujoco.batch.Batch``.
 
@@ -75,9 +97,10 @@ class ArmBatchedVectorEnv(VectorEnv[Any, np.ndarray, np.ndarray]):
         num_envs: Number of sub-environments.
         max_episode_steps: Steps after which an episode is truncated (the spec's limit when
             made through the registry), or None for no limit.
-        nthread: Threads stepping the simulations, the caller's included (0: one per CPU).
-            On a machine whose cores are busy with other work, 1 can be faster: the threads
-            wait for each other. More threads than cores is slower.
+        nthread: Threads stepping the simulations, the caller's included (0: as many as
+            :func:`free_cores` finds free when the env is made). On a machine whose cores
+            are busy with other work, 1 is faster: the threads wait for each other. More
+            threads than cores is slower.
         env_kwargs: The single env's keyword arguments (``frame_skip``, ``reward_type``,
             ``observation_mode``, ``goal_observable``, ``terminate_on_success``, ...).
     """
@@ -113,7 +136,11 @@ class ArmBatchedVectorEnv(VectorEnv[Any, np.ndarray, np.ndarray]):
 
         t = self.template
         self.frame_skip, self.control_dt, self.scale = t.frame_skip, t.control_dt, t.action_scale
-        self.batch = batch_module.Batch(t.model, num_envs, nthread)
+        if isinstance(nthread, bool) or not isinstance(nthread, int | np.integer) or nthread < 0:
+            raise ValueError(f"nthread must be an int >= 0, got {nthread!r}")
+        #: Threads stepping the simulations.
+        self.nthread = int(nthread) or min(free_cores(), num_envs)
+        self.batch = batch_module.Batch(t.model, num_envs, self.nthread)
         # Live views of the batch's arrays, which never move: state rows (written before a
         # step, read after it) and the site positions the step copies out.
         self._qpos = self.batch.bind("qpos")

@@ -12,6 +12,7 @@ the very bytes the single env gives.
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Mapping
 from typing import Any
 
@@ -127,19 +128,25 @@ def observation_row(
     px, py, pz = previous_tcp
     cx, cy, cz = qpos[0], qpos[1], qpos[2]
     finger = model.FINGER_QPOS.start
-    values = np.array(
-        [
-            tx, ty, tz,
-            (tx - px) / control_dt, (ty - py) / control_dt, (tz - pz) / control_dt,
-            qpos[finger] + qpos[finger + 1],
-            cx, cy, cz, qpos[3], qpos[4], qpos[5], qpos[6],
-            qvel[0], qvel[1], qvel[2], qvel[3], qvel[4], qvel[5],
-            cx - tx, cy - ty, cz - tz,
-            *(goal if goal is not None else (0.0, 0.0, 0.0)),
-        ],
-        dtype=np.float32,
+    row = (
+        tx, ty, tz,
+        (tx - px) / control_dt, (ty - py) / control_dt, (tz - pz) / control_dt,
+        qpos[finger] + qpos[finger + 1],
+        cx, cy, cz, qpos[3], qpos[4], qpos[5], qpos[6],
+        qvel[0], qvel[1], qvel[2], qvel[3], qvel[4], qvel[5],
+        cx - tx, cy - ty, cz - tz,
+        *(goal if goal is not None else (0.0, 0.0, 0.0)),
     )  # fmt: skip
+    try:
+        # One C call rounding to float32 as numpy's cast does, into a buffer the array owns.
+        values = np.frombuffer(bytearray(_ROW.pack(*row)), np.float32)
+    except (OverflowError, struct.error):  # beyond float32 (struct refuses; numpy gives inf)
+        values = np.array(row, dtype=np.float32)
     return np.minimum(np.maximum(values, low, out=values), high, out=values)
+
+
+#: Packs one observation row as native float32.
+_ROW = struct.Struct(f"={SIZE}f")
 
 
 def observation_rows(

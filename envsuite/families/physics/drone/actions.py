@@ -122,12 +122,23 @@ class ActionMapper:
         """
         if type(action) is np.ndarray and action.shape == self.shape and action.dtype.kind == "f":
             values = action.tolist()
-            # The common case, checked in C: a finite sum means no NaN or infinity (huge
-            # finite values that overflow it only take the loop below), and then min and
-            # max are well defined.
-            total = sum(values)
-            if total - total == 0.0 and min(values) >= -1.0 and max(values) <= 1.0:
-                return values
+            if len(values) == 4:
+                # The common case: a chained comparison is False for NaN and infinities.
+                a0, a1, a2, a3 = values
+                if (
+                    -1.0 <= a0 <= 1.0
+                    and -1.0 <= a1 <= 1.0
+                    and -1.0 <= a2 <= 1.0
+                    and -1.0 <= a3 <= 1.0
+                ):
+                    return values
+            else:
+                # Checked in C: a finite sum means no NaN or infinity (huge finite values
+                # that overflow it only take the loop below), and then min and max are
+                # well defined.
+                total = sum(values)
+                if total - total == 0.0 and min(values) >= -1.0 and max(values) <= 1.0:
+                    return values
         else:
             not_numbers = NOT_NUMBERS.format(
                 size=self.size, kind=self.kind, what=type(action).__name__

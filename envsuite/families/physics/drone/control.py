@@ -255,21 +255,26 @@ class RateController:
         ty = ky * (desired[1] - q) + (r * hx - p * hz)
         tz = kz * (desired[2] - r) + (p * hy - q * hx)
         limit = self.max_rpm_squared
-        squared = []
-        yaw = []
-        for row in self._mixer_inverse:
-            squared.append(row[0] * thrust + row[1] * tx + row[2] * ty)
-            yaw.append(row[3] * tz)
+        # The four motors unrolled; ``0.0 if v < 0.0 else v`` is ``max(v, 0.0)`` exactly
+        # (NaN and signed zeros included), without the call.
+        m0, m1, m2, m3 = self._mixer_inverse
+        b0, y0 = m0[0] * thrust + m0[1] * tx + m0[2] * ty, m0[3] * tz
+        b1, y1 = m1[0] * thrust + m1[1] * tx + m1[2] * ty, m1[3] * tz
+        b2, y2 = m2[0] * thrust + m2[1] * tx + m2[2] * ty, m2[3] * tz
+        b3, y3 = m3[0] * thrust + m3[1] * tx + m3[2] * ty, m3[3] * tz
         scale = 1.0  # give up yaw torque first when a motor saturates
-        for base, part in zip(squared, yaw, strict=True):
+        for base, part in ((b0, y0), (b1, y1), (b2, y2), (b3, y3)):
             if part > 0.0 and limit - base < part * scale:
-                scale = max((limit - base) / part, 0.0)
+                value = (limit - base) / part
+                scale = 0.0 if value < 0.0 else value
             elif part < 0.0 and -base > part * scale:
-                scale = max(-base / part, 0.0)
-        w0, w1, w2, w3 = (
-            min(max(base + scale * part, 0.0), limit)
-            for base, part in zip(squared, yaw, strict=True)
-        )
+                value = -base / part
+                scale = 0.0 if value < 0.0 else value
+        w0, w1, w2, w3 = b0 + scale * y0, b1 + scale * y1, b2 + scale * y2, b3 + scale * y3
+        w0 = 0.0 if w0 < 0.0 else limit if limit < w0 else w0
+        w1 = 0.0 if w1 < 0.0 else limit if limit < w1 else w1
+        w2 = 0.0 if w2 < 0.0 else limit if limit < w2 else w2
+        w3 = 0.0 if w3 < 0.0 else limit if limit < w3 else w3
         return math.sqrt(w0), math.sqrt(w1), math.sqrt(w2), math.sqrt(w3)
 
     def motor_speeds(

@@ -191,7 +191,7 @@ class DroneEnv(EnvsuiteEnv[Any, Any, list[float]]):
             hover, above = self._hover, self._above
             if len(parsed) == 4:
                 a0, a1, a2, a3 = parsed
-                self.dynamics.advance_single(
+                state = self.dynamics.advance_single(
                     (a0 + 1.0) * hover if a0 <= 0.0 else hover + above * a0,
                     (a1 + 1.0) * hover if a1 <= 0.0 else hover + above * a1,
                     (a2 + 1.0) * hover if a2 <= 0.0 else hover + above * a2,
@@ -199,18 +199,18 @@ class DroneEnv(EnvsuiteEnv[Any, Any, list[float]]):
                 )
             else:
                 speed = self.actions.rpm_of(parsed[0])
-                self.dynamics.advance_single(speed, speed, speed, speed)
+                state = self.dynamics.advance_single(speed, speed, speed, speed)
         elif parsed is not None and self._fast_rates:
             thrust, desired = self.actions.ctbr_targets(parsed)
-            self.dynamics.advance_single_rates(
+            state = self.dynamics.advance_single_rates(
                 thrust, desired, self.actions.rate_loop.motor_speeds_single
             )
         else:
             flight = self.dynamics.states() if self.actions.needs_state else None
             rpm, onboard = self.actions.command([parsed], flight)
             self.dynamics.advance(rpm, onboard)
+            state = self.dynamics.single_state()
         self.steps += 1
-        state = self.dynamics.single_state()
         reward, terminated, truncated, info = self.task_step(state)
         return self._observe(state), reward - penalty, terminated, truncated, info
 

@@ -115,6 +115,9 @@ class FlightState:
     angular_velocity: np.ndarray
 
 
+#: One drone's position, quaternion (x, y, z, w), velocity and angular velocity (world).
+SingleState = tuple[Sequence[float], Sequence[float], Sequence[float], Sequence[float]]
+
 #: An onboard loop run every physics step: state -> motor RPM commands (N, 4).
 OnboardLoop = Callable[[FlightState], np.ndarray]
 
@@ -224,9 +227,7 @@ class FlightDynamics:
         table = np.array(rows)  # one array, (N, 13); the state's fields are views of it
         return FlightState(table[:, 0:3], table[:, 3:7], table[:, 7:10], table[:, 10:13])
 
-    def single_state(
-        self, drone: int = 0
-    ) -> tuple[Sequence[float], Sequence[float], Sequence[float], Sequence[float]]:
+    def single_state(self, drone: int = 0) -> SingleState:
         """One drone's position, quaternion, velocity and angular velocity (world frame)."""
         if self.engine == "pyb":
             body, cid = self.world.drones[drone], self.world.client
@@ -243,13 +244,23 @@ class FlightDynamics:
         )
 
     # -- stepping ----------------------------------------------------------------------
-    def advance_single(self, r0: float, r1: float, r2: float, r3: float) -> None:
+    def advance_single(self, r0: float, r1: float, r2: float, r3: float) -> SingleState:
         """Fast path for one drone with constant motor commands (requires :attr:`fast`).
 
+        Returns the drone's state after the control step, as :meth:`single_state` would.
         Nothing in the fast physics reads the motor speeds, so :attr:`rpm` is not kept up
-        to date here (it is whenever motor lag or drag need it).
+        to date here (it is whenever motor lag or drag need it). The wrench (thrust and body
+        torques through the mixer) is computed inline, in scalar Python: the per-step hot
+        path.
         """
-        force, torque = _single_wrench(self._mix0, r0, r1, r2, r3)
+        m0, m1, m2, m3 = self._mix0
+        w0, w1, w2, w3 = r0 * r0, r1 * r1, r2 * r2, r3 * r3
+        force = [0.0, 0.0, m0[0] * w0 + m0[1] * w1 + m0[2] * w2 + m0[3] * w3]
+        torque = [
+            m1[0] * w0 + m1[1] * w1 + m1[2] * w2 + m1[3] * w3,
+            m2[0] * w0 + m2[1] * w1 + m2[2] * w2 + m2[3] * w3,
+            m3[0] * w0 + m3[1] * w1 + m3[2] * w2 + m3[3] * w3,
+        ]
         # Positional arguments: PyBullet parses keywords about twice as slowly.
         apply_force, apply_torque, step = _APPLY_FORCE, _APPLY_TORQUE, _STEP
         body, cid = self.world.drones[0], self.world.client
@@ -257,6 +268,9 @@ class FlightDynamics:
             apply_force(body, -1, force, _ORIGIN, _LINK_FRAME, cid)
             apply_torque(body, -1, torque, _LINK_FRAME, cid)
             step(cid)
+        position, quaternion = _GET_POSE(body, cid)
+        velocity, angular = _GET_VELOCITY(body, cid)
+        return position, quaternion, velocity, angular
 
     def advance_single_rates(
         self,
@@ -266,7 +280,7 @@ class FlightDynamics:
             [float, tuple[float, float, float], tuple[float, float, float]],
             tuple[float, float, float, float],
         ],
-    ) -> None:
+    ) -> SingleState:
         """Fast path of the CTBR action for one drone (requires :attr:`fast`).
 
         Every physics step reads the drone's attitude and angular velocity, turns the
@@ -274,12 +288,13 @@ class FlightDynamics:
         desired)`` (:meth:`RateController.motor_speeds_single
         <envsuite.families.physics.drone.control.RateController.motor_speeds_single>`)
         for the motor speeds it then applies, all in scalar Python: numpy's per-call cost
-        is larger than this arithmetic on 3-vectors.
+        is larger than this arithmetic on 3-vectors. Returns the state after the control
+        step, as :meth:`single_state` would.
         """
         apply_force, apply_torque, step = _APPLY_FORCE, _APPLY_TORQUE, _STEP
         get_pose, get_velocity = _GET_POSE, _GET_VELOCITY
         body, cid = self.world.drones[0], self.world.client
-        m = self._mix0
+        m0, m1, m2, m3 = self._mix0
         for _ in range(self.substeps):
             x, y, z, w = get_pose(body, cid)[1]
             ox, oy, oz = get_velocity(body, cid)[1]
@@ -291,10 +306,20 @@ class FlightDynamics:
                 2 * (xy - wz) * ox + (1 - 2 * (xx + zz)) * oy + 2 * (yz + wx) * oz,
                 2 * (xz + wy) * ox + 2 * (yz - wx) * oy + (1 - 2 * (xx + yy)) * oz,
             )
-            force, torque = _single_wrench(m, *motor_speeds(thrust, rates, desired))
+            r0, r1, r2, r3 = motor_speeds(thrust, rates, desired)
+            w0, w1, w2, w3 = r0 * r0, r1 * r1, r2 * r2, r3 * r3  # the wrench, as advance_single
+            force = [0.0, 0.0, m0[0] * w0 + m0[1] * w1 + m0[2] * w2 + m0[3] * w3]
+            torque = [
+                m1[0] * w0 + m1[1] * w1 + m1[2] * w2 + m1[3] * w3,
+                m2[0] * w0 + m2[1] * w1 + m2[2] * w2 + m2[3] * w3,
+                m3[0] * w0 + m3[1] * w1 + m3[2] * w2 + m3[3] * w3,
+            ]
             apply_force(body, -1, force, _ORIGIN, _LINK_FRAME, cid)
             apply_torque(body, -1, torque, _LINK_FRAME, cid)
             step(cid)
+        position, quaternion = get_pose(body, cid)
+        velocity, angular = get_velocity(body, cid)
+        return position, quaternion, velocity, angular
 
     def advance(self, rpm_command: np.ndarray | None, onboard: OnboardLoop | None = None) -> None:
         """Advance one control step.
@@ -423,23 +448,6 @@ class FlightDynamics:
     def close(self) -> None:
         """Release the PyBullet client."""
         self.world.close()
-
-
-def _single_wrench(
-    m: list[list[float]], r0: float, r1: float, r2: float, r3: float
-) -> tuple[list[float], list[float]]:
-    """Body force and torque of one drone's motor speeds through its mixer ``m`` (as lists).
-
-    Scalar Python: for one drone this is cheaper than any numpy call.
-    """
-    w0, w1, w2, w3 = r0 * r0, r1 * r1, r2 * r2, r3 * r3
-    force = [0.0, 0.0, m[0][0] * w0 + m[0][1] * w1 + m[0][2] * w2 + m[0][3] * w3]
-    torque = [
-        m[1][0] * w0 + m[1][1] * w1 + m[1][2] * w2 + m[1][3] * w3,
-        m[2][0] * w0 + m[2][1] * w1 + m[2][2] * w2 + m[2][3] * w3,
-        m[3][0] * w0 + m[3][1] * w1 + m[3][2] * w2 + m[3][3] * w3,
-    ]
-    return force, torque
 
 
 _P = pybullet_module()

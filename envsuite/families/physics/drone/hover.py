@@ -175,9 +175,10 @@ class DroneHoverEnv(DroneEnv):
 
     def task_step(self, state: State) -> StepOutcome:
         """Reward by distance; crash, or truncate at the time limit."""
-        distance = math.dist(self.target, state[0])
+        position = state[0]
+        distance = math.dist(self.target, position)
         info: dict[str, Any] = {"distance": distance}
-        crash = self.crashed(state)
+        self.crash = crash = self._crash_reason(position, state[1])  # self.crashed, inlined
         if crash is not None:
             info.update(self._final(distance, success=False))
             return CRASH_PENALTY, True, False, info

@@ -18,6 +18,7 @@ rate and exits otherwise). ``kin_rgb`` is a ``Dict`` with both, under ``"kin"`` 
 from __future__ import annotations
 
 import math
+import struct
 from collections.abc import Sequence
 from typing import Any
 
@@ -106,11 +107,25 @@ def kinematic_vector(
     task: Sequence[float],
     buffer: Sequence[float] = (),
 ) -> np.ndarray:
-    """One ``kin`` observation."""
-    return np.array(
-        (*position, *quaternion, *euler(quaternion), *velocity, *angular_velocity, *task, *buffer),
-        np.float32,
-    )
+    """One ``kin`` observation.
+
+    The values are packed as float32 by :mod:`struct` (the same IEEE rounding as numpy's
+    cast, in one C call) into a fresh buffer the array owns; a value too large for float32,
+    which ``struct`` refuses, takes numpy's cast (to infinity) instead.
+    """
+    values = (*position, *quaternion, *euler(quaternion), *velocity, *angular_velocity, *task,
+              *buffer)  # fmt: skip
+    packer = _PACKERS.get(len(values))
+    if packer is None:
+        packer = _PACKERS[len(values)] = struct.Struct(f"={len(values)}f")
+    try:
+        return np.frombuffer(bytearray(packer.pack(*values)), np.float32)
+    except (OverflowError, struct.error):
+        return np.array(values, np.float32)
+
+
+#: float32 packers by observation length (a handful of lengths occur).
+_PACKERS: dict[int, struct.Struct] = {}
 
 
 def neighbour_features(

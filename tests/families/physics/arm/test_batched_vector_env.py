@@ -17,6 +17,7 @@ if os.environ.get("ENVSUITE_REQUIRE_ALL_EXTRAS") != "1":
     pytest.importorskip("mujoco")
 
 import envsuite
+from envsuite.families.physics.arm import batched_vector_env as batched
 from envsuite.families.physics.arm.batched_vector_env import (
     ArmBatchedVectorEnv,
     ArmPickPlaceBatchedVectorEnv,
@@ -216,3 +217,34 @@ def test_malformed_batches_never_raise_and_cost_every_env_the_penalty(actions):
 def test_render_mode_is_refused():
     with pytest.raises(ValueError, match="render"):
         ArmReachBatchedVectorEnv(2, render_mode="rgb_array")
+
+
+@pytest.mark.parametrize(
+    ("load", "cores", "expected"),
+    [(0.2, 2, 2), (1.0, 2, 2), (2.0, 2, 1), (14.0, 2, 1), (2.6, 8, 6), (1.0, 1, 1)],
+)
+def test_free_cores_follow_the_load(
+    monkeypatch: pytest.MonkeyPatch, load: float, cores: int, expected: int
+) -> None:
+    monkeypatch.setattr(batched.os, "sched_getaffinity", lambda _: set(range(cores)))
+    monkeypatch.setattr(batched.os, "getloadavg", lambda: (load, load, load))
+    assert batched.free_cores() == expected
+
+
+def test_free_cores_without_a_load_average(monkeypatch: pytest.MonkeyPatch) -> None:
+    def unknown() -> tuple[float, float, float]:
+        raise OSError("no load average")
+
+    monkeypatch.setattr(batched.os, "sched_getaffinity", lambda _: {0, 1, 2})
+    monkeypatch.setattr(batched.os, "getloadavg", unknown)
+    assert batched.free_cores() == 3
+
+
+def test_default_thread_count_is_the_free_cores(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(batched, "free_cores", lambda: 2)
+    assert ArmPushBatchedVectorEnv(4).nthread == 2
+    assert ArmPushBatchedVectorEnv(1).nthread == 1  # never more threads than simulations
+    assert ArmPushBatchedVectorEnv(4, nthread=1).nthread == 1
+    for bad in (-1, 1.5, True, "2"):
+        with pytest.raises(ValueError, match="nthread"):
+            ArmPushBatchedVectorEnv(4, nthread=bad)
