@@ -26,10 +26,10 @@ of the tied at random (``skip`` included) instead of nobody (0.291 / 0.548 again
 0.205 / 0.479); a kill cooldown one round too long (0.240 / 0.206). Some wrong rules
 barely move these two numbers, so win rates cannot see them: ghosts that lose their
 turns (0.202 / 0.480), a meeting that leaves everyone where they were (0.202 / 0.438,
-within 2 standard errors of the exact value), as variants of this model computed.
-Power: 2000 games give intervals of about +-0.03 (crew) and +-0.037 (impostor); the
-nearest wrong rule (random ties, crew 0.291 against 0.205) lands inside the crew interval
-with probability below 1e-8 (normal approximation), so more games buy nothing here. The model agrees with
+inside this run's intervals), as variants of this model computed. Power: 2000 games give
+intervals of about +-0.03 (crew) and +-0.037 (impostor); the nearest wrong rule (random
+ties, crew 0.291 against 0.205) lands inside the crew interval with probability below
+1e-8 (normal approximation), so more games buy nothing. The model agrees with
 :func:`tests.families.social.exact_play.solve` run on the engine itself to 1e-15 (a test
 checks one round; two rounds, checked by hand, take a minute; four would take hours).
 """
