@@ -71,7 +71,7 @@ KILL_SCRIPT = """
 import sys
 from envsuite.evaluation.protocol import adhoc_protocol
 from envsuite.evaluation.run_directory import evaluate
-evaluate(adhoc_protocol("envsuite/Bandit-v0", {"horizon": 3000, "text_history": "summary"}, 40, 1),
+evaluate(adhoc_protocol("envsuite/Bandit-v0", {"horizon": 1500, "text_history": "summary"}, 40, 1),
          "oracle", sys.argv[1], progress=False)
 """
 
@@ -91,7 +91,7 @@ def test_a_run_killed_with_sigkill_resumes_with_every_record_exactly_once(tmp_pa
     process.wait()
     killed_with = path.read_text().count("\n")
     assert 3 <= killed_with < 40
-    protocol = adhoc_protocol(BANDIT, {"horizon": 3000, "text_history": "summary"}, 40, 1)
+    protocol = adhoc_protocol(BANDIT, {"horizon": 1500, "text_history": "summary"}, 40, 1)
     resumed = evaluate(protocol, "oracle", run_dir, progress=False)
     assert resumed.resumed >= 3 and resumed.new + resumed.resumed == 40
     records = read_records(path, skip_partial_last_line=False)

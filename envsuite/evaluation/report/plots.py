@@ -279,10 +279,18 @@ def plot_pass_at_k(tables: ReportTables, path: Path) -> bool:
     return True
 
 
+#: Width of a regret figure, in inches.
+REGRET_WIDTH = 11.0
+
+
+def regret_title(task: TaskKey) -> str:
+    """A regret figure's title: the configuration in words, wrapped between words to fit."""
+    return wrap_words(config_text(task), int(REGRET_WIDTH * TITLE_CHARS_PER_INCH))
+
+
 def regret_figure(rows: Sequence[RegretRow]) -> Figure:
     """The regret figure of one env configuration, laid out (see :func:`plot_regret`)."""
-    width = 11.0
-    figure = Figure(figsize=(width, 4.4), dpi=DPI)
+    figure = Figure(figsize=(REGRET_WIDTH, 4.4), dpi=DPI)
     linear, loglog = figure.subplots(1, 2)
     confidence = rows[0].band.confidence
     positive_any = False
@@ -328,8 +336,7 @@ def regret_figure(rows: Sequence[RegretRow]) -> Figure:
     loglog.set_xlabel("t (log)")
     loglog.set_ylabel("R_t (log)")
     loglog.set_title("mean curve, log-log", fontsize=9)
-    title = wrap_words(config_text(rows[0].task), int(width * TITLE_CHARS_PER_INCH))
-    figure.suptitle(title, fontsize=10)
+    figure.suptitle(regret_title(rows[0].task), fontsize=10)
     FigureCanvasAgg(figure)
     figure.tight_layout()
     return figure

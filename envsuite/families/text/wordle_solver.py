@@ -65,8 +65,9 @@ def marks_codes(guesses: np.ndarray, answers: np.ndarray) -> np.ndarray:
     # across: count(g_j) > before_j + green_j + #{i > j: g_i = g_j and green_i}, where
     # before_j is the number of copies of g_j at guess positions i < j.
     by_letter = np.zeros((26, n), dtype=np.int8)  # by_letter[x, a]: copies of x in a
-    for j in range(length):
-        np.add.at(by_letter, (answers[:, j].astype(np.intp), np.arange(n)), 1)
+    columns = np.arange(n)
+    for j in range(length):  # one letter per answer and position: no index repeats
+        by_letter[answers[:, j].astype(np.intp), columns] += 1
     pairs = [
         (i, j, guesses[:, i] == guesses[:, j])
         for j in range(length)
@@ -97,14 +98,24 @@ class WordleSolver:
         self.answer_letters = lex.answer_letters
         self.answer_guess_index = np.array([lex.guess_index[a] for a in lex.answers])
         self._choices: dict[tuple[History, bool, bool], str] = {}
+        self._candidates: dict[History, np.ndarray] = {(): np.arange(len(lex.answers))}
 
     def candidates(self, history: History) -> np.ndarray:
-        """Indices (into the answers) of the answers consistent with ``history``."""
-        keep = np.arange(len(self.lex.answers))
-        for word, marks in history:
+        """Indices (into the answers) of the answers consistent with ``history``.
+
+        Remembered per history: a history's candidates are its prefix's, filtered by
+        the last guess, so games sharing a prefix filter it once.
+        """
+        history = tuple(history)
+        keep = self._candidates.get(history)
+        if keep is None:
+            before = self.candidates(history[:-1])
+            word, marks = history[-1]
             letters = self.lex.letters[self.lex.guess_index[word]][None]
-            codes = marks_codes(letters, self.answer_letters[keep])[0]
-            keep = keep[codes == marks_code(marks)]
+            codes = marks_codes(letters, self.answer_letters[before])[0]
+            keep = before[codes == marks_code(marks)]
+            keep.flags.writeable = False
+            self._candidates[history] = keep
         return keep
 
     def next_guess(

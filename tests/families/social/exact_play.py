@@ -79,12 +79,18 @@ def wilson_interval(wins: int, games: int, z: float = Z) -> tuple[float, float]:
     return centre - half, centre + half
 
 
+#: Types :func:`frozen` returns as they are (checked first: most of a state is these).
+ATOMS = frozenset({str, int, float, bool, type(None)})
+
+
 def frozen(value: Any) -> Hashable:
     """``value`` with its lists, sets and dicts made hashable (for state keys)."""
+    if type(value) in ATOMS:
+        return value
     if isinstance(value, dict):
-        return tuple(sorted((k, frozen(v)) for k, v in value.items()))
+        return tuple(sorted([(k, frozen(v)) for k, v in value.items()]))
     if isinstance(value, set | frozenset):
         return frozenset(value)
     if isinstance(value, list | tuple):
-        return tuple(frozen(v) for v in value)
+        return tuple([v if type(v) in ATOMS else frozen(v) for v in value])
     return value
