@@ -110,7 +110,8 @@ class WerewolfEnv(SocialAECEnv[Action]):
         it. The player to move finds ``info["legal_actions"]``: every legal command but
         ``say`` (any ``say:`` message is legal in the discussion too). Vector mode:
         ``Discrete(1 + 3n)`` indices relative to the player (see that module) and
-        ``info["action_mask"]`` (all zeros off-turn); vector players cannot ``say``. A
+        ``info["action_mask"]`` (all zeros off-turn; read-only, one array shared by every
+        info that holds the same mask: copy it to change it); vector players cannot ``say``. A
         refused action is checked in this order, one reason each: not text (vector: not an
         int, out of range); no command; an unknown name; the command is not allowed in this
         phase; the target is dead, oneself or a fellow werewolf. Its reason is the player's
@@ -284,6 +285,9 @@ class WerewolfEnv(SocialAECEnv[Action]):
             self._encode_for, None if observation_mode == "text" else 1 + 3 * n
         )
         self._listed_by_id = self._listings.by_id
+        # The all-zero action mask of the players not to move (read-only, one for all).
+        self._no_mask = np.zeros(1 + 3 * n, np.int8)
+        self._no_mask.flags.writeable = False
         # Each deal's (role, team) words per seat (see _new_game).
         self._words_by_deal: dict[tuple[str, ...], list[tuple[str, str]]] = {}
         # Whether the observations are vectors (for the env's life).
@@ -342,9 +346,9 @@ class WerewolfEnv(SocialAECEnv[Action]):
             role, team = words[seat]
             if seat == first:
                 mask = listed.mask
-                value: Any = list(listed.encoded) if mask is None else mask.copy()
+                value: Any = list(listed.encoded) if mask is None else mask
             else:
-                value = np.zeros(listed.mask.size, np.int8) if vector else []  # type: ignore[union-attr]
+                value = self._no_mask if vector else []
             info = {"role": role, "team": team, "invalid_actions": 0, "parse_error": None}
             info[key] = value
             infos[agent] = info
@@ -587,7 +591,7 @@ class WerewolfEnv(SocialAECEnv[Action]):
         if mask is None:
             key, handed, empty = "legal_actions", list(listed.encoded), []
         else:
-            key, handed, empty = "action_mask", mask.copy(), np.zeros(mask.size, np.int8)
+            key, handed, empty = "action_mask", mask, self._no_mask
         if mover == current:
             played = {
                 "role": role,
