@@ -215,6 +215,9 @@ class WerewolfEnv(SocialAECEnv[Action]):
     _now: tuple[WerewolfGame | None, int, int, Listed | None] = (None, -1, -1, None)
     # The game whose seats' (role, team) words :meth:`_info` keeps, and those words.
     _seat_words: tuple[WerewolfGame | None, list[tuple[str, str]]] = (None, [])
+    # The all-zero rewards the quick step last set: while ``rewards`` is still that dict
+    # (nothing else assigns it in place), the next such step leaves it.
+    _zero_step: dict[str, float] | None = None
 
     def __init__(
         self,
@@ -572,11 +575,15 @@ class WerewolfEnv(SocialAECEnv[Action]):
         if game.phase is _OVER:
             self._finish(current, self._final_turn({}, game.truncated), {current: None})
             return
-        self.rewards = self._no_rewards.copy()  # (every agent is live until the end)
+        if self.rewards is not self._zero_step:  # (every agent is live until the end)
+            self.rewards = self._zero_step = self._no_rewards.copy()
         # The infos after ``current`` played and the next seat is to move (_hand_over's).
         next_seat = game.queue[0]
-        # (_listing for the seat to move, whose kept listing is never this one's)
-        legal = game.legal_in(game.phase, next_seat)
+        # (_listing for the seat to move, whose kept listing is never this one's; the
+        # lookup of game.legal_in, inlined)
+        legal = game._legal_now.get((game.phase._value_, next_seat))
+        if legal is None:
+            legal = game.legal_in(game.phase, next_seat)
         listed = self._listed_by_id.get(id(legal))
         if listed is None or listed.legal is not legal:
             listed = self._listings.get(next_seat, legal)

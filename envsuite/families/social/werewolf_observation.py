@@ -287,6 +287,9 @@ class TextObserver:
         # Per seat: the game's ``knowledge`` its known line was written at, the seat's
         # knowledge row then, and the line with its newline ("" when it knows nothing).
         self._known: list[tuple[int, list[str | None], str]] = []
+        # Per seat: the game's ``alive_key`` and ``knowledge`` its head was written at,
+        # and the head (its lines before the events and ``Events:``; see :meth:`_head`).
+        self._heads: list[tuple[Any, int, str]] = []
         # The setup of the last game, and per deal of it (roles) the rules and openings.
         self._setup: WerewolfSetup | None = None
         self._by_deal: dict[tuple[str, ...], tuple[str, list[str]]] = {}
@@ -321,22 +324,30 @@ class TextObserver:
             status = status_line(game, seat, legal, acting)
         if error:
             status = f"Your last action was refused ({error}); you lost that turn.\n{status}"
+        head = self._heads[seat]
+        if head[0] is not game.alive_key or head[1] != game.knowledge:
+            head = self._head(game, seat)
+        used = self._used[seat]
+        # (the lines before the events and their newlines, as _compose counts them: the
+        # head less its "Events:\n")
+        if used + len(head[2]) + len(status) > limit - 53:
+            texts = self._texts[seat]
+            return _compose(game, seat, error, legal, limit, self._rules, texts, used, acting)
+        if used:
+            return f"{head[2]}{self._joined[seat]}\n{status}"
+        return f"{head[2]}{status}"
+
+    def _head(self, game: WerewolfGame, seat: int) -> tuple[Any, int, str]:
+        """``seat``'s lines before its events, ``Events:`` included, now (kept)."""
         alive = self._alive
         if alive[0] is not game.alive_key:
             alive = self._alive = (game.alive_key, _alive_line(game))
         known = self._known[seat]
         if known[0] != game.knowledge:
             known = self._known_part(game, seat)
-        opening, alive_line, known_part = self._openings[seat], alive[1], known[2]
-        used = self._used[seat]
-        # (the lines before the events and their newlines, as _compose counts them)
-        if used > limit - (len(opening) + len(alive_line) + 1 + len(known_part)) - len(status) - 61:
-            texts = self._texts[seat]
-            return _compose(game, seat, error, legal, limit, self._rules, texts, used, acting)
-        if used:
-            joined = self._joined[seat]
-            return f"{opening}{alive_line}\n{known_part}Events:\n{joined}\n{status}"
-        return f"{opening}{alive_line}\n{known_part}Events:\n{status}"
+        text = f"{self._openings[seat]}{alive[1]}\n{known[2]}Events:\n"
+        head = self._heads[seat] = (game.alive_key, game.knowledge, text)
+        return head
 
     def _known_part(self, game: WerewolfGame, seat: int) -> tuple[int, list[str | None], str]:
         """``seat``'s known line with its newline, now (none once the game is over), kept."""
@@ -368,6 +379,11 @@ class TextObserver:
         self._joined = [""] * seats
         self._alive = (None, "")
         self._known = [(-1, [], "")] * seats
+        self._heads = [_NO_HEAD] * seats
+
+
+#: A head never current (no game's ``alive_key`` is None).
+_NO_HEAD: tuple[Any, int, str] = (None, -1, "")
 
 
 def _you_line(game: WerewolfGame, seat: int) -> str:
