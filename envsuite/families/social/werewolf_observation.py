@@ -267,10 +267,13 @@ class TextObserver:
 
     Per game it keeps the rules text and, per seat, the texts of the messages the seat
     has read so far, their total length and their lines joined (a seat's view only
-    grows), the opening lines that never change, the line of the living (rebuilt when
-    someone dies: the game's ``alive_key`` changes) and each seat's line of what it
-    knows (looked at again when the game's ``knowledge`` changes), so an observation
-    costs the messages new since the last one and one join, not the whole history.
+    grows), the opening lines that never change, the line of the living (looked up again
+    when someone dies: the game's ``alive_key`` changes), each seat's line of what it
+    knows (looked at again when the game's ``knowledge`` changes) and each seat's head,
+    those lines together (rebuilt when either changes), so an observation costs the
+    messages new since the last one and one join, not the whole history. Per setup it
+    keeps the lines of the living by who lives and the known lines by seat and
+    knowledge row, which recur from game to game.
     """
 
     def __init__(self) -> None:
@@ -293,6 +296,10 @@ class TextObserver:
         # The setup of the last game, and per deal of it (roles) the rules and openings.
         self._setup: WerewolfSetup | None = None
         self._by_deal: dict[tuple[str, ...], tuple[str, list[str]]] = {}
+        # Per setup: the line of the living by who lives (``alive_key``), and each seat's
+        # known line with its newline by (seat, its knowledge row) (see :meth:`_head`).
+        self._alive_lines: dict[tuple[bool, ...], str] = {}
+        self._known_parts: dict[tuple[int, tuple[str | None, ...]], str] = {}
 
     def view(
         self,
@@ -341,7 +348,10 @@ class TextObserver:
         """``seat``'s lines before its events, ``Events:`` included, now (kept)."""
         alive = self._alive
         if alive[0] is not game.alive_key:
-            alive = self._alive = (game.alive_key, _alive_line(game))
+            line = self._alive_lines.get(game.alive_key)
+            if line is None:
+                line = self._alive_lines[game.alive_key] = _alive_line(game)
+            alive = self._alive = (game.alive_key, line)
         known = self._known[seat]
         if known[0] != game.knowledge:
             known = self._known_part(game, seat)
@@ -357,8 +367,12 @@ class TextObserver:
         elif row == kept[1] and kept[0] >= 0:
             part = kept[2]
         else:
-            line = _known_line(game, seat)
-            part = f"{line}\n" if line else ""
+            key = (seat, tuple(row))
+            found = self._known_parts.get(key)
+            if found is None:
+                line = _known_line(game, seat)
+                found = self._known_parts[key] = f"{line}\n" if line else ""
+            part = found
         known = self._known[seat] = (game.knowledge, list(row), part)
         return known
 
@@ -367,6 +381,9 @@ class TextObserver:
         seats = len(game.names)
         if game.setup is not self._setup or len(self._by_deal) >= MAX_DEALS_KEPT:
             self._setup, self._by_deal = game.setup, {}
+            self._alive_lines, self._known_parts = {}, {}
+        if len(self._known_parts) >= MAX_DEALS_KEPT:
+            self._known_parts = {}
         kept = self._by_deal.get(game.roles)
         if kept is None:  # the rules and openings depend only on the setup and the deal
             rules = rules_text(game)
