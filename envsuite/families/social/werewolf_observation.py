@@ -265,9 +265,9 @@ def text_view(
 class TextObserver:
     """Builds text observations, as :func:`text_view` does, keeping what only grows.
 
-    Per game it keeps the rules text and, per seat, the texts of the messages the seat
-    has read so far, their total length and their lines joined (a seat's view only
-    grows), the opening lines that never change, the line of the living (looked up again
+    Per game it keeps the rules text and, per seat, the total length of the messages the
+    seat has read so far and their lines joined (a seat's view only grows; the texts
+    themselves are read again from the log only when the view must drop old ones), the opening lines that never change, the line of the living (looked up again
     when someone dies: the game's ``alive_key`` changes), each seat's line of what it
     knows (looked at again when the game's ``knowledge`` changes) and each seat's head,
     those lines together (rebuilt when either changes), so an observation costs the
@@ -279,7 +279,6 @@ class TextObserver:
     def __init__(self) -> None:
         self._game: WerewolfGame | None = None
         self._rules = ""
-        self._texts: list[list[str]] = []
         # How many of the game's messages each seat's texts have been read up to.
         self._seen: list[int] = []
         self._used: list[int] = []
@@ -323,10 +322,9 @@ class TextObserver:
             new = [m.text for m in messages[start:] if m.audience is None or seat in m.audience]
             if new:
                 added = "\n".join(new)
-                texts = self._texts[seat]
-                self._joined[seat] = f"{self._joined[seat]}\n{added}" if texts else added
-                texts += new
-                self._used[seat] += len(added) + 1  # each line and its newline
+                used = self._used[seat]
+                self._joined[seat] = f"{self._joined[seat]}\n{added}" if used else added
+                self._used[seat] = used + len(added) + 1  # each line and its newline
         if status is None:
             status = status_line(game, seat, legal, acting)
         if error:
@@ -338,7 +336,7 @@ class TextObserver:
         # (the lines before the events and their newlines, as _compose counts them: the
         # head less its "Events:\n")
         if used + len(head[2]) + len(status) > limit - 53:
-            texts = self._texts[seat]
+            texts = [m.text for m in messages if m.audience is None or seat in m.audience]
             return _compose(game, seat, error, legal, limit, self._rules, texts, used, acting)
         if used:
             return f"{head[2]}{self._joined[seat]}\n{status}"
@@ -390,7 +388,6 @@ class TextObserver:
             openings = [f"{rules}\n{_you_line(game, seat)}\n" for seat in range(seats)]
             kept = self._by_deal[game.roles] = (rules, openings)
         self._game, (self._rules, self._openings) = game, kept
-        self._texts = [[] for _ in range(seats)]
         self._seen = [0] * seats
         self._used = [0] * seats
         self._joined = [""] * seats
