@@ -153,10 +153,11 @@ class VectorObserver:
             kept.day = game.day
         if kept.alive_key is not game.alive_key or kept.knowledge != game.knowledge:
             kept.alive_key, kept.knowledge = game.alive_key, game.knowledge
-            out[HEAD : HEAD + 3 * self.n] = self._seats(seat, game.known[seat], game.alive)
+            out[HEAD : HEAD + 3 * self.n] = self._seats(seat, game.known[seat], game.alive_key)
         changes = len(game.pair_cells)
         if changes != kept.changes:
-            self._pairs(game)
+            if changes != self._changes:  # (_pairs, inlined: this game's tables started)
+                self._update_cells(game)
             pairs = kept.out[self._pairs_at]  # (a view: the take writes into ``out``)
             self._public.reshape(-1).take(self._pair_flat[seat], out=pairs, mode="clip")
             kept.changes = changes
@@ -168,9 +169,9 @@ class VectorObserver:
                 out[-1] = min(1.0, game.speeches_left / budget) if budget else 0.0
         return out.copy()
 
-    def _seats(self, seat: int, known: list[str | None], alive: list[bool]) -> np.ndarray:
+    def _seats(self, seat: int, known: list[str | None], alive: tuple[bool, ...]) -> np.ndarray:
         """Per seat from ``seat``: alive, known werewolf, known village (kept by value)."""
-        key = (seat, tuple(alive), tuple(known))
+        key = (seat, alive, tuple(known))
         block = self._seat_blocks.get(key)
         if block is None:
             if len(self._seat_blocks) >= MAX_DEALS_KEPT:
