@@ -261,9 +261,10 @@ class TextObserver:
 
     Per game it keeps the rules text and, per seat, the total length of the messages the
     seat has read so far and their lines joined (a seat's view only grows; the texts
-    themselves are read again from the log only when the view must drop old ones), the opening lines that never change, the line of the living (looked up again
-    when someone dies: the game's ``alive_key`` changes), each seat's line of what it
-    knows (looked at again when the game's ``knowledge`` changes) and each seat's head,
+    themselves are read again from the log only when the view must drop old ones), the
+    opening lines that never change, the line of the living (looked up again when
+    someone dies: the game's ``alive_key`` changes), each seat's line of what it knows
+    (looked at again when the game's ``knowledge`` changes) and each seat's head,
     those lines together (rebuilt when either changes), so an observation costs the
     messages new since the last one and one join, not the whole history. Per setup it
     keeps the lines of the living by who lives and the known lines by seat and
