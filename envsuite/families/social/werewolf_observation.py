@@ -97,6 +97,13 @@ class VectorObserver:
         self._public[:] = 0.0  # the tables as they stand before any event
         self._kept = [None] * n
 
+    def _pairs(self, game: WerewolfGame) -> np.ndarray:
+        if game is not self._game:
+            self._start(game)
+        if len(game.pair_cells) != self._changes:
+            self._update_cells(game)
+        return self._public
+
     def _update_cells(self, game: WerewolfGame) -> None:
         """Rewrite the cells of the tables that changed since last (``game.pair_cells``)."""
         n, days, public = self.n, float(game.setup.max_days), self._public
