@@ -153,7 +153,9 @@ class VectorObserver:
             kept.day = game.day
         if kept.alive_key is not game.alive_key or kept.knowledge != game.knowledge:
             kept.alive_key, kept.knowledge = game.alive_key, game.knowledge
-            out[HEAD : HEAD + 3 * self.n] = self._seats(seat, game.known[seat], game.alive_key)
+            block = self._seats(seat, game.known[seat], game.alive_key)
+            if block is not kept.block:  # (the same block: the same entries, kept by value)
+                out[HEAD : HEAD + 3 * self.n] = kept.block = block
         changes = len(game.pair_cells)
         if changes != kept.changes:
             if changes != self._changes:  # (_pairs, inlined: this game's tables started)
@@ -187,7 +189,7 @@ class VectorObserver:
 class _SeatVector:
     """One seat's last vector observation and what it was written from."""
 
-    __slots__ = ("alive_key", "changes", "day", "knowledge", "out", "phase_at", "turn")
+    __slots__ = ("alive_key", "block", "changes", "day", "knowledge", "out", "phase_at", "turn")
 
     def __init__(self, size: int) -> None:
         self.out = np.zeros(size, dtype=np.float32)
@@ -197,6 +199,8 @@ class _SeatVector:
         # The game's ``alive_key`` and ``knowledge`` the per-seat entries were written at.
         self.alive_key: tuple[bool, ...] = ()
         self.knowledge = -1
+        # The block of per-seat entries written (see VectorObserver._seats), or None.
+        self.block: np.ndarray | None = None
         self.changes = -1
 
 
