@@ -296,8 +296,9 @@ class TextObserver:
         # knowledge row then, and the line with its newline ("" when it knows nothing).
         self._known: list[tuple[int, list[str | None], str]] = []
         # Per seat: the game's ``alive_key`` and ``knowledge`` its head was written at,
-        # and the head (its lines before the events and ``Events:``; see :meth:`_head`).
-        self._heads: list[tuple[Any, int, str]] = []
+        # the head (its lines before the events and ``Events:``; see :meth:`_head`) and
+        # the known part in it.
+        self._heads: list[tuple[Any, int, str, str]] = []
         # The setup of the last game, and per deal of it (roles) the rules and openings.
         self._setup: WerewolfSetup | None = None
         self._by_deal: dict[tuple[str, ...], tuple[str, list[str]]] = {}
@@ -348,7 +349,7 @@ class TextObserver:
             return f"{head[2]}{self._joined[seat]}\n{status}"
         return f"{head[2]}{status}"
 
-    def _head(self, game: WerewolfGame, seat: int) -> tuple[Any, int, str]:
+    def _head(self, game: WerewolfGame, seat: int) -> tuple[Any, int, str, str]:
         """``seat``'s lines before its events, ``Events:`` included, now (kept)."""
         alive = self._alive
         if alive[0] is not game.alive_key:
@@ -359,8 +360,12 @@ class TextObserver:
         known = self._known[seat]
         if known[0] != game.knowledge:
             known = self._known_part(game, seat)
-        text = f"{self._openings[seat]}{alive[1]}\n{known[2]}Events:\n"
-        head = self._heads[seat] = (game.alive_key, game.knowledge, text)
+        head = self._heads[seat]
+        if head[0] is alive[0] and head[3] is known[2]:  # (only another seat's knowledge)
+            text = head[2]
+        else:
+            text = f"{self._openings[seat]}{alive[1]}\n{known[2]}Events:\n"
+        head = self._heads[seat] = (game.alive_key, game.knowledge, text, known[2])
         return head
 
     def _known_part(self, game: WerewolfGame, seat: int) -> tuple[int, list[str | None], str]:
@@ -403,7 +408,7 @@ class TextObserver:
 
 
 #: A head never current (no game's ``alive_key`` is None).
-_NO_HEAD: tuple[Any, int, str] = (None, -1, "")
+_NO_HEAD: tuple[Any, int, str, str] = (None, -1, "", "")
 
 
 def _you_line(game: WerewolfGame, seat: int) -> str:
