@@ -26,13 +26,13 @@ tests/benchmarks/test_social_werewolf_speed.py --benchmark-enable`` prints the t
 (``--benchmark-json`` keeps ``extra_info``); in CI each runs once as a plain test.
 Nothing here asserts a time.
 
-Measured (third speed pass; 2 cores shared with other jobs, load average 6; CPU time,
+Measured (third speed pass; 2 cores shared with other jobs, load average 3.5; CPU time,
 best of 7 rounds of the random workload, five runs timed in turns with the tree before):
-random agents 92-112k agent-steps/s in text mode (median 98.8k) and 91-101k in vector mode
-(median 95.0k), against 81-89k and 81-91k for the tree before (which gave 96.0k and 91.7k
-at load 1.2); the raw engine 209-218k; TextArena's SecretMafia 130-150k in this file's
-runs. **The issue's 100,000 agent-steps/s is not shown met**: scaled by the tree before's
-quiet-to-load-6 ratio, about 109k (text) and 102k (vector) on a quiet machine, not measured.
+random agents 91-103k agent-steps/s in text mode (median 97.3k) and 91-103k in vector mode
+(median 99.8k), against 84-94k and 86-93k for the tree before (which gave 96.0k and 91.7k
+at load 1.2); the raw engine 196-213k; TextArena's SecretMafia 130-153k in this file's
+runs. **The issue's 100,000 agent-steps/s is not shown met on a quiet machine**: scaled by
+the tree before's quiet figures, about 105k (text) and 103k (vector), not measured.
 Scripted belief bots (an earlier pass; CPU time, best of 5): about 340 complete games/s
 through the env (the raw engine with the same bots: 490).
 """
