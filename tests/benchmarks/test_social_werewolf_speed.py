@@ -26,17 +26,13 @@ tests/benchmarks/test_social_werewolf_speed.py --benchmark-enable`` prints the t
 (``--benchmark-json`` keeps ``extra_info``); in CI each runs once as a plain test.
 Nothing here asserts a time.
 
-Measured (2 cores shared with other jobs, load average 12-17; CPU time, best of 3
-rounds, six runs of this file, the tree before the second speed pass and the tree after
-it timed in turns): random agents 67-81k agent-steps/s in text mode and 68-81k in vector
-mode, against 56-64k and 53-60k for the tree before; the raw engine 160-179k (129-148k
-before); TextArena's SecretMafia 128-144k, so the CPU-time ratio to TextArena is 0.48-0.59
-(text) and 0.48-0.61 (vector), from 0.39-0.46 and 0.37-0.44. **The issue's 100,000
-agent-steps/s is not met.** Per step (text, load about 9, the same loop timed alone, best
-of 15-25 rounds): the engine's move and chance draws about 3.3 us, the step's bookkeeping
-PettingZoo's AEC loop asks for about 3.7 (vector 5: the mask copies), the observation
-``last()`` returns about 5 (the text view 4 of it: reading the new messages, joining them,
-the final string) and the reset's share about 0.8.
+Measured (third speed pass; 2 cores shared with other jobs, load average 3.5; CPU time,
+best of 7 rounds of the random workload, five runs timed in turns with the tree before):
+random agents 91-103k agent-steps/s in text mode (median 97.3k) and 91-103k in vector mode
+(median 99.8k), against 84-94k and 86-93k for the tree before (which gave 96.0k and 91.7k
+at load 1.2); the raw engine 196-213k; TextArena's SecretMafia 130-153k in this file's
+runs. **The issue's 100,000 agent-steps/s is not shown met on a quiet machine**: scaled by
+the tree before's quiet figures, about 105k (text) and 103k (vector), not measured.
 Scripted belief bots (an earlier pass; CPU time, best of 5): about 340 complete games/s
 through the env (the raw engine with the same bots: 490).
 """

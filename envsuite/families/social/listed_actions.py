@@ -26,7 +26,7 @@ class Listed:
         legal: The engine's legal tuple (``say`` included).
         encoded: The legal actions but ``say``, encoded (text commands or vector indices).
         by_encoding: Each encoding's action (what an agent's exact listed action means).
-        mask: The vector form's ``action_mask`` (int8; copy it before handing it out), or
+        mask: The vector form's ``action_mask`` (int8, read-only: handed out as it is), or
             None in text form.
         options: The text form's encodings joined with ", " (the status line's list).
         status: Free for the env: the text form's status line with what it was made from.
@@ -78,4 +78,5 @@ class ListedCache:
         mask = np.zeros(self._mask_size, dtype=np.int8)
         for index in encoded:
             mask[int(index)] = 1
+        mask.flags.writeable = False  # (one array handed to every agent that gets it)
         return mask

@@ -110,7 +110,8 @@ class WerewolfEnv(SocialAECEnv[Action]):
         it. The player to move finds ``info["legal_actions"]``: every legal command but
         ``say`` (any ``say:`` message is legal in the discussion too). Vector mode:
         ``Discrete(1 + 3n)`` indices relative to the player (see that module) and
-        ``info["action_mask"]`` (all zeros off-turn); vector players cannot ``say``. A
+        ``info["action_mask"]`` (all zeros off-turn; read-only, one array shared by every
+        info that holds the same mask: copy it to change it); vector players cannot ``say``. A
         refused action is checked in this order, one reason each: not text (vector: not an
         int, out of range); no command; an unknown name; the command is not allowed in this
         phase; the target is dead, oneself or a fellow werewolf. Its reason is the player's
@@ -214,6 +215,9 @@ class WerewolfEnv(SocialAECEnv[Action]):
     _now: tuple[WerewolfGame | None, int, int, Listed | None] = (None, -1, -1, None)
     # The game whose seats' (role, team) words :meth:`_info` keeps, and those words.
     _seat_words: tuple[WerewolfGame | None, list[tuple[str, str]]] = (None, [])
+    # The all-zero rewards the quick step last set: while ``rewards`` is still that dict
+    # (nothing else assigns it in place), the next such step leaves it.
+    _zero_step: dict[str, float] | None = None
 
     def __init__(
         self,
@@ -284,6 +288,9 @@ class WerewolfEnv(SocialAECEnv[Action]):
             self._encode_for, None if observation_mode == "text" else 1 + 3 * n
         )
         self._listed_by_id = self._listings.by_id
+        # The all-zero action mask of the players not to move (read-only, one for all).
+        self._no_mask = np.zeros(1 + 3 * n, np.int8)
+        self._no_mask.flags.writeable = False
         # Each deal's (role, team) words per seat (see _new_game).
         self._words_by_deal: dict[tuple[str, ...], list[tuple[str, str]]] = {}
         # Whether the observations are vectors (for the env's life).
@@ -342,9 +349,9 @@ class WerewolfEnv(SocialAECEnv[Action]):
             role, team = words[seat]
             if seat == first:
                 mask = listed.mask
-                value: Any = list(listed.encoded) if mask is None else mask.copy()
+                value: Any = list(listed.encoded) if mask is None else mask
             else:
-                value = np.zeros(listed.mask.size, np.int8) if vector else []  # type: ignore[union-attr]
+                value = self._no_mask if vector else []
             info = {"role": role, "team": team, "invalid_actions": 0, "parse_error": None}
             info[key] = value
             infos[agent] = info
@@ -568,11 +575,15 @@ class WerewolfEnv(SocialAECEnv[Action]):
         if game.phase is _OVER:
             self._finish(current, self._final_turn({}, game.truncated), {current: None})
             return
-        self.rewards = self._no_rewards.copy()  # (every agent is live until the end)
+        if self.rewards is not self._zero_step:  # (every agent is live until the end)
+            self.rewards = self._zero_step = self._no_rewards.copy()
         # The infos after ``current`` played and the next seat is to move (_hand_over's).
         next_seat = game.queue[0]
-        # (_listing for the seat to move, whose kept listing is never this one's)
-        legal = game.legal_in(game.phase, next_seat)
+        # (_listing for the seat to move, whose kept listing is never this one's; the
+        # lookup of game.legal_in, inlined)
+        legal = game._legal_now.get((game.phase._value_, next_seat))
+        if legal is None:
+            legal = game.legal_in(game.phase, next_seat)
         listed = self._listed_by_id.get(id(legal))
         if listed is None or listed.legal is not legal:
             listed = self._listings.get(next_seat, legal)
@@ -587,7 +598,7 @@ class WerewolfEnv(SocialAECEnv[Action]):
         if mask is None:
             key, handed, empty = "legal_actions", list(listed.encoded), []
         else:
-            key, handed, empty = "action_mask", mask.copy(), np.zeros(mask.size, np.int8)
+            key, handed, empty = "action_mask", mask, self._no_mask
         if mover == current:
             played = {
                 "role": role,

@@ -153,10 +153,13 @@ class VectorObserver:
             kept.day = game.day
         if kept.alive_key is not game.alive_key or kept.knowledge != game.knowledge:
             kept.alive_key, kept.knowledge = game.alive_key, game.knowledge
-            out[HEAD : HEAD + 3 * self.n] = self._seats(seat, game.known[seat], game.alive)
+            block = self._seats(seat, game.known[seat], game.alive_key)
+            if block is not kept.block:  # (the same block: the same entries, kept by value)
+                out[HEAD : HEAD + 3 * self.n] = kept.block = block
         changes = len(game.pair_cells)
         if changes != kept.changes:
-            self._pairs(game)
+            if changes != self._changes:  # (_pairs, inlined: this game's tables started)
+                self._update_cells(game)
             pairs = kept.out[self._pairs_at]  # (a view: the take writes into ``out``)
             self._public.reshape(-1).take(self._pair_flat[seat], out=pairs, mode="clip")
             kept.changes = changes
@@ -168,9 +171,9 @@ class VectorObserver:
                 out[-1] = min(1.0, game.speeches_left / budget) if budget else 0.0
         return out.copy()
 
-    def _seats(self, seat: int, known: list[str | None], alive: list[bool]) -> np.ndarray:
+    def _seats(self, seat: int, known: list[str | None], alive: tuple[bool, ...]) -> np.ndarray:
         """Per seat from ``seat``: alive, known werewolf, known village (kept by value)."""
-        key = (seat, tuple(alive), tuple(known))
+        key = (seat, alive, tuple(known))
         block = self._seat_blocks.get(key)
         if block is None:
             if len(self._seat_blocks) >= MAX_DEALS_KEPT:
@@ -186,7 +189,7 @@ class VectorObserver:
 class _SeatVector:
     """One seat's last vector observation and what it was written from."""
 
-    __slots__ = ("alive_key", "changes", "day", "knowledge", "out", "phase_at", "turn")
+    __slots__ = ("alive_key", "block", "changes", "day", "knowledge", "out", "phase_at", "turn")
 
     def __init__(self, size: int) -> None:
         self.out = np.zeros(size, dtype=np.float32)
@@ -196,6 +199,8 @@ class _SeatVector:
         # The game's ``alive_key`` and ``knowledge`` the per-seat entries were written at.
         self.alive_key: tuple[bool, ...] = ()
         self.knowledge = -1
+        # The block of per-seat entries written (see VectorObserver._seats), or None.
+        self.block: np.ndarray | None = None
         self.changes = -1
 
 
@@ -265,18 +270,21 @@ def text_view(
 class TextObserver:
     """Builds text observations, as :func:`text_view` does, keeping what only grows.
 
-    Per game it keeps the rules text and, per seat, the texts of the messages the seat
-    has read so far, their total length and their lines joined (a seat's view only
-    grows), the opening lines that never change, the line of the living (rebuilt when
-    someone dies: the game's ``alive_key`` changes) and each seat's line of what it
-    knows (looked at again when the game's ``knowledge`` changes), so an observation
-    costs the messages new since the last one and one join, not the whole history.
+    Per game it keeps the rules text and, per seat, the total length of the messages the
+    seat has read so far and their lines joined (a seat's view only grows; the texts
+    themselves are read again from the log only when the view must drop old ones), the
+    opening lines that never change, the line of the living (looked up again when
+    someone dies: the game's ``alive_key`` changes), each seat's line of what it knows
+    (looked at again when the game's ``knowledge`` changes) and each seat's head,
+    those lines together (rebuilt when either changes), so an observation costs the
+    messages new since the last one and one join, not the whole history. Per setup it
+    keeps the lines of the living by who lives and the known lines by seat and
+    knowledge row, which recur from game to game.
     """
 
     def __init__(self) -> None:
         self._game: WerewolfGame | None = None
         self._rules = ""
-        self._texts: list[list[str]] = []
         # How many of the game's messages each seat's texts have been read up to.
         self._seen: list[int] = []
         self._used: list[int] = []
@@ -287,9 +295,17 @@ class TextObserver:
         # Per seat: the game's ``knowledge`` its known line was written at, the seat's
         # knowledge row then, and the line with its newline ("" when it knows nothing).
         self._known: list[tuple[int, list[str | None], str]] = []
+        # Per seat: the game's ``alive_key`` and ``knowledge`` its head was written at,
+        # the head (its lines before the events and ``Events:``; see :meth:`_head`) and
+        # the known part in it.
+        self._heads: list[tuple[Any, int, str, str]] = []
         # The setup of the last game, and per deal of it (roles) the rules and openings.
         self._setup: WerewolfSetup | None = None
         self._by_deal: dict[tuple[str, ...], tuple[str, list[str]]] = {}
+        # Per setup: the line of the living by who lives (``alive_key``), and each seat's
+        # known line with its newline by (seat, its knowledge row) (see :meth:`_head`).
+        self._alive_lines: dict[tuple[bool, ...], str] = {}
+        self._known_parts: dict[tuple[int, tuple[str | None, ...]], str] = {}
 
     def view(
         self,
@@ -313,30 +329,44 @@ class TextObserver:
             new = [m.text for m in messages[start:] if m.audience is None or seat in m.audience]
             if new:
                 added = "\n".join(new)
-                texts = self._texts[seat]
-                self._joined[seat] = f"{self._joined[seat]}\n{added}" if texts else added
-                texts += new
-                self._used[seat] += len(added) + 1  # each line and its newline
+                used = self._used[seat]
+                self._joined[seat] = f"{self._joined[seat]}\n{added}" if used else added
+                self._used[seat] = used + len(added) + 1  # each line and its newline
         if status is None:
             status = status_line(game, seat, legal, acting)
         if error:
             status = f"Your last action was refused ({error}); you lost that turn.\n{status}"
+        head = self._heads[seat]
+        if head[0] is not game.alive_key or head[1] != game.knowledge:
+            head = self._head(game, seat)
+        used = self._used[seat]
+        # (the lines before the events and their newlines, as _compose counts them: the
+        # head less its "Events:\n")
+        if used + len(head[2]) + len(status) > limit - 53:
+            texts = [m.text for m in messages if m.audience is None or seat in m.audience]
+            return _compose(game, seat, error, legal, limit, self._rules, texts, used, acting)
+        if used:
+            return f"{head[2]}{self._joined[seat]}\n{status}"
+        return f"{head[2]}{status}"
+
+    def _head(self, game: WerewolfGame, seat: int) -> tuple[Any, int, str, str]:
+        """``seat``'s lines before its events, ``Events:`` included, now (kept)."""
         alive = self._alive
         if alive[0] is not game.alive_key:
-            alive = self._alive = (game.alive_key, _alive_line(game))
+            line = self._alive_lines.get(game.alive_key)
+            if line is None:
+                line = self._alive_lines[game.alive_key] = _alive_line(game)
+            alive = self._alive = (game.alive_key, line)
         known = self._known[seat]
         if known[0] != game.knowledge:
             known = self._known_part(game, seat)
-        opening, alive_line, known_part = self._openings[seat], alive[1], known[2]
-        used = self._used[seat]
-        # (the lines before the events and their newlines, as _compose counts them)
-        if used > limit - (len(opening) + len(alive_line) + 1 + len(known_part)) - len(status) - 61:
-            texts = self._texts[seat]
-            return _compose(game, seat, error, legal, limit, self._rules, texts, used, acting)
-        if used:
-            joined = self._joined[seat]
-            return f"{opening}{alive_line}\n{known_part}Events:\n{joined}\n{status}"
-        return f"{opening}{alive_line}\n{known_part}Events:\n{status}"
+        head = self._heads[seat]
+        if head[0] is alive[0] and head[3] is known[2]:  # (only another seat's knowledge)
+            text = head[2]
+        else:
+            text = f"{self._openings[seat]}{alive[1]}\n{known[2]}Events:\n"
+        head = self._heads[seat] = (game.alive_key, game.knowledge, text, known[2])
+        return head
 
     def _known_part(self, game: WerewolfGame, seat: int) -> tuple[int, list[str | None], str]:
         """``seat``'s known line with its newline, now (none once the game is over), kept."""
@@ -346,8 +376,12 @@ class TextObserver:
         elif row == kept[1] and kept[0] >= 0:
             part = kept[2]
         else:
-            line = _known_line(game, seat)
-            part = f"{line}\n" if line else ""
+            key = (seat, tuple(row))
+            found = self._known_parts.get(key)
+            if found is None:
+                line = _known_line(game, seat)
+                found = self._known_parts[key] = f"{line}\n" if line else ""
+            part = found
         known = self._known[seat] = (game.knowledge, list(row), part)
         return known
 
@@ -356,18 +390,25 @@ class TextObserver:
         seats = len(game.names)
         if game.setup is not self._setup or len(self._by_deal) >= MAX_DEALS_KEPT:
             self._setup, self._by_deal = game.setup, {}
+            self._alive_lines, self._known_parts = {}, {}
+        if len(self._known_parts) >= MAX_DEALS_KEPT:
+            self._known_parts = {}
         kept = self._by_deal.get(game.roles)
         if kept is None:  # the rules and openings depend only on the setup and the deal
             rules = rules_text(game)
             openings = [f"{rules}\n{_you_line(game, seat)}\n" for seat in range(seats)]
             kept = self._by_deal[game.roles] = (rules, openings)
         self._game, (self._rules, self._openings) = game, kept
-        self._texts = [[] for _ in range(seats)]
         self._seen = [0] * seats
         self._used = [0] * seats
         self._joined = [""] * seats
         self._alive = (None, "")
         self._known = [(-1, [], "")] * seats
+        self._heads = [_NO_HEAD] * seats
+
+
+#: A head never current (no game's ``alive_key`` is None).
+_NO_HEAD: tuple[Any, int, str, str] = (None, -1, "", "")
 
 
 def _you_line(game: WerewolfGame, seat: int) -> str:

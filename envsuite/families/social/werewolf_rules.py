@@ -124,8 +124,9 @@ class WerewolfGame:
         self.alive = [True] * n
         # ``alive`` as a tuple (a key of legal tuples): a new object at each death.
         self.alive_key = tuple(self.alive)
-        # The legal tuples by (phase value, seat) while nobody dies (see legal_in).
-        self._legal_now: dict[tuple[str, int], tuple[Action, ...]] = {}
+        # The legal tuples by (phase value, seat) while nobody dies (see legal_in): kept
+        # for every game with the same werewolves and living players (see _legal_set).
+        self._legal_now = _legal_set(setup.doctor_self_save, deal.wolves, self.alive_key)
         self.day = 0
         self.phase = _NIGHT_WOLVES
         self.winner: str | None = None
@@ -578,7 +579,7 @@ class WerewolfGame:
     def _kill(self, seat: int, kind: str, text: str) -> None:
         self.alive[seat] = False
         self.alive_key = tuple(self.alive)
-        self._legal_now = {}
+        self._legal_now = _legal_set(self.setup.doctor_self_save, self.wolves, self.alive_key)
         self._public(kind, None, text, seat)
         if self.setup.reveal_roles_on_death:
             role = self.roles[seat]
@@ -663,6 +664,27 @@ class _Deal(NamedTuple):
     alone: tuple[frozenset[int], ...]
     messages: tuple[Message, ...]
     known: tuple[tuple[str | None, ...], ...]
+
+
+#: The legal tuples by (phase value, seat) of the games seen lately, by (whether the
+#: doctor may protect itself, the werewolves' seats, who lives): all a legal tuple
+#: depends on (see :func:`~envsuite.families.social.werewolf_legal.legal_actions_in`).
+_LEGAL_SETS: dict[tuple[bool, tuple[int, ...], tuple[bool, ...]], dict[tuple[str, int], Any]] = {}
+#: Entries of ``_LEGAL_SETS`` kept before it starts over.
+MAX_LEGAL_SETS = 4096
+
+
+def _legal_set(
+    self_save: bool, wolves: tuple[int, ...], alive: tuple[bool, ...]
+) -> dict[tuple[str, int], tuple[Action, ...]]:
+    """The (kept) legal tuples by (phase value, seat) of games with these arguments."""
+    key = (self_save, wolves, alive)
+    found = _LEGAL_SETS.get(key)
+    if found is None:
+        if len(_LEGAL_SETS) >= MAX_LEGAL_SETS:
+            _LEGAL_SETS.clear()
+        found = _LEGAL_SETS[key] = {}
+    return found
 
 
 #: The deals seen lately, by (setup, roles).
