@@ -99,11 +99,14 @@ def vector_episode(env: Any, actions: np.ndarray) -> None:
         env.step(action)
 
 
-def raw_batch_episode(batch: Any, recordings: list[Recording]) -> bytes:
+def raw_batch_episode(
+    batch: Any, recordings: list[Recording], stage: int = mujoco.mjtStage.mjSTAGE_POS
+) -> bytes:
     """The batched env's physics as raw ``Batch`` calls: the same inputs, the position stage.
 
-    ``stage=mjSTAGE_POS`` brings positions to the state reached, as the env must (the
-    single env's ``mj_kinematics``); the final joint positions of every simulation.
+    ``stage=mjSTAGE_POS`` (the default) brings positions to the state reached, as the env
+    must (the single env's ``mj_kinematics``); ``mjSTAGE_NONE`` only steps. The final joint
+    positions of every simulation.
     """
     qpos, mocap, ctrl = batch.bind("qpos"), batch.bind("mocap_pos"), batch.bind("ctrl")
     batch.reset(keyframe=0, stage=mujoco.mjtStage.mjSTAGE_NONE)
@@ -112,7 +115,6 @@ def raw_batch_episode(batch: Any, recordings: list[Recording]) -> bytes:
     batch.forward()
     hands = np.stack([np.stack(r.hand) for r in recordings], axis=1)
     ctrls = np.array([r.ctrl for r in recordings]).T
-    stage = mujoco.mjtStage.mjSTAGE_POS
     for t in range(len(hands)):
         mocap[:, 0] = hands[t]
         ctrl[:, 0] = ctrls[t]

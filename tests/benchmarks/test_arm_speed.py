@@ -60,6 +60,7 @@ from envsuite.bench.arm import (
     STEPS,
     Recording,
     env_episode,
+    raw_batch_episode,
     raw_episode,
     raw_start,
     record,
@@ -150,23 +151,6 @@ def raw_loop_episode(model: Any, datas: list[Any], recordings: list[Recording]) 
     return b"".join(data.qpos.tobytes() for data in datas)
 
 
-def raw_batch_episode(
-    batch: Any, recordings: list[Recording], stage: int = mujoco.mjtStage.mjSTAGE_NONE
-) -> bytes:
-    qpos, mocap, ctrl = batch.bind("qpos"), batch.bind("mocap_pos"), batch.bind("ctrl")
-    batch.reset(keyframe=0, stage=mujoco.mjtStage.mjSTAGE_NONE)
-    qpos[:] = np.stack([r.qpos for r in recordings])
-    mocap[:] = np.stack([r.mocap_pos for r in recordings])
-    batch.forward()
-    hands = np.stack([np.stack(r.hand) for r in recordings], axis=1)
-    ctrls = np.array([r.ctrl for r in recordings]).T
-    for t in range(VECTOR_STEPS):
-        mocap[:, 0] = hands[t]
-        ctrl[:, 0] = ctrls[t]
-        batch.step(nstep=FRAME_SKIP, stage=stage)
-    return bytes(qpos.tobytes())
-
-
 @pytest.mark.benchmark(group="arm-vector-8")
 def test_vector_raw_mj_step_loop(benchmark: Any, vector_episodes: list[Recording]) -> None:
     model = new_model()
@@ -179,7 +163,7 @@ def test_vector_raw_mj_step_loop(benchmark: Any, vector_episodes: list[Recording
 @pytest.mark.benchmark(group="arm-vector-8")
 def test_vector_raw_mujoco_batch(benchmark: Any, vector_episodes: list[Recording]) -> None:
     batch = mujoco_batch.Batch(new_model(), NUM_ENVS, 0)
-    result = benchmark(raw_batch_episode, batch, vector_episodes)
+    result = benchmark(raw_batch_episode, batch, vector_episodes, mujoco.mjtStage.mjSTAGE_NONE)
     assert result == expected_states(vector_episodes)
     record_rate(benchmark, NUM_ENVS * VECTOR_STEPS)
 
