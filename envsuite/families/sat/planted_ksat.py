@@ -30,6 +30,7 @@ from envsuite.families.sat.cnf import (
     clause_string,
 )
 from envsuite.families.sat.levels import Level, max_distinct_clauses
+from envsuite.families.sat.pcg_words import Run, finish, is_pcg64, lemire_rejects, word_layout
 
 PlantedInstance = tuple[Formula, str]
 
@@ -190,11 +191,16 @@ _Entry = tuple[Any, Clause]
 def _planted_by_table(rng: np.random.Generator, level: Level) -> PlantedInstance:
     """:func:`planted_instance` for levels of at most :data:`TABLE_MAX_VARS` variables."""
     wanted, num_vars, width = level.num_clauses, level.num_vars, level.clause_width
-    bits = rng.integers(0, 2, size=(1, num_vars), dtype=np.int64)[0].tolist()
-    planted = "".join(["1" if bit else "0" for bit in bits])
-    assignment = int(planted[::-1], 2)  # bit v: variable v + 1
+    drawn = _draw_by_words(rng, level) if is_pcg64(rng) else None
+    if drawn is None:
+        bits = rng.integers(0, 2, size=(1, num_vars), dtype=np.int64)[0].tolist()
+        planted = "".join(["1" if bit else "0" for bit in bits])
+        assignment = int(planted[::-1], 2)  # bit v: variable v + 1
+        codes = _candidate_keys(rng, assignment, wanted + wanted // 2 + 8, level)
+    else:
+        planted, assignment, codes = drawn
     # dict.fromkeys keeps the first of equal keys in draw order: first_distinct's rule.
-    kept = list(dict.fromkeys(_candidate_keys(rng, assignment, wanted + wanted // 2 + 8, level)))
+    kept = list(dict.fromkeys(codes))
     while len(kept) < wanted:
         more = _candidate_keys(rng, assignment, 2 * wanted, level)
         kept = list(dict.fromkeys(kept + more))
@@ -231,6 +237,87 @@ def _candidate_keys(
         mask | (assignment & mask) << num_vars | pattern << shift
         for mask, pattern in zip(masks.tolist(), patterns.tolist(), strict=True)
     ]
+
+
+@functools.lru_cache(maxsize=256)
+def _word_runs(level: Level) -> tuple[Run, ...] | None:
+    """The draws of :func:`_draw_by_words` at ``level`` (None: the level takes numpy's path).
+
+    The assignment's bits (32-bit draws), the candidates' variable keys (``random``, one
+    word each) and their sign patterns (32-bit draws; none for width 1, where numpy's
+    ``integers(1, 2)`` draws nothing).
+    """
+    width, num_vars = level.clause_width, level.num_vars
+    count = level.num_clauses + level.num_clauses // 2 + 8
+    if 2 * num_vars + width > 62 or num_vars > ARGSORT_MAX_VARS:  # codes past int64
+        return None
+    if width > 1 and lemire_rejects((1 << width) - 1) is None:
+        return None
+    patterns = count if width > 1 else 0
+    return (("half", num_vars), ("word", count * num_vars), ("half", patterns))
+
+
+def _draw_by_words(rng: np.random.Generator, level: Level) -> tuple[str, int, list[int]] | None:
+    """The planted assignment, its int and the first candidates' codes, from raw words.
+
+    Makes the draws of the numpy lines of :func:`_planted_by_table` and
+    :func:`_candidate_keys` (``integers`` for the bits, ``random`` and ``argpartition`` for
+    the variable sets, ``integers`` for the patterns) from one ``random_raw`` call, as
+    :mod:`~envsuite.families.sat.pcg_words` lays them out, and leaves the generator where
+    they would have. Returns None, with the generator untouched, when the level takes
+    numpy's path, or in the rare draws where numpy retries or breaks a tie (a Lemire
+    rejection, two keys equal at the cut): numpy then makes them itself.
+    """
+    runs = _word_runs(level)
+    if runs is None:
+        return None
+    width, num_vars = level.clause_width, level.num_vars
+    count = level.num_clauses + level.num_clauses // 2 + 8
+    bit_generator = rng.bit_generator
+    start = bit_generator.state
+    layout = word_layout(start["has_uint32"], runs)
+    words = bit_generator.random_raw(layout.total)
+    halves = words.view(np.uint32)
+    drawn: list[int] = halves[layout.halves].tolist()
+    if layout.from_buffer:
+        drawn.insert(0, start["uinteger"])
+    # integers(0, 2): Lemire's method on span 2 is the half's top bit (it never rejects).
+    planted = "".join(["1" if half >> 31 else "0" for half in drawn[:num_vars]])
+    assignment = int(planted[::-1], 2)
+    pattern_halves = drawn[num_vars:]
+    span = (1 << width) - 1
+    rejects = lemire_rejects(span) if width > 1 else frozenset()
+    # The variable sets: the `width` smallest keys of each candidate (random()'s doubles
+    # order as the words' top 53 bits).
+    keys = words[layout.words[0]].reshape(count, num_vars) >> 11
+    ordered = keys.copy()
+    ordered.sort(axis=1)
+    chosen = keys <= ordered[:, width - 1 : width]
+    if np.count_nonzero(chosen) != count * width or not rejects.isdisjoint(pattern_halves):
+        bit_generator.state = start
+        return None
+    masks: list[int] = (chosen @ _mask_weights(num_vars, assignment)).tolist()
+    shift = 2 * num_vars
+    if width == 1:
+        codes = [mask | 1 << shift for mask in masks]
+    else:  # integers(1, 2**width): 1 + (half * span >> 32)
+        codes = [
+            mask | ((half * span >> 32) + 1) << shift
+            for mask, half in zip(masks, pattern_halves, strict=True)
+        ]
+    finish(bit_generator, layout, halves, start)
+    return planted, assignment, codes
+
+
+@functools.lru_cache(maxsize=1024)
+def _mask_weights(num_vars: int, assignment: int) -> IntArray:
+    """Per variable v: ``1 << v``, plus ``1 << (num_vars + v)`` when the assignment sets v.
+
+    A candidate's chosen variables (a 0/1 row) times these is the first two fields of its
+    :func:`_candidate_keys` code: ``mask | (assignment & mask) << num_vars``.
+    """
+    weights = [(1 << v) | ((assignment >> v & 1) << (num_vars + v)) for v in range(num_vars)]
+    return np.array(weights, dtype=np.int64)
 
 
 def _table_entry(key: int, num_vars: int, width: int) -> _Entry:
