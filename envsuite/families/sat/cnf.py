@@ -57,6 +57,32 @@ def clause_string(clause: Clause, num_vars: int) -> str:
     return "".join([texts[literal] for literal in clause])
 
 
+#: Spellings :func:`clause_strings` keeps per variable count before it empties its cache.
+CLAUSE_TEXTS_MAX = 1 << 16
+
+
+@cache
+def _clause_texts(num_vars: int) -> dict[Clause, str]:
+    """The spellings met so far of clauses over ``num_vars`` variables (filled as spelled)."""
+    return {}
+
+
+def clause_strings(clauses: Sequence[Clause], num_vars: int) -> list[str]:
+    """:func:`clause_string` of each clause, one dict lookup per clause.
+
+    A reset spells a formula's few dozen clauses; an ``lru_cache`` call per clause (which
+    builds and hashes an argument tuple) costs more than the rest of the spelling.
+    """
+    texts = _clause_texts(num_vars)
+    if len(texts) > CLAUSE_TEXTS_MAX:
+        texts.clear()
+    get = texts.get
+    return [
+        get(clause) or texts.setdefault(clause, clause_string(clause, num_vars))
+        for clause in clauses
+    ]
+
+
 def canonical_clause(literals: Sequence[int]) -> Clause:
     """A clause with its literals in variable order (SATURN writes them so)."""
     return tuple(sorted((int(x) for x in literals), key=abs))

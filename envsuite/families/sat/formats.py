@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
-from envsuite.families.sat.cnf import Clause, Formula, clause_string, clause_text, variable_names
+from envsuite.families.sat.cnf import Clause, Formula, clause_strings, clause_text, variable_names
 from envsuite.families.sat.levels import Level
 
 PromptFormat = Literal["saturn", "dimacs", "english"]
@@ -68,8 +68,7 @@ _DIMACS_INTRO = (
 
 def saturn_clause_string(formula: Formula) -> str:
     """The formula as SATURN writes it: clauses joined by `` & ``, e.g. ``!A!BC & AB!D``."""
-    num_vars = formula.num_vars
-    return " & ".join([clause_string(clause, num_vars) for clause in formula.clauses])
+    return " & ".join(clause_strings(formula.clauses, formula.num_vars))
 
 
 def saturn_problem_line(formula: Formula, clause_width: int) -> str:

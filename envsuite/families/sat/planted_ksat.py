@@ -300,13 +300,20 @@ def _draw_by_words(rng: np.random.Generator, level: Level) -> tuple[str, int, li
     shift = 2 * num_vars
     if width == 1:
         codes = [mask | 1 << shift for mask in masks]
-    else:  # integers(1, 2**width): 1 + (half * span >> 32)
+    else:  # integers(1, 2**width): 1 + (half * span >> 32), shifted into place
+        fields = _pattern_fields(span, shift)
         codes = [
-            mask | ((half * span >> 32) + 1) << shift
+            mask | fields[half * span >> 32]
             for mask, half in zip(masks, pattern_halves, strict=True)
         ]
     finish(bit_generator, layout, halves, start)
     return planted, assignment, codes
+
+
+@functools.lru_cache(maxsize=64)
+def _pattern_fields(span: int, shift: int) -> tuple[int, ...]:
+    """The pattern field of a code, ``(1 + k) << shift``, for each Lemire value k < span."""
+    return tuple((k + 1) << shift for k in range(span))
 
 
 @functools.lru_cache(maxsize=1024)

@@ -71,15 +71,41 @@ def _literal_masks(num_vars: int) -> dict[int, int]:
     return masks
 
 
+#: Clause truth tables :func:`_count_by_enumeration` keeps per variable count before it
+#: empties its cache (each at most 2^BRUTE_FORCE_MAX_VARS bits).
+CLAUSE_TRUTHS_MAX = 1 << 13
+
+
+@cache
+def _clause_truths(num_vars: int) -> dict[tuple[int, ...], int]:
+    """Truth tables (as in :func:`_literal_masks`) of the clauses met so far, by clause."""
+    return {}
+
+
+def _clause_truth(clause: tuple[int, ...], num_vars: int) -> int:
+    """A clause's truth table over all 2^num_vars assignments: its literals' masks or-ed."""
+    masks = _literal_masks(num_vars)
+    holds = 0
+    for literal in clause:
+        holds |= masks[literal]
+    return holds
+
+
 def _count_by_enumeration(formula: Formula) -> int:
-    """Exact count over all 2^num_vars assignments, all at once as the bits of Python ints."""
-    masks = _literal_masks(formula.num_vars)
-    alive = (1 << (1 << formula.num_vars)) - 1
+    """Exact count over all 2^num_vars assignments, all at once as the bits of Python ints.
+
+    Each clause's truth table is cached (a formula at a level reuses a few hundred distinct
+    clauses), so a count is one dict lookup and one ``&`` per clause.
+    """
+    num_vars = formula.num_vars
+    truths = _clause_truths(num_vars)
+    if len(truths) > CLAUSE_TRUTHS_MAX:
+        truths.clear()
+    get = truths.get
+    alive = (1 << (1 << num_vars)) - 1
     for clause in formula.clauses:
-        holds = 0
-        for literal in clause:
-            holds |= masks[literal]
-        alive &= holds
+        # A clause's table is never 0 (some assignment satisfies any non-empty clause).
+        alive &= get(clause) or truths.setdefault(clause, _clause_truth(clause, num_vars))
     return alive.bit_count()
 
 
