@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -112,7 +113,7 @@ def lemire_rejects(span: int) -> frozenset[int] | None:
     return frozenset(j * inverse % (1 << 32) for j in range(threshold))
 
 
-def finish(bit_generator: Any, layout: WordLayout, halves: Any, start: dict[str, Any]) -> None:
+def finish(bit_generator: Any, layout: WordLayout, halves: Any, start: Mapping[str, Any]) -> None:
     """Leave ``bit_generator``'s 32-bit buffer as the draws of ``layout`` would have.
 
     Args:

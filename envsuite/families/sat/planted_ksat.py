@@ -286,7 +286,8 @@ def _draw_by_words(rng: np.random.Generator, level: Level) -> tuple[str, int, li
     assignment = int(planted[::-1], 2)
     pattern_halves = drawn[num_vars:]
     span = (1 << width) - 1
-    rejects = lemire_rejects(span) if width > 1 else frozenset()
+    # _word_runs took the level only where the list exists (width 1 draws no pattern).
+    rejects = (lemire_rejects(span) if width > 1 else None) or frozenset()
     # The variable sets: the `width` smallest keys of each candidate (random()'s doubles
     # order as the words' top 53 bits).
     keys = words[layout.words[0]].reshape(count, num_vars) >> 11
