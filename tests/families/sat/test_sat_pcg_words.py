@@ -123,3 +123,26 @@ def test_clause_caches_give_the_uncached_spelling_and_count(monkeypatch):
         for clause in formula.clauses:
             alive &= masks[clause[0]] | masks[clause[1]] | masks[clause[2]]
         assert solver._count_by_enumeration(formula) == alive.bit_count()
+
+
+#: PCG64 seeded with 0 (as ``default_rng(0)``) yields the half 0 (the high half of this
+#: word), which Lemire's method rejects for span 7 (0 * 7 mod 2**32 < 2**32 mod 7 = 4).
+REJECTED_WORD = 1_112_387_908
+
+
+@pytest.mark.parametrize("offset", [197, 200, 209])
+def test_a_real_lemire_rejection_in_the_patterns_takes_numpy_path(offset):
+    # Level(3, 5, 20) from an empty buffer: 3 words of bits, 190 of keys, then the pattern
+    # halves; word `offset` of the draw (193..211) holds pattern halves.
+    level = Level(3, 5, 20)
+
+    def positioned() -> np.random.Generator:
+        return np.random.Generator(np.random.PCG64(0).advance(REJECTED_WORD - offset))
+
+    probe = positioned()
+    before = probe.bit_generator.state
+    assert planted_ksat._draw_by_words(probe, level) is None
+    assert probe.bit_generator.state == before
+    one, batch = positioned(), positioned()
+    assert planted_instance(one, level) == planted_batch(batch, level, 1)[0]
+    assert one.bit_generator.state == batch.bit_generator.state
