@@ -155,6 +155,8 @@ def planted_instance(rng: np.random.Generator, level: Level) -> PlantedInstance:
     in Python: up to :data:`TABLE_MAX_VARS` variables each candidate clause is one int
     (its variables, their planted values and its sign pattern), deduplicated with a dict
     and turned into its clause by a cached table; beyond, on the candidates' literals.
+    On a PCG64 generator (every env's) the first draws come from one ``random_raw`` call
+    (:func:`_draw_by_words`) instead of three numpy draws.
     """
     check_planted_level(level)
     if level.num_vars <= TABLE_MAX_VARS:
