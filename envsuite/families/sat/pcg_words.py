@@ -39,7 +39,7 @@ LITTLE_ENDIAN = sys.byteorder == "little"
 Run = tuple[Literal["half", "word"], int]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # holds an array: compared by identity
 class WordLayout:
     """Where a sequence of draws reads, as positions in the fetched words.
 
