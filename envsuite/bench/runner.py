@@ -22,9 +22,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 import envsuite
-from envsuite.agents import RandomAgent
-from envsuite.evaluation.protocol import adhoc_protocol
-from envsuite.evaluation.run_directory import evaluate
+from envsuite.agents.random_agent import RandomAgent
 from envsuite.seeding import derive_seed
 
 BANDIT = "envsuite/Bandit-v0"
@@ -52,6 +50,11 @@ def bare_loop(episodes: int, kwargs: dict[str, Any] | None = None) -> float:
 
 def runner_loop(episodes: int, kwargs: dict[str, Any] | None = None) -> float:
     """The same episodes through the runner into a fresh run directory; the summed return."""
+    # Imported here, not at the top: the bare loop's interpreter imports this module, and
+    # must not pay for the runner's modules (pydantic, rich, the metrics) it never uses.
+    from envsuite.evaluation.protocol import adhoc_protocol
+    from envsuite.evaluation.run_directory import evaluate
+
     run_dir = tempfile.mkdtemp(prefix="envsuite-bench-")
     try:
         protocol = adhoc_protocol(BANDIT, dict(kwargs or {}), episodes, 1)

@@ -17,10 +17,15 @@ message). A family's ``cli`` is the only module of a family that may import
 ``envsuite.cli``; nothing in the family imports its ``cli``.
 
 ``app`` (the ``envsuite`` command) is built on first access, so that a family's ``cli``
-may be imported before or after this package. The root app and its global options are in
-:mod:`envsuite.cli.root`. Shared pieces: :mod:`envsuite.cli.console` (output),
-:mod:`envsuite.cli.exits` (exit codes and error reporting), :mod:`envsuite.cli.env_kwargs`
-(``--set key=value`` parsing).
+may be imported before or after this package. :func:`main` (the console script) builds only
+the command its arguments name when that is a core command (:data:`COMMANDS`): ``envsuite
+eval ...`` then imports the evaluation modules and none of the other commands' (the chat
+agents' HTTP stack, the server, the leaderboard, the family commands). Any other arguments
+(``--help``, no command, a family's command, a typo) build the whole app.
+
+The root app and its global options are in :mod:`envsuite.cli.root`. Shared pieces:
+:mod:`envsuite.cli.console` (output), :mod:`envsuite.cli.exits` (exit codes and error
+reporting), :mod:`envsuite.cli.env_kwargs` (``--set key=value`` parsing).
 """
 
 from __future__ import annotations
@@ -28,26 +33,29 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import pkgutil
+import sys
 
 import typer
 
 import envsuite.families
 from envsuite.cli.root import build_app
 
+#: Core command name -> the module (in this package) whose ``register(app)`` adds it.
+COMMANDS: dict[str, str] = {
+    "list": "list_envs",
+    "info": "info",
+    "play": "play",
+    "eval": "evaluate",
+    "rollout": "rollout",
+    "report": "report",
+    "transcript": "transcript",
+    "select": "select_policy",
+    "leaderboard": "leaderboard",
+    "serve": "serve",
+    "bench": "bench",
+}
 #: Modules (in this package) whose ``register(app)`` adds the core commands.
-COMMAND_MODULES: tuple[str, ...] = (
-    "list_envs",
-    "info",
-    "play",
-    "evaluate",
-    "rollout",
-    "report",
-    "transcript",
-    "select_policy",
-    "leaderboard",
-    "serve",
-    "bench",
-)
+COMMAND_MODULES: tuple[str, ...] = tuple(COMMANDS.values())
 
 
 def family_command_modules() -> tuple[str, ...]:
@@ -59,14 +67,36 @@ def family_command_modules() -> tuple[str, ...]:
     return tuple(name for name in names if importlib.util.find_spec(name) is not None)
 
 
-def create_app() -> typer.Typer:
-    """Build the root app with the core commands, then every family's."""
+def create_app(only: str | None = None) -> typer.Typer:
+    """Build the root app with the core commands, then every family's.
+
+    Args:
+        only: A core command's name (a key of :data:`COMMANDS`): build the root app with
+            that command alone. None: every command.
+    """
     root = build_app()
+    if only is not None:
+        importlib.import_module(f"{__name__}.{COMMANDS[only]}").register(root)
+        return root
     for name in COMMAND_MODULES:
         importlib.import_module(f"{__name__}.{name}").register(root)
     for name in family_command_modules():
         importlib.import_module(name).register(root)
     return root
+
+
+def _named_command(arguments: list[str]) -> str | None:
+    """The core command ``arguments`` run (None: no command, or not a core one).
+
+    The root's only options (``--version``, ``--help``) take no value, so the first
+    argument that is not an option is the command.
+    """
+    for argument in arguments:
+        if not argument.startswith("-"):
+            return argument if argument in COMMANDS else None
+        if argument == "--":
+            return None
+    return None
 
 
 _app: typer.Typer | None = None
@@ -85,8 +115,12 @@ def __getattr__(name: str) -> typer.Typer:
 
 
 def main() -> None:
-    """Entry point of the ``envsuite`` console script."""
-    __getattr__("app")()
+    """Entry point of the ``envsuite`` console script (see the module docstring)."""
+    only = _named_command(sys.argv[1:])
+    if only is None:
+        __getattr__("app")()
+    else:
+        create_app(only)()
 
 
-__all__ = ["COMMAND_MODULES", "app", "create_app", "family_command_modules", "main"]
+__all__ = ["COMMANDS", "COMMAND_MODULES", "app", "create_app", "family_command_modules", "main"]
