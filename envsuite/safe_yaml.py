@@ -2,6 +2,7 @@
 
 Apart from :mod:`envsuite.safe_load` so that PyYAML is imported only by what reads YAML;
 call it through :func:`envsuite.safe_load.load_yaml` and :func:`~envsuite.safe_load.read_yaml`.
+The limits are read from :mod:`envsuite.safe_load` at each use, where they are defined.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from typing import Any
 
 import yaml
 
-from envsuite.safe_load import MAX_DEPTH, MAX_NODES, DataFileError
+from envsuite import safe_load
+from envsuite.safe_load import DataFileError
 
 
 class _LimitError(yaml.MarkedYAMLError):
@@ -30,12 +32,12 @@ class _LimitedLoader(yaml.SafeLoader):
 
     def _count(self, nodes: int, mark: Any, alias: str = "") -> None:
         self._nodes += nodes
-        if self._nodes > MAX_NODES:
+        if self._nodes > safe_load.MAX_NODES:
             problem = (
-                f"alias *{alias} makes the document expand to more than {MAX_NODES:,} "
+                f"alias *{alias} makes the document expand to more than {safe_load.MAX_NODES:,} "
                 "values (an alias bomb?)"
                 if alias
-                else f"the document holds more than {MAX_NODES:,} values"
+                else f"the document holds more than {safe_load.MAX_NODES:,} values"
             )
             raise _LimitError(problem=problem, problem_mark=mark)
 
@@ -55,9 +57,9 @@ class _LimitedLoader(yaml.SafeLoader):
         mark = self.peek_event().start_mark
         nests = not self.check_event(yaml.ScalarEvent)
         self._depth += nests
-        if self._depth > MAX_DEPTH:
+        if self._depth > safe_load.MAX_DEPTH:
             raise _LimitError(
-                problem=f"lists or mappings nest more than {MAX_DEPTH} levels deep",
+                problem=f"lists or mappings nest more than {safe_load.MAX_DEPTH} levels deep",
                 problem_mark=mark,
             )
         before = self._nodes
