@@ -141,8 +141,11 @@ def bootstrap_interval(
     return Interval(float(statistic(sample)), low, high, confidence)
 
 
-#: Most resampled values :func:`_mean_replicates` draws at once (8 MB of indices).
-MEAN_BLOCK_VALUES = 1 << 20
+#: Most resampled values :func:`_mean_replicates` draws at once (512 KB of indices). Blocks
+#: this small reuse the same memory: 8 MB blocks, freshly mapped at each call, made an
+#: interval of 200 values cost 7 ms instead of 3 ms (2-core machine, CPU time), with the
+#: same replicates.
+MEAN_BLOCK_VALUES = 1 << 16
 
 
 def _mean_replicates(sample: FloatArray, rng: np.random.Generator, reps: int) -> FloatArray:
