@@ -192,7 +192,7 @@ def test_a_trace_of_shared_steps_is_written_as_pydantic_writes_it() -> None:
     """``to_json_line`` joins a shared trace's steps itself: the bytes must not change."""
     from envsuite.records import AgentOutcome, shared_steps
 
-    actions = ["é\u2028\"x", "b", None, 3] * 8
+    actions = ['é\u2028"x', "b", None, 3] * 8
     rewards = [float("nan"), float("inf"), -1e300, 0.5] * 8
     for agents in ({}, {"p0": AgentOutcome(episode_return=float("nan"), outcome="win")}):
         record = _record(trace=shared_steps(actions, rewards), agents=agents)
