@@ -100,3 +100,12 @@ def test_the_console_script_builds_only_the_core_command_it_runs() -> None:
     for name in COMMANDS:
         group = typer.main.get_command(create_app(name))
         assert list(group.commands) == [name]  # type: ignore[attr-defined]
+
+
+def test_the_root_help_without_the_commands_modules_is_the_whole_apps() -> None:
+    from envsuite.cli import create_help_app
+
+    for arguments in (["--help"], []):
+        full = CliRunner().invoke(app, arguments, env={"COLUMNS": "100"})
+        light = CliRunner().invoke(create_help_app(), arguments, env={"COLUMNS": "100"})
+        assert (light.exit_code, light.output) == (full.exit_code, full.output)

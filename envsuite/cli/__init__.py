@@ -20,8 +20,10 @@ message). A family's ``cli`` is the only module of a family that may import
 may be imported before or after this package. :func:`main` (the console script) builds only
 the command its arguments name when that is a core command (:data:`COMMANDS`): ``envsuite
 eval ...`` then imports the evaluation modules and none of the other commands' (the chat
-agents' HTTP stack, the server, the leaderboard, the family commands). Any other arguments
-(``--help``, no command, a family's command, a typo) build the whole app.
+agents' HTTP stack, the server, the leaderboard, the family commands); ``envsuite --help``
+(or no arguments) lists the core commands from :data:`COMMAND_SUMMARIES` without importing
+them (:func:`create_help_app`). Any other arguments (a family's command, ``--version``, a
+typo) build the whole app.
 
 The root app and its global options are in :mod:`envsuite.cli.root`. Shared pieces:
 :mod:`envsuite.cli.console` (output), :mod:`envsuite.cli.exits` (exit codes and error
@@ -56,6 +58,29 @@ COMMANDS: dict[str, str] = {
 }
 #: Modules (in this package) whose ``register(app)`` adds the core commands.
 COMMAND_MODULES: tuple[str, ...] = tuple(COMMANDS.values())
+#: Core command groups (``app.add_typer``), listed after the plain commands.
+COMMAND_GROUPS = frozenset({"leaderboard"})
+#: What the root help lists for each core command: the first paragraph of its help. The
+#: root help is shown from these, without importing the commands' modules (a test checks
+#: that they are the commands' own words).
+COMMAND_SUMMARIES: dict[str, str] = {
+    "list": "List every registered environment: id, family, API, extra needed and description.",
+    "info": "Show an environment's spec, spec hash, observation/action spaces and documentation.",
+    "play": "Play a text environment yourself: type one action per line.",
+    "eval": "Run AGENT on TARGET, writing one record per episode to OUT/episodes.jsonl.",
+    "rollout": "Roll out MODEL on TARGET in groups sharing a seed; write records and transcripts.",
+    "report": "Write a report of evaluation runs: report.md, PNG figures, and the main tables "
+    "here.",
+    "transcript": "Print a run's episodes as chat transcripts (system, user and assistant "
+    "messages).",
+    "select": "Rank candidate policies by cheap value estimates and score each estimator's top-k.",
+    "leaderboard": "Versioned leaderboards: boards pin a task protocol; submissions are "
+    "verified by recomputing every metric from their records and replaying a sample of "
+    "their traces.",
+    "serve": "Serve envs to trainers: OpenEnv's HTTP and WebSocket API, one env per session.",
+    "bench": "Time envsuite against the raw loop doing the same work (and a peer where one "
+    "installs).",
+}
 
 
 def family_command_modules() -> tuple[str, ...]:
@@ -83,6 +108,27 @@ def create_app(only: str | None = None) -> typer.Typer:
     for name in family_command_modules():
         importlib.import_module(name).register(root)
     return root
+
+
+def create_help_app() -> typer.Typer:
+    """The root app as ``envsuite --help`` shows it, without importing the core commands.
+
+    The core commands are stand-ins carrying their :data:`COMMAND_SUMMARIES`; the family
+    commands are the real ones (their modules import nothing heavy).
+    """
+    root = build_app()
+    for name in COMMANDS:
+        if name in COMMAND_GROUPS:
+            root.add_typer(typer.Typer(help=COMMAND_SUMMARIES[name]), name=name)
+        else:
+            root.command(name, help=COMMAND_SUMMARIES[name])(_stand_in)
+    for name in family_command_modules():
+        importlib.import_module(name).register(root)
+    return root
+
+
+def _stand_in() -> None:
+    """A core command of :func:`create_help_app`, which never runs one."""
 
 
 def _named_command(arguments: list[str]) -> str | None:
@@ -116,11 +162,23 @@ def __getattr__(name: str) -> typer.Typer:
 
 def main() -> None:
     """Entry point of the ``envsuite`` console script (see the module docstring)."""
-    only = _named_command(sys.argv[1:])
-    if only is None:
-        __getattr__("app")()
-    else:
+    arguments = sys.argv[1:]
+    only = _named_command(arguments)
+    if only is not None:
         create_app(only)()
+    elif arguments in ([], ["--help"], ["-h"]):
+        create_help_app()()
+    else:
+        __getattr__("app")()
 
 
-__all__ = ["COMMANDS", "COMMAND_MODULES", "app", "create_app", "family_command_modules", "main"]
+__all__ = [
+    "COMMANDS",
+    "COMMAND_MODULES",
+    "COMMAND_SUMMARIES",
+    "app",
+    "create_app",
+    "create_help_app",
+    "family_command_modules",
+    "main",
+]
