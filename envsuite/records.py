@@ -22,6 +22,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError, field_validator
 
+from envsuite.errors import RecordFileError as RecordFileError
 from envsuite.jsonable import canonical_json, to_jsonable
 from envsuite.safe_load import DataFileError, decode_utf8
 
@@ -259,10 +260,6 @@ def episode_key(
 ) -> tuple[str, str, str, int, int]:
     """The identity of an episode within a run (see :attr:`EpisodeRecord.key`)."""
     return (task_id, env_id, canonical_json(env_kwargs), seed, attempt)
-
-
-class RecordFileError(ValueError):
-    """A records file has a line that is not a valid record."""
 
 
 def read_records(path: str | Path, *, skip_partial_last_line: bool = True) -> list[EpisodeRecord]:
