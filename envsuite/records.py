@@ -248,11 +248,11 @@ class EpisodeRecord(BaseModel):
 
 #: A trace is written step by step unless it has this many steps per distinct step.
 _SHARED_TRACE_RATIO = 4
-#: The record's fields after ``trace``, in the order they are written.
-_AFTER_TRACE = frozenset(
+#: The record's fields after ``trace`` (sets, as pydantic's ``include`` takes; never changed).
+_AFTER_TRACE: set[str] = set(
     list(EpisodeRecord.model_fields)[list(EpisodeRecord.model_fields).index("trace") + 1 :]
 )
-_TRACE_AND_AFTER = _AFTER_TRACE | {"trace"}
+_TRACE_AND_AFTER: set[str] = _AFTER_TRACE | {"trace"}
 
 
 def episode_key(
