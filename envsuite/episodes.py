@@ -39,7 +39,6 @@ so a caller can tell the env's failure from its own.
 
 from __future__ import annotations
 
-import asyncio
 import functools
 from collections.abc import Awaitable, Callable, Generator, Mapping
 from dataclasses import dataclass, field
@@ -206,6 +205,10 @@ async def arun_episode(
     ``env_calls_in_thread`` the loop's env calls (and the observer) run in a worker thread
     between two decisions, for envs whose calls block on the network.
     """
+    # Imported here: only coroutine policies need it, and the synchronous loop's users (the
+    # runner behind ``envsuite eval``) would pay tens of milliseconds to import it.
+    import asyncio
+
     steps = episode_steps(kind, env, seed, observer=observer, stop=stop)
 
     async def decide(decision: Decision | JointDecision) -> Any:

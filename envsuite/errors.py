@@ -47,3 +47,11 @@ class InvalidKwargsError(EnvsuiteError, TypeError):
 
 class WrongApiError(EnvsuiteError, ValueError):
     """A single-agent operation was asked of a multi-agent spec, or the reverse."""
+
+
+class RecordFileError(ValueError):
+    """A records file has a line that is not a valid record.
+
+    Defined here, with the other errors, so that reporting it (``envsuite.cli.exits``)
+    does not import the records' models; :mod:`envsuite.records` raises it and exports it.
+    """

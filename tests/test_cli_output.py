@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import typer
 from typer.testing import CliRunner
 
 from envsuite.cli import COMMAND_MODULES, app
@@ -87,3 +88,24 @@ def test_root_help_names_every_command_and_the_workflow() -> None:
     intro = result.output.split("Options")[0]
     for verb in ("list", "info", "play", "eval", "report", "leaderboard"):
         assert f"envsuite {verb}" in intro, verb
+
+
+def test_the_console_script_builds_only_the_core_command_it_runs() -> None:
+    from envsuite.cli import COMMANDS, _named_command, create_app
+
+    assert _named_command(["eval", "envsuite/Bandit-v0", "--agent", "random"]) == "eval"
+    assert _named_command(["-V"]) is None and _named_command([]) is None
+    assert _named_command(["sat-generate"]) is None  # a family's command: the whole app
+    assert _named_command(["--", "eval"]) is None
+    for name in COMMANDS:
+        group = typer.main.get_command(create_app(name))
+        assert list(group.commands) == [name]  # type: ignore[attr-defined]
+
+
+def test_the_root_help_without_the_commands_modules_is_the_whole_apps() -> None:
+    from envsuite.cli import create_help_app
+
+    for arguments in (["--help"], []):
+        full = CliRunner().invoke(app, arguments, env={"COLUMNS": "100"})
+        light = CliRunner().invoke(create_help_app(), arguments, env={"COLUMNS": "100"})
+        assert (light.exit_code, light.output) == (full.exit_code, full.output)

@@ -186,3 +186,17 @@ def test_trusted_steps_are_the_validated_steps() -> None:
     copied = trusted.model_copy(update={"reward": 2.0})
     assert copied.reward == 2.0 and trusted.reward == -0.5
     assert trusted_step("a", 0.0, None).model_fields_set == {"action", "reward", "probability"}
+
+
+def test_a_trace_of_shared_steps_is_written_as_pydantic_writes_it() -> None:
+    """``to_json_line`` joins a shared trace's steps itself: the bytes must not change."""
+    from envsuite.records import AgentOutcome, shared_steps
+
+    actions = ['é\u2028"x', "b", None, 3] * 8
+    rewards = [float("nan"), float("inf"), -1e300, 0.5] * 8
+    for agents in ({}, {"p0": AgentOutcome(episode_return=float("nan"), outcome="win")}):
+        record = _record(trace=shared_steps(actions, rewards), agents=agents)
+        assert len({id(step) for step in record.trace}) == 4  # the shared form is taken
+        assert record.to_json_line() == record.model_dump_json()
+        again = EpisodeRecord.from_json_line(record.to_json_line())  # its steps not shared
+        assert again.to_json_line() == record.to_json_line()

@@ -1,9 +1,10 @@
 """``envsuite eval`` against a bare reset/step loop on the same Bandit-v0 episodes.
 
 Both run ``EPISODES`` episodes of Bandit-v0 (its defaults: text mode, 300 pulls) with the
-same seeded random agent, a fresh one per episode as the runner builds it. The runner also
-writes a record per episode (action trace, curves) to ``episodes.jsonl`` and, as the
-command, prints the summary with its bootstrap intervals.
+same seeded random agent, built once and reseeded for each episode (as the runner reuses
+it). The bare loop imports only what it uses (envsuite, the agent, the seeding), not the
+runner's modules. The runner also writes a record per episode (action trace, curves) to
+``episodes.jsonl`` and, as the command, prints the summary with its bootstrap intervals.
 
 Three figures come out of it: the end-to-end ratio of the command (a fresh interpreter,
 ``python -m envsuite eval``) to a fresh interpreter running the bare loop; the runner's
@@ -22,9 +23,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 import envsuite
-from envsuite.agents import RandomAgent
-from envsuite.evaluation.protocol import adhoc_protocol
-from envsuite.evaluation.run_directory import evaluate
+from envsuite.agents.random_agent import RandomAgent
 from envsuite.seeding import derive_seed
 
 BANDIT = "envsuite/Bandit-v0"
@@ -32,11 +31,11 @@ EPISODES = 200
 
 
 def bare_loop(episodes: int, kwargs: dict[str, Any] | None = None) -> float:
-    """``episodes`` seeded episodes, a fresh random agent each; the summed return."""
+    """``episodes`` seeded episodes of one random agent, reseeded each; the summed return."""
     env = envsuite.make(BANDIT, **(kwargs or {}))
+    agent = RandomAgent(env.action_space)
     total = 0.0
     for seed in range(episodes):
-        agent = RandomAgent(env.action_space)
         agent.reset(seed=derive_seed(seed, "agent", 0))
         observation, info = env.reset(seed=seed)
         done = False
@@ -52,6 +51,11 @@ def bare_loop(episodes: int, kwargs: dict[str, Any] | None = None) -> float:
 
 def runner_loop(episodes: int, kwargs: dict[str, Any] | None = None) -> float:
     """The same episodes through the runner into a fresh run directory; the summed return."""
+    # Imported here, not at the top: the bare loop's interpreter imports this module, and
+    # must not pay for the runner's modules (pydantic, rich, the metrics) it never uses.
+    from envsuite.evaluation.protocol import adhoc_protocol
+    from envsuite.evaluation.run_directory import evaluate
+
     run_dir = tempfile.mkdtemp(prefix="envsuite-bench-")
     try:
         protocol = adhoc_protocol(BANDIT, dict(kwargs or {}), episodes, 1)

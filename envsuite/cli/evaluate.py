@@ -223,11 +223,12 @@ def _row(key: Any, records: list[EpisodeRecord], ks: list[int]) -> list[str]:
     multi = isinstance(records[0].episode_return, dict)
     agents = sorted(records[0].episode_return) if multi else [None]  # type: ignore[arg-type]
     returns = []
+    summaries = []
     for name in agents:
-        summary = summarize_by_env(records, agent=name)[key]
+        summaries.append(summarize_by_env(records, agent=name)[key])
         prefix = f"{name}: " if name else ""
-        returns.append(prefix + _interval(summary.mean_return, 2))
-    summary = summarize_by_env(records, agent=agents[0])[key]
+        returns.append(prefix + _interval(summaries[-1].mean_return, 2))
+    summary = summaries[0]  # episodes, infra errors and success do not depend on the agent
     ran = [record for record in records if record.infra_error is None]
     passes = []
     for k in ks:

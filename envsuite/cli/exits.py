@@ -14,14 +14,16 @@ import functools
 import os
 import sys
 from collections.abc import Callable, Mapping
-from typing import NoReturn, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, NoReturn, ParamSpec, TypeVar
 
 import typer
-from pydantic import ValidationError
 
 from envsuite import errors
 from envsuite.cli.console import line, stderr
-from envsuite.records import RecordFileError
+from envsuite.errors import RecordFileError
+
+if TYPE_CHECKING:  # pydantic is imported by the commands that use it, not by every one
+    from pydantic import ValidationError
 
 FAILURE = 1
 USAGE = 2

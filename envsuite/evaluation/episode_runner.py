@@ -69,15 +69,24 @@ class InfraError(Exception):
     agent_info: dict[str, Any] | None = None
 
 
+#: Agent strings whose agents keep nothing across episodes that ``reset(seed)`` does not set
+#: again (the random agent reseeds its own copy of the action space): :class:`EnvCache`
+#: builds one per made env and reuses it, which spares a fast env's episode the cost of
+#: building it.
+REUSABLE_AGENTS = frozenset({"random"})
+
+
 class EnvCache:
     """Made envs kept across episodes of one worker, keyed by (id, kwargs).
 
     ``reset(seed=...)`` fully determines an episode, so reusing an env changes nothing but
-    the cost of making it.
+    the cost of making it; the same holds for the agents of :data:`REUSABLE_AGENTS`, kept
+    with their env (:meth:`agents`).
     """
 
     def __init__(self) -> None:
         self._envs: dict[str, tuple[EnvSpec, Any]] = {}
+        self._agents: dict[str, Any] = {}
 
     @staticmethod
     def kind(spec: EnvSpec) -> EnvKind:
@@ -93,8 +102,23 @@ class EnvCache:
             self._envs[key] = (spec, spec.make(**job.env_kwargs, **options))
         return self._envs[key]
 
+    def agents(self, job: EpisodeJob, spec: EnvSpec, env: Any) -> Any:
+        """The agent(s) of ``job`` for ``env``, the env :meth:`get` made for it.
+
+        Built by :func:`~envsuite.agents.loading.load_agent` for each episode, or once per
+        env for :data:`REUSABLE_AGENTS`.
+        """
+        if job.agent not in REUSABLE_AGENTS:
+            return load_agent(job.agent, spec, env, job.agent_options)
+        key = job.env_id + canonical_json(job.env_kwargs)
+        agents = self._agents.get(key)
+        if agents is None:
+            agents = self._agents[key] = load_agent(job.agent, spec, env, job.agent_options)
+        return agents
+
     def discard(self, job: EpisodeJob) -> None:
         """Close and forget the env of ``job`` (after an infra error it may be broken)."""
+        self._agents.pop(job.env_id + canonical_json(job.env_kwargs), None)
         entry = self._envs.pop(job.env_id + canonical_json(job.env_kwargs), None)
         if entry is not None:
             # A broken env may fail to close too; it is dropped either way.
@@ -107,6 +131,7 @@ class EnvCache:
             with contextlib.suppress(Exception):
                 env.close()
         self._envs.clear()
+        self._agents.clear()
 
 
 def run_job(job: EpisodeJob, cache: EnvCache | None = None) -> EpisodeRecord:
@@ -234,7 +259,7 @@ def _no_probability() -> None:
 
 def _run_once(job: EpisodeJob, cache: EnvCache) -> EpisodeRecord:
     spec, env = _guard("making the env", cache.get, job)
-    agents = load_agent(job.agent, spec, env, job.agent_options)
+    agents = cache.agents(job, spec, env)
     started = time.perf_counter()
     try:
         if spec.multi_agent:

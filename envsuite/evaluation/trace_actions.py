@@ -168,7 +168,33 @@ class TraceCollector:
             actions(action if type(action) in immutable else stored_action(action))
             rewards(reward)
 
-        return trace_only if record_trace and probability is None and not series_of else observe
+        if not (record_trace and probability is None):
+            return observe
+        if not series_of:
+            return trace_only
+        if len(series_of) > 1:
+            return observe
+        key, series = series_of[0]
+        add = series.append
+
+        def trace_and_curve(
+            nobody: None,
+            action: Any,
+            observation: Any,
+            reward: float,
+            terminated: bool,
+            truncated: bool,
+            info: Any,
+        ) -> None:
+            actions(action if type(action) in immutable else stored_action(action))
+            rewards(reward)
+            value = info.get(key)
+            if value is not None:
+                if not series:
+                    curves[key] = series
+                add(float(value))
+
+        return trace_and_curve
 
     def steps(self) -> list[Step]:
         """The trace: one :class:`~envsuite.records.Step` per step kept, in order."""

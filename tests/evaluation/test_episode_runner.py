@@ -125,3 +125,15 @@ def test_an_aec_env_that_fails_is_an_infra_error_not_a_crash(
 def test_an_agent_that_fails_is_named_in_the_infra_error(turn_game: EnvSpec) -> None:
     record = run_job(job("first=oracle,second=tests.evaluation.flaky_agents:AlwaysCrashes"))
     assert record.infra_error is not None and record.infra_error.startswith("second.act raised")
+
+
+def test_a_reused_random_agent_plays_as_a_fresh_one() -> None:
+    bandit = {"env_id": "envsuite/Bandit-v0", "env_kwargs": {"horizon": 20}, "agent": "random"}
+    cache = EnvCache()
+    try:
+        reused = [run_job(EpisodeJob(run_id="t", seed=seed, **bandit), cache) for seed in (0, 1, 0)]
+    finally:
+        cache.close()
+    fresh = run_job(EpisodeJob(run_id="t", seed=0, **bandit))
+    assert reused[0].trace == reused[2].trace == fresh.trace
+    assert reused[1].trace != fresh.trace

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections.abc import Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
+from typing import TYPE_CHECKING
 
 from envsuite.evaluation.episode_runner import EnvCache, run_job
 from envsuite.evaluation.executors import WorkerLostError
@@ -14,6 +12,9 @@ from envsuite.evaluation.executors.frozen_heap import frozen_heap
 from envsuite.evaluation.executors.parent_death import die_with_parent
 from envsuite.evaluation.jobs import EpisodeJob
 from envsuite.records import EpisodeRecord
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 _worker_cache: EnvCache | None = None
 
@@ -55,29 +56,39 @@ class LocalExecutor:
             finally:
                 cache.close()
             return
-        context = multiprocessing.get_context("spawn")
-        pending = list(reversed(jobs))
-        with ProcessPoolExecutor(
-            self.workers,
-            mp_context=context,
-            initializer=die_with_parent,
-            initargs=(os.getpid(),),
-        ) as pool:
-            running: dict[Future[EpisodeRecord], EpisodeJob] = {}
-            while pending or running:
-                while pending and len(running) < 2 * self.workers:
-                    job = pending.pop()
-                    running[pool.submit(_run_in_worker, job)] = job
-                done, _ = wait(running, return_when=FIRST_COMPLETED)
-                for future in done:
-                    job = running.pop(future)
-                    try:
-                        record = future.result()
-                    except BrokenProcessPool as exc:
-                        raise WorkerLostError(
-                            f"a worker process ended abruptly (killed, out of memory, or a "
-                            f"crash in native code) with {job.env_id} seed {job.seed} attempt "
-                            f"{job.attempt} or another episode in flight; the records written "
-                            "so far are kept: run the same command again to resume"
-                        ) from exc
-                    yield record
+        yield from _run_in_pool(jobs, self.workers)
+
+
+def _run_in_pool(jobs: Sequence[EpisodeJob], workers: int) -> Iterator[EpisodeRecord]:
+    # Imported here: a run in this process (one worker) needs no pool, and importing
+    # concurrent.futures costs a short run tens of milliseconds.
+    import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures.process import BrokenProcessPool
+
+    context = multiprocessing.get_context("spawn")
+    pending = list(reversed(jobs))
+    with ProcessPoolExecutor(
+        workers,
+        mp_context=context,
+        initializer=die_with_parent,
+        initargs=(os.getpid(),),
+    ) as pool:
+        running: dict[Future[EpisodeRecord], EpisodeJob] = {}
+        while pending or running:
+            while pending and len(running) < 2 * workers:
+                job = pending.pop()
+                running[pool.submit(_run_in_worker, job)] = job
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in done:
+                job = running.pop(future)
+                try:
+                    record = future.result()
+                except BrokenProcessPool as exc:
+                    raise WorkerLostError(
+                        f"a worker process ended abruptly (killed, out of memory, or a "
+                        f"crash in native code) with {job.env_id} seed {job.seed} attempt "
+                        f"{job.attempt} or another episode in flight; the records written "
+                        "so far are kept: run the same command again to resume"
+                    ) from exc
+                yield record

@@ -132,7 +132,7 @@ def bootstrap_interval(
         raise ValueError("bootstrap_interval needs a non-empty sample")
     rng = np.random.default_rng(seed)
     if statistic is np.mean:
-        replicates = _mean_replicates(sample, rng, reps)
+        replicates = mean_replicates(sample, rng, reps)
     else:
         replicates = np.empty(reps)
         for rep in range(reps):
@@ -141,11 +141,14 @@ def bootstrap_interval(
     return Interval(float(statistic(sample)), low, high, confidence)
 
 
-#: Most resampled values :func:`_mean_replicates` draws at once (8 MB of indices).
-MEAN_BLOCK_VALUES = 1 << 20
+#: Most resampled values :func:`mean_replicates` draws at once (512 KB of indices). Blocks
+#: this small reuse the same memory: 8 MB blocks, freshly mapped at each call, made an
+#: interval of 200 values cost 7 ms instead of 3 ms (2-core machine, CPU time), with the
+#: same replicates.
+MEAN_BLOCK_VALUES = 1 << 16
 
 
-def _mean_replicates(sample: FloatArray, rng: np.random.Generator, reps: int) -> FloatArray:
+def mean_replicates(sample: FloatArray, rng: np.random.Generator, reps: int) -> FloatArray:
     """The replicates of the mean the per-resample loop computes, in blocks of resamples.
 
     The same numbers as the loop, to the bit, at a fraction of its cost (the loop's Python

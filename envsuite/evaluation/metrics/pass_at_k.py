@@ -20,6 +20,7 @@ from envsuite.evaluation.metrics.bootstrap import (
     FloatArray,
     Interval,
     check_bootstrap_args,
+    mean_replicates,
     percentile_interval,
 )
 from envsuite.evaluation.metrics.record_groups import (
@@ -143,9 +144,9 @@ def pass_at_k_interval(
     """
     check_bootstrap_args(reps, confidence)
     values = per_problem(n, c, k, estimator=estimator)
-    rng = np.random.default_rng(seed)
-    indices = rng.integers(0, values.size, size=(reps, values.size))
-    low, high = percentile_interval(values[indices].mean(axis=1), confidence)
+    # The resamples' means as one (reps, P) draw would give them, drawn in blocks.
+    replicates = mean_replicates(values, np.random.default_rng(seed), reps)
+    low, high = percentile_interval(replicates, confidence)
     return Interval(float(values.mean()), low, high, confidence)
 
 

@@ -54,8 +54,21 @@ def test_blocked_mean_replicates_are_the_loops(n: int, monkeypatch: pytest.Monke
     rng = np.random.default_rng(4)
     looped = np.array([np.mean(sample[rng.integers(0, n, size=n)]) for _ in range(500)])
     monkeypatch.setattr(bootstrap, "MEAN_BLOCK_VALUES", 97)  # many blocks, uneven sizes
-    blocked = bootstrap._mean_replicates(sample, np.random.default_rng(4), 500)
+    blocked = bootstrap.mean_replicates(sample, np.random.default_rng(4), 500)
     assert blocked.tobytes() == looped.tobytes()
     fast = bootstrap.bootstrap_interval(sample, reps=500, seed=4)
     slow = bootstrap.bootstrap_interval(sample, lambda a: float(np.mean(a)), reps=500, seed=4)
     assert fast == slow
+
+
+def test_the_pass_at_k_interval_is_the_one_draw_of_every_resample() -> None:
+    """Drawn in blocks, pass@k's resamples are those of one (reps, problems) draw."""
+    from envsuite.evaluation.metrics.bootstrap import percentile_interval
+    from envsuite.evaluation.metrics.pass_at_k import pass_at_k_interval, per_problem
+
+    n, c = [5] * 300, [i % 6 for i in range(300)]
+    values = per_problem(n, c, 2)
+    draws = np.random.default_rng(3).integers(0, 300, size=(2000, 300))
+    low, high = percentile_interval(values[draws].mean(axis=1))
+    interval = pass_at_k_interval(n, c, 2, seed=3)
+    assert (interval.low, interval.high) == (low, high)

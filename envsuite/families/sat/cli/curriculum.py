@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-import yaml
 from rich.table import Table
 
 from envsuite.cli.console import line, print_table, stdout, write_json
@@ -148,6 +147,8 @@ def protocol_command(
         "metrics": ["success_rate", "mean_return", *(f"pass@{k}" for k in ks)],
     }
     out.parent.mkdir(parents=True, exist_ok=True)
+    import yaml  # here: the family's cli imports nothing heavy (see envsuite.cli)
+
     out.write_text(yaml.safe_dump(protocol, sort_keys=False), encoding="utf-8")
     controller.save(state)
     line(
