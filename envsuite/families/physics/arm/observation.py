@@ -20,6 +20,11 @@ import numpy as np
 
 from envsuite.families.physics.arm import model
 
+try:  # numpy's clip ufunc: np.clip's work in one call, without its Python wrapper
+    from numpy._core.umath import clip
+except ImportError:  # numpy 1.x
+    from numpy.core.umath import clip
+
 #: (name, size) of each observation field, in order.
 FIELDS: tuple[tuple[str, int], ...] = (
     ("tcp_pos", 3),
@@ -138,11 +143,12 @@ def observation_row(
         *(goal if goal is not None else (0.0, 0.0, 0.0)),
     )  # fmt: skip
     try:
-        # One C call rounding to float32 as numpy's cast does, into a buffer the array owns.
-        values = np.frombuffer(bytearray(_ROW.pack(*row)), np.float32)
+        # One C call rounding to float32 as numpy's cast does; the clip writes a new array.
+        values = np.frombuffer(_ROW.pack(*row), np.float32)
     except (OverflowError, struct.error):  # beyond float32 (struct refuses; numpy gives inf)
         values = np.array(row, dtype=np.float32)
-    return np.minimum(np.maximum(values, low, out=values), high, out=values)
+    clipped: np.ndarray = clip(values, low, high)
+    return clipped
 
 
 #: Packs one observation row as native float32.
