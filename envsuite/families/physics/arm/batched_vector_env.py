@@ -57,17 +57,19 @@ from gymnasium.vector.utils import batch_space
 from envsuite.families.physics.arm import model, observation
 from envsuite.families.physics.arm.base_env import (
     GOAL_MOCAP,
+    HALF_GRIPPER_SPAN,
     HAND_MOCAP,
     NOT_FINITE,
     TCP_SITE,
     ArmEnv,
     gripper_control,
 )
+from envsuite.families.physics.arm.batch_scoring import BatchScorer
 from envsuite.families.physics.arm.goal_reward import NOT_GOAL_CONDITIONED, TCP_KEY, goal_reward
+from envsuite.families.physics.arm.observation import clip
 from envsuite.families.physics.arm.pick_place import ArmPickPlaceEnv
 from envsuite.families.physics.arm.push import ArmPushEnv
 from envsuite.families.physics.arm.reach import ArmReachEnv
-from envsuite.families.physics.arm.task import ARRAY
 from envsuite.registry import import_optional
 from envsuite.seeding import derive_seeds
 
@@ -156,19 +158,47 @@ class ArmBatchedVectorEnv(VectorEnv[Any, np.ndarray, np.ndarray]):
         self._tcp_high = np.array(model.TCP_HIGH)
         self._tcp_to_hand = np.array([0.0, 0.0, model.WRIST_TO_TCP])
         self._action_shape = (num_envs, 4)
+        # Buffers the common step writes in place: the clipped actions (and views of
+        # their moves and grips), the moves scaled, the grips' targets.
+        self._actions = np.zeros((num_envs, 4))
+        self._moves, self._grips = self._actions[:, :3], self._actions[:, 3]
+        self._scaled = np.zeros((num_envs, 3))
+        self._grip_targets = np.zeros(num_envs)
+        # The common step's constants as arrays of its shapes: numpy converts a Python
+        # float on every call, and broadcasting a row costs more than reading a table.
+        self._minus_ones, self._ones = np.full((num_envs, 4), -1.0), np.ones((num_envs, 4))
+        self._scales = np.full((num_envs, 3), self.scale)
+        self._box_low = np.tile(self._tcp_low, (num_envs, 1))
+        self._box_high = np.tile(self._tcp_high, (num_envs, 1))
+        self._tcp_to_hands = np.tile(self._tcp_to_hand, (num_envs, 1))
+        self._grip_ones = np.ones(num_envs)
+        self._half_spans = np.full(num_envs, HALF_GRIPPER_SPAN)
+        self._margins = np.full(num_envs, model.FINGER_LIMIT_MARGIN)
 
         # The infos' constant arrays, copied each step (a copy is cheaper than a new array).
         self._every = np.ones(num_envs, dtype=bool)
+        self._none = np.zeros(num_envs, dtype=bool)
         self._no_errors = np.full(num_envs, None, dtype=object)
 
         self.rngs: list[np.random.Generator | None] = [None] * num_envs
         self.goals = np.zeros((num_envs, 3))
         self.targets = np.zeros((num_envs, 3))
         self.previous_tcp = np.zeros((num_envs, 3))
-        self.elapsed = np.zeros(num_envs, dtype=np.int64)
+        self._writer = observation.ObservationWriter(
+            self._tcp, self.previous_tcp, self._qpos, self._qvel, self.control_dt, t.low, t.high
+        )
+        self._scorer = BatchScorer(self.task, self._tcp, self._cube, self.goals)
+        # Episode lengths as the step count less each episode's first step: one Python
+        # int a step instead of an array update, and no truncation test before the
+        # earliest episode can reach the limit.
+        self._steps = 0
+        self._started = np.zeros(num_envs, dtype=np.int64)
+        self._first_truncation = math.inf
         self._stage = int(mujoco.mjtStage.mjSTAGE_POS)
-        self._autoreset = np.zeros(num_envs, dtype=bool)
+        self._autoreset = self._none
         self._any_autoreset = False
+        self._dense = t.reward_type == "dense"
+        self._vector = t.observation_mode == "vector"
 
     # -- reset -------------------------------------------------------------------------
     def reset(
@@ -226,7 +256,17 @@ class ArmBatchedVectorEnv(VectorEnv[Any, np.ndarray, np.ndarray]):
         self._mocap[ids, HAND_MOCAP] = self.targets[ids] + self._tcp_to_hand
         self.batch.forward(ids)
         self.previous_tcp[ids] = self._site_xpos[ids, TCP_SITE]
-        self.elapsed[ids] = 0
+        if self.template.goal_observable:
+            self._writer.set_goals(ids, self.goals[ids])
+        self._started[ids] = self._steps
+        if self.max_episode_steps is not None:
+            self._first_truncation = int(self._started.min()) + self.max_episode_steps
+
+    @property
+    def elapsed(self) -> np.ndarray:
+        """Steps taken in each env's episode."""
+        elapsed: np.ndarray = self._steps - self._started
+        return elapsed
 
     # -- step --------------------------------------------------------------------------
     def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
@@ -243,8 +283,9 @@ class ArmBatchedVectorEnv(VectorEnv[Any, np.ndarray, np.ndarray]):
             # A sum is finite when every term is (an overflow only sends it the long way).
             and math.isfinite(np.add.reduce(actions, axis=None))
         ):
-            values = np.maximum(actions, -1.0, dtype=np.float64)  # float32 actions widen first
-            return self._step_every_env(np.minimum(values, 1.0, out=values))
+            values = self._actions
+            values[...] = actions  # widened to float64, then clipped
+            return self._step_every_env(clip(values, self._minus_ones, self._ones, out=values))
         values, errors = self._parse(actions)
         if errors is None and not self._any_autoreset:
             return self._step_every_env(values)
@@ -253,15 +294,25 @@ class ArmBatchedVectorEnv(VectorEnv[Any, np.ndarray, np.ndarray]):
     def _step_every_env(
         self, values: np.ndarray
     ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        """The common case: every action well formed, no episode to restart."""
-        targets = self.targets
-        targets += values[:, :3] * self.scale
-        np.minimum(np.maximum(targets, self._tcp_low, out=targets), self._tcp_high, out=targets)
-        np.add(targets, self._tcp_to_hand, out=self._hand)
-        self._grip[:] = gripper_control(values[:, 3])
-        np.copyto(self.previous_tcp, self._tcp)
+        """The common case: every action well formed, no episode to restart.
+
+        ``values`` are the clipped actions in ``self._actions``. Every operation writes in
+        place, in the single env's order: target + move × scale, clipped into the box.
+        """
+        targets, scaled, grip = self.targets, self._scaled, self._grip_targets
+        if values is not self._actions:
+            self._actions[...] = values
+        np.multiply(self._moves, self._scales, out=scaled)
+        np.add(targets, scaled, out=targets)
+        clip(targets, self._box_low, self._box_high, out=targets)
+        np.add(targets, self._tcp_to_hands, out=self._hand)
+        # gripper_control, in place: margin + half span × (1 - command)
+        np.subtract(self._grip_ones, self._grips, out=grip)
+        np.multiply(self._half_spans, grip, out=grip)
+        np.add(self._margins, grip, out=self._grip)
+        self.previous_tcp[...] = self._tcp
         self.batch.step(None, self.frame_skip, self._stage)
-        self.elapsed += 1
+        self._steps += 1
         observations, rewards, success, infos = self._outcome(None)
         terminated, truncated = self._episode_ends(success, None)
         return observations, rewards, terminated, truncated, infos
@@ -285,7 +336,7 @@ class ArmBatchedVectorEnv(VectorEnv[Any, np.ndarray, np.ndarray]):
         self.previous_tcp[step_ids] = self._site_xpos[step_ids, TCP_SITE]
         if step_ids.size:
             self.batch.step(step_ids, nstep=self.frame_skip, stage=self._stage)
-        self.elapsed[step_ids] += 1
+        self._steps += 1
         self._start_episodes(np.flatnonzero(resetting))
 
         penalty = np.where(valid | resetting, 0.0, self.template.invalid_action_penalty)
@@ -303,22 +354,28 @@ class ArmBatchedVectorEnv(VectorEnv[Any, np.ndarray, np.ndarray]):
         self, success: np.ndarray, resetting: np.ndarray | None
     ) -> tuple[np.ndarray, np.ndarray]:
         """Terminations and truncations (none for envs that were just reset)."""
-        n = self.num_envs
+        ending = False
         if self.template.terminate_on_success:
             terminated = success.copy()
             if resetting is not None:
                 terminated &= ~resetting
+            ending = True
         else:
-            terminated = np.zeros(n, dtype=bool)
-        if self.max_episode_steps is None:
-            truncated = np.zeros(n, dtype=bool)
-        else:
+            terminated = self._none.copy()
+        if self._steps >= self._first_truncation:
             # As Gymnasium's TimeLimit: the limit truncates even a step that also terminates.
+            assert self.max_episode_steps is not None
             truncated = self.elapsed >= self.max_episode_steps
             if resetting is not None:
                 truncated &= ~resetting
-        self._autoreset = np.logical_or(terminated, truncated)
-        self._any_autoreset = bool(np.count_nonzero(self._autoreset))
+            ending = True
+        else:
+            truncated = self._none.copy()
+        if ending:
+            self._autoreset = np.logical_or(terminated, truncated)
+            self._any_autoreset = bool(np.count_nonzero(self._autoreset))
+        else:
+            self._autoreset, self._any_autoreset = self._none, False
         return terminated, truncated
 
     def _parse(self, actions: Any) -> tuple[np.ndarray, list[str | None] | None]:
@@ -350,18 +407,9 @@ class ArmBatchedVectorEnv(VectorEnv[Any, np.ndarray, np.ndarray]):
     ) -> tuple[Any, np.ndarray, np.ndarray, dict[str, Any]]:
         """Observations, rewards, successes and infos of every env, at the current state."""
         tcp, t = self._tcp, self.template
-        vectors = observation.observation_rows(
-            tcp,
-            self.previous_tcp,
-            self._qpos,
-            self._qvel,
-            self.goals if t.goal_observable else None,
-            self.control_dt,
-            t.low,
-            t.high,
-        )
-        score, success, goal_distance = self.task.evaluate(tcp, self._cube, self.goals, ARRAY)
-        rewards = score.copy() if t.reward_type == "dense" else success.astype(np.float64)
+        vectors = self._writer.write()
+        score, success, goal_distance = self._scorer.evaluate()
+        rewards = score.copy() if self._dense else success.astype(np.float64)
         if penalty is not None:
             rewards -= penalty
         every = self._every.copy()  # each env reports every key
@@ -375,7 +423,7 @@ class ArmBatchedVectorEnv(VectorEnv[Any, np.ndarray, np.ndarray]):
             "parse_error": self._no_errors.copy(),
             "_parse_error": every,
         }
-        if t.observation_mode == "vector":
+        if self._vector:
             return vectors, rewards, success, infos
         infos[TCP_KEY] = tcp.copy()
         infos[f"_{TCP_KEY}"] = every

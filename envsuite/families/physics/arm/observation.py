@@ -155,6 +155,84 @@ def observation_row(
 _ROW = struct.Struct(f"={SIZE}f")
 
 
+class ObservationWriter:
+    """Writes the observations of ``n`` envs from state arrays that never move.
+
+    The batched vector env's state arrays (``mujoco.batch`` bindings) and its previous
+    TCP positions stay where they are for the env's life, so the writer binds every
+    view it needs once and, per call, runs eight numpy operations in place on a float64
+    work array and one rounding copy to float32: the same operations as
+    :func:`observation_row`, column by column, so every value has the same bits. (The
+    clip in float64 then the rounding to float32 gives what rounding then clipping
+    gives: rounding is monotonic and the bounds are float32 numbers.) Scalars are given
+    as arrays of the batch's shape: numpy converts a Python float on every call.
+
+    The goal columns are not read from the state: :meth:`set_goals` writes them (they
+    change only when an episode starts), and they stay zero when the goal is hidden.
+    """
+
+    def __init__(
+        self,
+        tcp: np.ndarray,
+        previous_tcp: np.ndarray,
+        qpos: np.ndarray,
+        qvel: np.ndarray,
+        control_dt: float,
+        low: np.ndarray,
+        high: np.ndarray,
+    ) -> None:
+        """Bind the views.
+
+        Args:
+            tcp: TCP positions, ``(n, 3)``.
+            previous_tcp: TCP positions one control step ago, ``(n, 3)``.
+            qpos: Joint positions, ``(n, nq)``.
+            qvel: Joint velocities, ``(n, nv)``.
+            control_dt: Seconds per env step.
+            low: Lower bounds from :func:`bounds`, as float32.
+            high: Upper bounds from :func:`bounds`, as float32.
+        """
+        n = tcp.shape[0]
+        finger = model.FINGER_QPOS.start
+        self.work = np.zeros((n, SIZE))
+        w = self.work
+        self._copies = (
+            (w[:, SLICES["tcp_pos"]], tcp),
+            (
+                w[:, SLICES["cube_pos"].start : SLICES["cube_quat"].stop],
+                qpos[:, model.CUBE_POS.start : model.CUBE_QUAT.stop],
+            ),
+            (
+                w[:, SLICES["cube_linvel"].start : SLICES["cube_angvel"].stop],
+                qvel[:, model.CUBE_LINVEL.start : model.CUBE_ANGVEL.stop],
+            ),
+        )
+        self._tcp, self._previous = tcp, previous_tcp
+        self._velocity = w[:, SLICES["tcp_vel"]]
+        self._control_dt = np.full((n, 3), control_dt)
+        self._fingers = (qpos[:, finger], qpos[:, finger + 1], w[:, SLICES["gripper_gap"].start])
+        self._cube, self._relative = qpos[:, model.CUBE_POS], w[:, SLICES["cube_from_tcp"]]
+        self._goal = w[:, SLICES["goal"]]
+        self._low = np.tile(low.astype(np.float64), (n, 1))
+        self._high = np.tile(high.astype(np.float64), (n, 1))
+
+    def set_goals(self, ids: Any, goals: np.ndarray) -> None:
+        """Show ``goals`` (``(len(ids), 3)``) in the observations of envs ``ids``."""
+        self._goal[ids] = goals
+
+    def write(self) -> np.ndarray:
+        """The observations (float32, ``(n, SIZE)``) of the current state, clipped."""
+        for target, source in self._copies:
+            target[...] = source
+        np.subtract(self._tcp, self._previous, out=self._velocity)
+        np.divide(self._velocity, self._control_dt, out=self._velocity)
+        left, right, gap = self._fingers
+        np.add(left, right, out=gap)
+        np.subtract(self._cube, self._tcp, out=self._relative)
+        clip(self.work, self._low, self._high, out=self.work)
+        return self.work.astype(np.float32)
+
+
 def observation_rows(
     tcp: np.ndarray,
     previous_tcp: np.ndarray,
@@ -168,18 +246,9 @@ def observation_rows(
     """The observations (float32, ``(n, SIZE)``) of ``n`` envs; arrays have a leading ``n``.
 
     The same operations as :func:`observation_row`, column by column, so every value has
-    the same bits as the single env's.
+    the same bits (see :class:`ObservationWriter`, which this makes and runs once).
     """
-    finger = model.FINGER_QPOS.start
-    cube = qpos[:, model.CUBE_POS]
-    columns = [
-        tcp,
-        (tcp - previous_tcp) / control_dt,
-        (qpos[:, finger] + qpos[:, finger + 1])[:, None],
-        qpos[:, model.CUBE_POS.start : model.CUBE_QUAT.stop],
-        qvel[:, model.CUBE_LINVEL.start : model.CUBE_ANGVEL.stop],
-        cube - tcp,
-        goal if goal is not None else np.zeros((tcp.shape[0], 3)),
-    ]
-    values = np.concatenate(columns, axis=1, dtype=np.float32)
-    return np.minimum(np.maximum(values, low, out=values), high, out=values)
+    writer = ObservationWriter(tcp, previous_tcp, qpos, qvel, control_dt, low, high)
+    if goal is not None:
+        writer.set_goals(slice(None), goal)
+    return writer.write()
