@@ -46,6 +46,7 @@ from __future__ import annotations
 import functools
 import math
 import os
+import time
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -73,23 +74,76 @@ from envsuite.families.physics.arm.reach import ArmReachEnv
 from envsuite.registry import import_optional
 from envsuite.seeding import derive_seeds
 
+#: Seconds over which :func:`idle_cores` watches the cores (a few of Linux's 10 ms ticks).
+IDLE_SAMPLE_SECONDS = 0.05
+
+
+def _cpu_times(cpus: set[int]) -> dict[int, tuple[int, int]]:
+    """(idle, total) ticks of each of ``cpus`` from ``/proc/stat``."""
+    times: dict[int, tuple[int, int]] = {}
+    with open("/proc/stat", encoding="ascii") as stat:
+        for line in stat:
+            name, *fields = line.split()
+            if not name.startswith("cpu") or name == "cpu":
+                if times:  # the cpuN lines come together, first
+                    break
+                continue
+            cpu = int(name[3:])
+            if cpu in cpus:
+                ticks = [int(v) for v in fields[:8]]  # guest time is already in user
+                times[cpu] = (ticks[3] + ticks[4], sum(ticks))  # idle + iowait
+    return times
+
+
+def idle_cores(cpus: set[int], seconds: float = IDLE_SAMPLE_SECONDS) -> float | None:
+    """How many of ``cpus`` sat idle over the next ``seconds``, summed as fractions.
+
+    Read from Linux's ``/proc/stat`` before and after a short sleep, so it sees the load
+    of now, where the load average trails by a minute. None where that file is missing
+    or unreadable (other platforms).
+    """
+    try:
+        before = _cpu_times(cpus)
+        time.sleep(seconds)
+        after = _cpu_times(cpus)
+    except (OSError, ValueError, IndexError):
+        return None
+    idle = 0.0
+    for cpu, (idle_after, total_after) in after.items():
+        if cpu not in before:
+            return None
+        idle_before, total_before = before[cpu]
+        if total_after > total_before:
+            idle += (idle_after - idle_before) / (total_after - total_before)
+    return idle if after else None
+
 
 def free_cores() -> int:
     """Cores this process may use that other work leaves free now (at least 1).
 
-    The cores the process may run on, less the one-minute load average beyond this
-    process's own running thread, rounded: on an idle 2-core machine 2, with one other
-    busy process 1, on a machine loaded past its cores 1. Where the load average is
-    unknown, every usable core.
+    The smaller of two estimates, each capped at the cores the process may run on:
+    those cores less the one-minute load average beyond this process's own running
+    thread, rounded (on an idle 2-core machine 2, with one other busy process 1, on a
+    machine loaded past its cores 1); and the cores that sat idle over the last
+    :data:`IDLE_SAMPLE_SECONDS` (:func:`idle_cores`; a core counts when it was idle
+    three quarters of the time), which sees a machine that just got busy. Where
+    neither is known, every usable core.
     """
     affinity = getattr(os, "sched_getaffinity", None)
-    usable = len(affinity(0)) if affinity is not None else os.cpu_count() or 1
+    cpus = set(affinity(0)) if affinity is not None else set(range(os.cpu_count() or 1))
+    usable = len(cpus)
+    free = usable
     try:
         load = os.getloadavg()[0]
     except (AttributeError, OSError):  # no load average on this platform
-        return usable
-    others = max(load - 1.0, 0.0)
-    return max(1, min(usable, math.floor(usable - others + 0.5)))
+        pass
+    else:
+        free = min(free, math.floor(usable - max(load - 1.0, 0.0) + 0.5))
+    if free > 1:
+        idle = idle_cores(cpus)
+        if idle is not None:
+            free = min(free, math.floor(idle + 0.25))
+    return max(1, free)
 
 
 class ArmBatchedVectorEnv(VectorEnv[Any, np.ndarray, np.ndarray]):
@@ -141,7 +195,7 @@ class ArmBatchedVectorEnv(VectorEnv[Any, np.ndarray, np.ndarray]):
         if isinstance(nthread, bool) or not isinstance(nthread, int | np.integer) or nthread < 0:
             raise ValueError(f"nthread must be an int >= 0, got {nthread!r}")
         #: Threads stepping the simulations.
-        self.nthread = int(nthread) or min(free_cores(), num_envs)
+        self.nthread = int(nthread) or (1 if num_envs == 1 else min(free_cores(), num_envs))
         self.batch = batch_module.Batch(t.model, num_envs, self.nthread)
         # Live views of the batch's arrays, which never move: state rows (written before a
         # step, read after it) and the site positions the step copies out.
