@@ -21,6 +21,10 @@ from envsuite.families.physics.arm.task import ARRAY, SHAPING_SCALE, ArmTask
 class BatchScorer:
     """``task.evaluate(tcp, cube, goals, ARRAY)`` for arrays that never move.
 
+    The work arrays hold one row per coordinate and one column per env, and the inputs
+    are read through their transposes: with the ``(3, n)`` rows the batched env keeps
+    (its arrays are transposes of those), every operand is contiguous.
+
     Args:
         task: The task.
         tcp: TCP positions, ``(n, 3)``.
@@ -31,46 +35,47 @@ class BatchScorer:
     def __init__(self, task: ArmTask, tcp: np.ndarray, cube: np.ndarray, goals: np.ndarray):
         n = tcp.shape[0]
         self.task = task
-        self._tcp, self._cube, self._goals = tcp, cube, goals
-        self._achieved = task.achieved(tcp, cube)
-        # Pair 0: achieved goal - goal; pair 1: TCP - cube (Reach leaves it zero).
-        self._pairs = np.zeros((n, 2, 3))
-        self._squares = np.zeros((n, 2, 3))
-        self._distances = np.zeros((n, 2))
+        self._cube = cube
+        self._tcp_rows, self._cube_rows, self._goal_rows = tcp.T, cube.T, goals.T
+        self._achieved_rows = task.achieved(tcp, cube).T
+        # Per coordinate, pair 0: achieved goal - goal; pair 1: TCP - cube (Reach leaves
+        # it zero). Coordinates first, so that the sums read contiguous blocks.
+        self._pairs = np.zeros((3, 2, n))
+        self._squares = np.zeros((3, 2, n))
+        self._goal_pair, self._cube_pair = self._pairs[:, 0], self._pairs[:, 1]
+        self._distances = np.zeros((2, n))
+        self._terms = np.zeros((2, n))
         self._with_cube = bool(task.tcp_cube_weight)
-        self._weights = np.tile([task.goal_weight, task.tcp_cube_weight], (n, 1))
-        # Views and constants bound once: numpy converts a Python float on every call.
-        self._achieved_pair, self._cube_pair = self._pairs[:, 0], self._pairs[:, 1]
-        self._components = (self._squares[:, :, 0], self._squares[:, :, 1], self._squares[:, :, 2])
-        self._scale = np.full((n, 2), SHAPING_SCALE)
-        self._terms = np.zeros((n, 2))
+        # Constants as arrays: numpy converts a Python float on every call.
+        self._weights = np.repeat([[task.goal_weight], [task.tcp_cube_weight]], n, axis=1)
+        self._scale = np.full((2, n), SHAPING_SCALE)
         self._success_distance = np.full(n, task.success_distance)
         self._ones = np.ones(n)
 
     def evaluate(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(score, success, goal distance)`` of every env, each a new array."""
         pairs, squares, distances, terms = self._pairs, self._squares, self._distances, self._terms
-        np.subtract(self._achieved, self._goals, out=self._achieved_pair)
+        np.subtract(self._achieved_rows, self._goal_rows, out=self._goal_pair)
         if self._with_cube:
-            np.subtract(self._tcp, self._cube, out=self._cube_pair)
+            np.subtract(self._tcp_rows, self._cube_rows, out=self._cube_pair)
         np.multiply(pairs, pairs, out=squares)
-        x, y, z = self._components
+        x, y, z = squares
         np.add(x, y, out=distances)  # (x² + y²) + z², as the task's distance
         np.add(distances, z, out=distances)
         np.sqrt(distances, out=distances)
-        goal_distance = distances[:, 0].copy()
+        goal_distance = distances[0].copy()
         success = np.less(goal_distance, self._success_distance)
-        # nearness: s / (s + d); then weight × nearness, as progress has it
+        # nearness, s / (s + d); then weight × nearness, as progress has it
         np.add(self._scale, distances, out=terms)
         np.divide(self._scale, terms, out=terms)
         np.multiply(terms, self._weights, out=terms)
         task = self.task
         if self._with_cube:
-            progress = terms[:, 1].copy()
+            progress = terms[1].copy()
             if task.lift_weight:
                 progress += task.lift_weight * task.lift(self._cube, ARRAY)
-            progress += terms[:, 0]
+            progress += terms[0]
         else:
-            progress = terms[:, 0]
+            progress = terms[0]
         score: np.ndarray = np.where(success, self._ones, progress)
         return score, success, goal_distance

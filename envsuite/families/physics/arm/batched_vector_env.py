@@ -212,22 +212,25 @@ class ArmBatchedVectorEnv(VectorEnv[Any, np.ndarray, np.ndarray]):
         self._tcp_high = np.array(model.TCP_HIGH)
         self._tcp_to_hand = np.array([0.0, 0.0, model.WRIST_TO_TCP])
         self._action_shape = (num_envs, 4)
-        # Buffers the common step writes in place: the clipped actions (and views of
-        # their moves and grips), the moves scaled, the grips' targets.
-        self._actions = np.zeros((num_envs, 4))
-        self._moves, self._grips = self._actions[:, :3], self._actions[:, 3]
-        self._scaled = np.zeros((num_envs, 3))
-        self._grip_targets = np.zeros(num_envs)
-        # The common step's constants as arrays of its shapes: numpy converts a Python
-        # float on every call, and broadcasting a row costs more than reading a table.
-        self._minus_ones, self._ones = np.full((num_envs, 4), -1.0), np.ones((num_envs, 4))
-        self._scales = np.full((num_envs, 3), self.scale)
-        self._box_low = np.tile(self._tcp_low, (num_envs, 1))
-        self._box_high = np.tile(self._tcp_high, (num_envs, 1))
-        self._tcp_to_hands = np.tile(self._tcp_to_hand, (num_envs, 1))
-        self._grip_ones = np.ones(num_envs)
-        self._half_spans = np.full(num_envs, HALF_GRIPPER_SPAN)
-        self._margins = np.full(num_envs, model.FINGER_LIMIT_MARGIN)
+        # The common step's arrays hold one row per coordinate and one column per env
+        # (the env's (n, 3) arrays are their transposes): numpy's call costs more than its
+        # arithmetic at these sizes, and much more on strided views. Its constants are
+        # arrays of its shapes: numpy converts a Python float on every call.
+        n = num_envs
+        self._action_rows = np.zeros((4, n))
+        self._moves, self._grips = self._action_rows[:3], self._action_rows[3]
+        self._minus_ones, self._ones = np.full((4, n), -1.0), np.ones((4, n))
+        self._target_rows, self._scaled = np.zeros((3, n)), np.zeros((3, n))
+        self._scales = np.full((3, n), self.scale)
+        self._box_low = np.repeat(self._tcp_low[:, None], n, axis=1)
+        self._box_high = np.repeat(self._tcp_high[:, None], n, axis=1)
+        self._tcp_to_hands = np.repeat(self._tcp_to_hand[:, None], n, axis=1)
+        self._hand_rows = self._hand.T
+        self._grip_targets = np.zeros(n)
+        self._grip_ones = np.ones(n)
+        self._half_spans = np.full(n, HALF_GRIPPER_SPAN)
+        self._margins = np.full(n, model.FINGER_LIMIT_MARGIN)
+        self._goal_rows, self._previous_rows = np.zeros((3, n)), np.zeros((3, n))
 
         # The infos' constant arrays, copied each step (a copy is cheaper than a new array).
         self._every = np.ones(num_envs, dtype=bool)
@@ -235,13 +238,14 @@ class ArmBatchedVectorEnv(VectorEnv[Any, np.ndarray, np.ndarray]):
         self._no_errors = np.full(num_envs, None, dtype=object)
 
         self.rngs: list[np.random.Generator | None] = [None] * num_envs
-        self.goals = np.zeros((num_envs, 3))
-        self.targets = np.zeros((num_envs, 3))
-        self.previous_tcp = np.zeros((num_envs, 3))
+        self.goals = self._goal_rows.T
+        self.targets = self._target_rows.T
+        self.previous_tcp = self._previous_rows.T
         self._writer = observation.ObservationWriter(
             self._tcp, self.previous_tcp, self._qpos, self._qvel, self.control_dt, t.low, t.high
         )
-        self._scorer = BatchScorer(self.task, self._tcp, self._cube, self.goals)
+        # The scorer reads the positions the writer copied out, as contiguous rows.
+        self._scorer = BatchScorer(self.task, self._writer.tcp.T, self._writer.cube.T, self.goals)
         # Episode lengths as the step count less each episode's first step: one Python
         # int a step instead of an array update, and no truncation test before the
         # earliest episode can reach the limit.
@@ -337,34 +341,33 @@ class ArmBatchedVectorEnv(VectorEnv[Any, np.ndarray, np.ndarray]):
             # A sum is finite when every term is (an overflow only sends it the long way).
             and math.isfinite(np.add.reduce(actions, axis=None))
         ):
-            values = self._actions
-            values[...] = actions  # widened to float64, then clipped
-            return self._step_every_env(clip(values, self._minus_ones, self._ones, out=values))
+            rows = self._action_rows
+            rows[...] = actions.T  # widened to float64, then clipped
+            clip(rows, self._minus_ones, self._ones, out=rows)
+            return self._step_every_env()
         values, errors = self._parse(actions)
         if errors is None and not self._any_autoreset:
-            return self._step_every_env(values)
+            self._action_rows[...] = values.T
+            return self._step_every_env()
         return self._step_some_envs(values, errors)
 
-    def _step_every_env(
-        self, values: np.ndarray
-    ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+    def _step_every_env(self) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """The common case: every action well formed, no episode to restart.
 
-        ``values`` are the clipped actions in ``self._actions``. Every operation writes in
+        The clipped actions are in ``self._action_rows``. Every operation writes in
         place, in the single env's order: target + move × scale, clipped into the box.
         """
-        targets, scaled, grip = self.targets, self._scaled, self._grip_targets
-        if values is not self._actions:
-            self._actions[...] = values
+        targets, scaled, grip = self._target_rows, self._scaled, self._grip_targets
         np.multiply(self._moves, self._scales, out=scaled)
         np.add(targets, scaled, out=targets)
         clip(targets, self._box_low, self._box_high, out=targets)
-        np.add(targets, self._tcp_to_hands, out=self._hand)
+        np.add(targets, self._tcp_to_hands, out=self._hand_rows)
         # gripper_control, in place: margin + half span × (1 - command)
         np.subtract(self._grip_ones, self._grips, out=grip)
         np.multiply(self._half_spans, grip, out=grip)
         np.add(self._margins, grip, out=self._grip)
-        self.previous_tcp[...] = self._tcp
+        # Every batch call is followed by a write, so the writer holds the TCP positions.
+        self._previous_rows[...] = self._writer.tcp
         self.batch.step(None, self.frame_skip, self._stage)
         self._steps += 1
         observations, rewards, success, infos = self._outcome(None)

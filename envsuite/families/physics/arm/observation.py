@@ -160,15 +160,22 @@ class ObservationWriter:
 
     The batched vector env's state arrays (``mujoco.batch`` bindings) and its previous
     TCP positions stay where they are for the env's life, so the writer binds every
-    view it needs once and, per call, runs eight numpy operations in place on a float64
-    work array and one rounding copy to float32: the same operations as
-    :func:`observation_row`, column by column, so every value has the same bits. (The
-    clip in float64 then the rounding to float32 gives what rounding then clipping
-    gives: rounding is monotonic and the bounds are float32 numbers.) Scalars are given
-    as arrays of the batch's shape: numpy converts a Python float on every call.
+    view it needs once. Its float64 work array holds one row per observation entry and
+    one column per env, so that every field is a contiguous block: numpy's call costs
+    more than its arithmetic at a vector env's sizes, and much more on strided views.
+    A call copies the state in (three copies), runs four operations, clips and returns
+    the transposed float32 copy: the same operations as :func:`observation_row`, entry
+    by entry, so every value has the same bits. (Clipping in float64 then rounding to
+    float32 gives what rounding then clipping gives: rounding is monotonic and the
+    bounds are float32 numbers.) Scalars are given as arrays of the operands' shape:
+    numpy converts a Python float on every call.
 
-    The goal columns are not read from the state: :meth:`set_goals` writes them (they
+    The goal rows are not read from the state: :meth:`set_goals` writes them (they
     change only when an episode starts), and they stay zero when the goal is hidden.
+
+    Attributes:
+        tcp: The TCP positions the last :meth:`write` read, ``(3, n)`` float64.
+        cube: The cube positions it read, ``(3, n)`` float64.
     """
 
     def __init__(
@@ -185,7 +192,8 @@ class ObservationWriter:
 
         Args:
             tcp: TCP positions, ``(n, 3)``.
-            previous_tcp: TCP positions one control step ago, ``(n, 3)``.
+            previous_tcp: TCP positions one control step ago, ``(n, 3)`` (fastest as the
+                transpose of a ``(3, n)`` array).
             qpos: Joint positions, ``(n, nq)``.
             qvel: Joint velocities, ``(n, nv)``.
             control_dt: Seconds per env step.
@@ -194,43 +202,46 @@ class ObservationWriter:
         """
         n = tcp.shape[0]
         finger = model.FINGER_QPOS.start
-        self.work = np.zeros((n, SIZE))
+        self.work = np.zeros((SIZE, n))
+        self._clipped = np.zeros((SIZE, n))
         w = self.work
+        self.tcp = w[SLICES["tcp_pos"]]
+        self.cube = w[SLICES["cube_pos"]]
         self._copies = (
-            (w[:, SLICES["tcp_pos"]], tcp),
+            (self.tcp, tcp.T),
             (
-                w[:, SLICES["cube_pos"].start : SLICES["cube_quat"].stop],
-                qpos[:, model.CUBE_POS.start : model.CUBE_QUAT.stop],
+                w[SLICES["cube_pos"].start : SLICES["cube_quat"].stop],
+                qpos[:, model.CUBE_POS.start : model.CUBE_QUAT.stop].T,
             ),
             (
-                w[:, SLICES["cube_linvel"].start : SLICES["cube_angvel"].stop],
-                qvel[:, model.CUBE_LINVEL.start : model.CUBE_ANGVEL.stop],
+                w[SLICES["cube_linvel"].start : SLICES["cube_angvel"].stop],
+                qvel[:, model.CUBE_LINVEL.start : model.CUBE_ANGVEL.stop].T,
             ),
         )
-        self._tcp, self._previous = tcp, previous_tcp
-        self._velocity = w[:, SLICES["tcp_vel"]]
-        self._control_dt = np.full((n, 3), control_dt)
-        self._fingers = (qpos[:, finger], qpos[:, finger + 1], w[:, SLICES["gripper_gap"].start])
-        self._cube, self._relative = qpos[:, model.CUBE_POS], w[:, SLICES["cube_from_tcp"]]
-        self._goal = w[:, SLICES["goal"]]
-        self._low = np.tile(low.astype(np.float64), (n, 1))
-        self._high = np.tile(high.astype(np.float64), (n, 1))
+        self._previous = previous_tcp.T
+        self._velocity = w[SLICES["tcp_vel"]]
+        self._control_dt = np.full((3, n), control_dt)
+        self._fingers = (qpos[:, finger], qpos[:, finger + 1], w[SLICES["gripper_gap"].start])
+        self._relative = w[SLICES["cube_from_tcp"]]
+        self._goal = w[SLICES["goal"]]
+        self._low = np.repeat(low.astype(np.float64)[:, None], n, axis=1)
+        self._high = np.repeat(high.astype(np.float64)[:, None], n, axis=1)
 
     def set_goals(self, ids: Any, goals: np.ndarray) -> None:
         """Show ``goals`` (``(len(ids), 3)``) in the observations of envs ``ids``."""
-        self._goal[ids] = goals
+        self._goal[:, ids] = goals.T
 
     def write(self) -> np.ndarray:
         """The observations (float32, ``(n, SIZE)``) of the current state, clipped."""
         for target, source in self._copies:
             target[...] = source
-        np.subtract(self._tcp, self._previous, out=self._velocity)
+        np.subtract(self.tcp, self._previous, out=self._velocity)
         np.divide(self._velocity, self._control_dt, out=self._velocity)
         left, right, gap = self._fingers
         np.add(left, right, out=gap)
-        np.subtract(self._cube, self._tcp, out=self._relative)
-        clip(self.work, self._low, self._high, out=self.work)
-        return self.work.astype(np.float32)
+        np.subtract(self.cube, self.tcp, out=self._relative)
+        clip(self.work, self._low, self._high, out=self._clipped)
+        return self._clipped.T.astype(np.float32, order="C")
 
 
 def observation_rows(
