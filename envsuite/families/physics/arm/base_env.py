@@ -334,8 +334,10 @@ class ArmEnv(EnvsuiteEnv[Any, np.ndarray, list[float]]):
 
     def __getstate__(self) -> dict[str, Any]:
         """Everything but the renderer and the module handle (MjModel/MjData pickle)."""
-        views = ("_qpos", "_qvel", "_ctrl", "_mocap_pos", "_site_xpos", "_hand", "_tcp")
-        views += ("_cube_qvel", "_renderer", "mujoco")
+        views = (
+            *("_qpos", "_qvel", "_ctrl", "_mocap_pos", "_site_xpos", "_hand", "_tcp"),
+            *("_cube_qvel", "_renderer", "mujoco"),
+        )
         return {k: v for k, v in self.__dict__.items() if k not in views}
 
     def __setstate__(self, state: dict[str, Any]) -> None:

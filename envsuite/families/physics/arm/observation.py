@@ -12,6 +12,7 @@ the very bytes the single env gives.
 
 from __future__ import annotations
 
+import importlib
 import struct
 from collections.abc import Mapping
 from typing import Any
@@ -20,10 +21,12 @@ import numpy as np
 
 from envsuite.families.physics.arm import model
 
-try:  # numpy's clip ufunc: np.clip's work in one call, without its Python wrapper
-    from numpy._core.umath import clip
+try:
+    _umath = importlib.import_module("numpy._core.umath")
 except ImportError:  # numpy 1.x
-    from numpy.core.umath import clip
+    _umath = importlib.import_module("numpy.core.umath")
+#: numpy's clip ufunc: ``np.clip``'s work in one call, without its Python wrapper.
+clip: Any = _umath.clip
 
 #: (name, size) of each observation field, in order.
 FIELDS: tuple[tuple[str, int], ...] = (
