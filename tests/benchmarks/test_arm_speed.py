@@ -24,11 +24,12 @@ with their number).
 Group ``gymnasium-pusher`` (when Gymnasium's MuJoCo envs import): Gymnasium's Pusher-v5
 against its own raw loop, for the reference figure.
 
-Measured on 2 cores, wall clock, five runs (mean of rounds): ``arm-vector-8``
-SyncVectorEnv 85.5-86.9 ms, batched env 46.2-48.4 ms (1.79-1.86x), raw ``Batch`` with
-the position stage 43.0-44.2 ms (1.96-2.00x), raw ``Batch`` 41.5-43.2 ms, raw loop
-75.6-77.0 ms (the batch on 2 threads: 1.78-1.84x); ``arm-vector-32`` 2.02-2.16x. The
-batched env's module docstring says where the time goes.
+Measured on 2 cores at load average 8.9 (2026-11-29, the repo's shared machine busy with
+other work), wall clock, five rounds, min / median: ``arm-vector-8`` SyncVectorEnv
+660 / 759 ms, batched env (one thread, as ``nthread=0`` picked) 648 / 708 ms, raw
+``Batch`` with the position stage 514 / 583 ms, raw ``Batch`` 625 / 692 ms, raw loop
+613 / 735 ms: at that load the spread between rounds is larger than the differences.
+The batched env's module docstring says where the time goes.
 
 ``pytest tests/benchmarks/test_arm_speed.py --benchmark-enable`` prints each group's
 table, and every vector row puts ``env_steps_per_s`` (mean and best round) in its

@@ -20,25 +20,32 @@ position stage, ``mj_fwdPosition`` (about 3 µs a simulation, collisions include
 0.45 µs). A persistent batch (``persistent=True``) would not help: it skips work only when
 the next step can continue from stages computed at the new state, which needs the
 velocity stage and unchanged inputs, and the hand's mocap target moves every step. It
-measured the same as the default batch, which is kept. The common step (every action a
-finite numeric array, no episode to restart) takes a short path: no per-row parsing,
-targets updated in place, the infos' constant arrays copied from templates; the rest is
-the shared observation writer and task scoring. ``envsuite bench --rows arm-batch``
-measures 58-59 µs of CPU a step for 8 envs beyond the raw ``Batch`` doing the same physics
-(2026-11-28, this repo's shared 2-core x86_64 machine, load average about 3), and the env
-1.08-1.09x SyncVectorEnv's speed with one thread (``nthread=0`` picked one: the other core
-was busy).
+measured the same as the default batch, which is kept.
 
-Speed (2 cores, wall clock, ``tests/benchmarks/test_arm_speed.py``, 100 steps of 8
-ArmPush envs with oracle actions, five runs, mean of rounds): SyncVectorEnv over
-``envsuite.make`` 85.5-86.9 ms, this env 46.2-48.4 ms, 1.79-1.86x. It does not reach 2x
-at 8 envs on 2 cores, and could not by cutting Python alone: the raw ``Batch`` doing the
-same physics with the same position stage and no env code at all takes 43.0-44.2 ms,
-1.96-2.00x, because the batch itself gets only 1.78-1.84x over a sequential ``mj_step``
-loop on 2 threads. The 8 simulations cost 80-120 µs a step each, varying with their
-contacts, so the thread that runs the last one leaves the other idle for about 20 µs a
-step; the rest of the margin is the position stage (10-15 µs a step) and this env's
-Python. With 32 envs the Python is shared by four times the physics: 2.02-2.16x.
+The common step (every action a finite numeric array, no episode to restart) takes a
+short path of about forty numpy calls and no per-env Python: actions widened and clipped
+into a preallocated buffer, targets and grips updated in place, the observations written
+by :class:`~envsuite.families.physics.arm.observation.ObservationWriter` and the scores by
+:class:`~envsuite.families.physics.arm.batch_scoring.BatchScorer` (both with
+:meth:`ArmTask.evaluate`'s and the single env's bits), episode lengths kept as a step
+count less each episode's first step (no array update, no truncation test before the
+earliest episode can reach the limit), the infos' constant arrays copied from templates.
+Its work arrays are coordinate-major (``(3, n)``; the env's ``(n, 3)`` arrays are their
+transposes), because at a vector env's sizes numpy's per-call cost is the cost, and it is
+two to three times higher on strided views. With ``Batch.step`` replaced by a no-op (8
+envs, one thread, minimum over 200 rounds of 50 steps, 2026-11-29 on this repo's shared
+2-core x86_64 machine at load average 8.8-9.2) the step's Python takes 28.6-29.0 µs,
+against 53.4-54.8 µs before this path was reworked, measured in the same session. In a
+real episode the same code costs several times more (121-127 µs a step at the 10th
+percentile at that load, 147-159 µs before): between two ``Batch.step`` calls the
+physics and the other processes evict numpy's code and data from the caches, and every
+numpy call then pays for it; fewer calls is what helps.
+
+Threads: ``nthread=0`` (the default) takes :func:`free_cores`, the smaller of the cores
+the load average leaves free and the cores idle over the last 50 ms (``/proc/stat``), so
+that a machine whose other core is busy gets one thread: two threads then wait for each
+other and lose to SyncVectorEnv. Pass ``nthread`` (``vector_kwargs={"nthread": 2}``
+through ``make_vec``) to override.
 """
 
 from __future__ import annotations
