@@ -71,10 +71,11 @@ class BatchScorer:
         np.multiply(terms, self._weights, out=terms)
         task = self.task
         if self._with_cube:
-            progress = terms[1].copy()
             if task.lift_weight:
-                progress += task.lift_weight * task.lift(self._cube, ARRAY)
-            progress += terms[0]
+                progress = np.add(terms[1], task.lift_weight * task.lift(self._cube, ARRAY))
+                progress += terms[0]
+            else:
+                progress = np.add(terms[1], terms[0])
         else:
             progress = terms[0]
         score: np.ndarray = np.where(success, self._ones, progress)

@@ -418,28 +418,28 @@ class ArmBatchedVectorEnv(VectorEnv[Any, np.ndarray, np.ndarray]):
         self, success: np.ndarray, resetting: np.ndarray | None
     ) -> tuple[np.ndarray, np.ndarray]:
         """Terminations and truncations (none for envs that were just reset)."""
-        ending = False
-        if self.template.terminate_on_success:
+        terminate = self.template.terminate_on_success
+        truncate = self._steps >= self._first_truncation
+        if not (terminate or truncate):  # the common step: one new array for both
+            terminated, truncated = np.zeros((2, self.num_envs), dtype=bool)
+            self._autoreset, self._any_autoreset = self._none, False
+            return terminated, truncated
+        if terminate:
             terminated = success.copy()
             if resetting is not None:
                 terminated &= ~resetting
-            ending = True
         else:
             terminated = self._none.copy()
-        if self._steps >= self._first_truncation:
+        if truncate:
             # As Gymnasium's TimeLimit: the limit truncates even a step that also terminates.
             assert self.max_episode_steps is not None
             truncated = self.elapsed >= self.max_episode_steps
             if resetting is not None:
                 truncated &= ~resetting
-            ending = True
         else:
             truncated = self._none.copy()
-        if ending:
-            self._autoreset = np.logical_or(terminated, truncated)
-            self._any_autoreset = bool(np.count_nonzero(self._autoreset))
-        else:
-            self._autoreset, self._any_autoreset = self._none, False
+        self._autoreset = np.logical_or(terminated, truncated)
+        self._any_autoreset = bool(np.count_nonzero(self._autoreset))
         return terminated, truncated
 
     def _parse(self, actions: Any) -> tuple[np.ndarray, list[str | None] | None]:
