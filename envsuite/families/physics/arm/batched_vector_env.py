@@ -34,15 +34,15 @@ Its work arrays are coordinate-major (``(3, n)``; the env's ``(n, 3)`` arrays ar
 transposes), because at a vector env's sizes numpy's per-call cost is the cost, and it is
 two to three times higher on strided views. With ``Batch.step`` replaced by a no-op (8
 envs, one thread, minimum over 200 rounds of 50 steps, 2026-11-29 on this repo's shared
-2-core x86_64 machine at load average 8.8-9.2) the step's Python takes 28.6-29.0 µs,
-against 53.4-54.8 µs before this path was reworked, measured in the same session. In a
-real episode the same code costs several times more (121-127 µs a step at the 10th
-percentile at that load, 147-159 µs before): between two ``Batch.step`` calls the
-physics and the other processes evict numpy's code and data from the caches, and every
+2-core x86_64 machine at load average 6-9) the step's Python takes 28.6-29.8 µs, against
+53.4-54.8 µs before this path was reworked, measured in the same session. In a real
+episode the same code costs several times more (at the 10th percentile of steps 65-127
+µs, against 111-159 µs before): between two ``Batch.step`` calls the physics and the
+other processes evict numpy's code and data from the caches, and every
 numpy call then pays for it; fewer calls is what helps.
 
 Threads: ``nthread=0`` (the default) takes :func:`free_cores`, the smaller of the cores
-the load average leaves free and the cores idle over the last 50 ms (``/proc/stat``), so
+the load average leaves free and the cores idle over 50 ms (``/proc/stat``), so
 that a machine whose other core is busy gets one thread: two threads then wait for each
 other and lose to SyncVectorEnv. Pass ``nthread`` (``vector_kwargs={"nthread": 2}``
 through ``make_vec``) to override.
