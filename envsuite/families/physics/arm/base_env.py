@@ -122,6 +122,8 @@ class ArmEnv(EnvsuiteEnv[Any, np.ndarray, list[float]]):
             "invalid_action_penalty", invalid_action_penalty, 0.0, math.inf
         )
         self.render_mode = arguments.one_of("render_mode", render_mode, (None, "rgb_array"))
+        self._dense = self.reward_type == "dense"
+        self._vector = self.observation_mode == "vector"
         self.mujoco = mujoco_module()
         self.model = new_model()
         self.width, self.height = frame_size(self.model, width, height)
@@ -281,14 +283,14 @@ class ArmEnv(EnvsuiteEnv[Any, np.ndarray, list[float]]):
             self.high,
         )
         score, success, goal_distance = self.task.evaluate(tcp, qpos[0:3], self._goal, SCALAR)
-        reward = score if self.reward_type == "dense" else float(success)
+        reward = score if self._dense else float(success)
         info = {
             "success": success,
             "score": score,
             "goal_distance": goal_distance,
             "parse_error": None,
         }
-        if self.observation_mode == "vector":
+        if self._vector:
             return vector, reward - penalty, success, info
         info[TCP_KEY] = np.array(tcp)
         achieved = np.array(self.task.achieved(tcp, qpos[0:3]))

@@ -8,7 +8,7 @@ import numpy as np
 
 from envsuite.families.physics.arm import model
 from envsuite.families.physics.arm.base_env import ArmEnv
-from envsuite.families.physics.arm.task import ArmTask, Numerics, Point, distance, nearness, uniform
+from envsuite.families.physics.arm.task import ArmTask, Numerics, Point, nearness, uniform
 
 #: Box the pick-and-place goal is drawn from (x, y, z).
 PLACE_GOAL_LOW = (0.35, -0.25, 0.08)
@@ -33,7 +33,7 @@ class PickPlaceTask(ArmTask):
     def progress(self, tcp: Point, cube: Point, goal_distance: Any, xp: Numerics) -> Any:
         """0.2 × nearness(TCP, cube) + 0.2 × lift fraction + 0.4 × nearness(cube, goal)."""
         return (
-            self.tcp_cube_weight * nearness(distance(tcp, cube, xp))
+            self.tcp_cube_weight * nearness(xp.distance(tcp, cube))
             + self.lift_weight * self.lift(cube, xp)
             + self.goal_weight * nearness(goal_distance)
         )

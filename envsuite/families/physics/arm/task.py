@@ -165,7 +165,7 @@ class ArmTask:
 
     def evaluate(self, tcp: Point, cube: Point, goal: Point, xp: Numerics) -> tuple[Any, Any, Any]:
         """``(score, success, goal distance)`` of the state; the score is 1 iff success."""
-        goal_distance = distance(self.achieved(tcp, cube), goal, xp)
+        goal_distance = xp.distance(self.achieved(tcp, cube), goal)
         success = goal_distance < self.success_distance
         score = xp.select(success, 1.0, self.progress(tcp, cube, goal_distance, xp))
         return score, success, goal_distance
