@@ -24,11 +24,14 @@ with their number).
 Group ``gymnasium-pusher`` (when Gymnasium's MuJoCo envs import): Gymnasium's Pusher-v5
 against its own raw loop, for the reference figure.
 
-Measured on 2 cores, wall clock, five runs (mean of rounds): ``arm-vector-8``
-SyncVectorEnv 85.5-86.9 ms, batched env 46.2-48.4 ms (1.79-1.86x), raw ``Batch`` with
-the position stage 43.0-44.2 ms (1.96-2.00x), raw ``Batch`` 41.5-43.2 ms, raw loop
-75.6-77.0 ms (the batch on 2 threads: 1.78-1.84x); ``arm-vector-32`` 2.02-2.16x. The
-batched env's module docstring says where the time goes.
+Measured on 2 cores at load average 8.9 (2026-11-29, the repo's shared machine busy with
+other work), wall clock, five rounds, min / median: ``arm-vector-8`` SyncVectorEnv
+660 / 759 ms, batched env (one thread, as ``nthread=0`` picked) 648 / 708 ms, raw
+``Batch`` with the position stage 514 / 583 ms, raw ``Batch`` 625 / 692 ms (both on two
+threads then; the raw batches now get the thread count the env picks, so that both do the
+same work), raw loop 613 / 735 ms: at that load the spread between rounds is larger than
+the differences.
+The batched env's module docstring says where the time goes.
 
 ``pytest tests/benchmarks/test_arm_speed.py --benchmark-enable`` prints each group's
 table, and every vector row puts ``env_steps_per_s`` (mean and best round) in its
@@ -132,6 +135,11 @@ def batched_vector_env(num_envs: int) -> Any:
     return envsuite.make_vec(ARM, num_envs, vectorization_mode="vector_entry_point")
 
 
+def batched_threads() -> int:
+    """The thread count the batched env picks here now, which the raw batches get too."""
+    return int(batched_vector_env(NUM_ENVS).unwrapped.nthread)
+
+
 def record_rate(benchmark: Any, env_steps: int) -> None:
     """Put the env steps per second of the mean and of the best round in ``extra_info``."""
     stats = getattr(benchmark, "stats", None)
@@ -162,7 +170,7 @@ def test_vector_raw_mj_step_loop(benchmark: Any, vector_episodes: list[Recording
 
 @pytest.mark.benchmark(group="arm-vector-8")
 def test_vector_raw_mujoco_batch(benchmark: Any, vector_episodes: list[Recording]) -> None:
-    batch = mujoco_batch.Batch(new_model(), NUM_ENVS, 0)
+    batch = mujoco_batch.Batch(new_model(), NUM_ENVS, batched_threads())
     result = benchmark(raw_batch_episode, batch, vector_episodes, mujoco.mjtStage.mjSTAGE_NONE)
     assert result == expected_states(vector_episodes)
     record_rate(benchmark, NUM_ENVS * VECTOR_STEPS)
@@ -175,7 +183,7 @@ def test_vector_raw_mujoco_batch_observed(benchmark: Any, vector_episodes: list[
     ``stage=mjSTAGE_POS`` runs ``mj_fwdPosition`` after the substeps, where the single env
     runs ``mj_kinematics``: this row is what the batched env costs without its Python.
     """
-    batch = mujoco_batch.Batch(new_model(), NUM_ENVS, 0)
+    batch = mujoco_batch.Batch(new_model(), NUM_ENVS, batched_threads())
     stage = mujoco.mjtStage.mjSTAGE_POS
     result = benchmark(raw_batch_episode, batch, vector_episodes, stage)
     assert result == expected_states(vector_episodes)

@@ -122,6 +122,8 @@ class ArmEnv(EnvsuiteEnv[Any, np.ndarray, list[float]]):
             "invalid_action_penalty", invalid_action_penalty, 0.0, math.inf
         )
         self.render_mode = arguments.one_of("render_mode", render_mode, (None, "rgb_array"))
+        self._dense = self.reward_type == "dense"
+        self._vector = self.observation_mode == "vector"
         self.mujoco = mujoco_module()
         self.model = new_model()
         self.width, self.height = frame_size(self.model, width, height)
@@ -148,6 +150,9 @@ class ArmEnv(EnvsuiteEnv[Any, np.ndarray, list[float]]):
         self._ctrl = self.data.ctrl
         self._mocap_pos = self.data.mocap_pos
         self._site_xpos = self.data.site_xpos
+        self._hand = self.data.mocap_pos[HAND_MOCAP]
+        self._tcp = self.data.site_xpos[TCP_SITE]
+        self._cube_qvel = self.data.qvel[model.CUBE_LINVEL.start : model.CUBE_ANGVEL.stop]
 
     def _observation_space(self) -> spaces.Space[Any]:
         box = spaces.Box(self.low, self.high)
@@ -184,9 +189,9 @@ class ArmEnv(EnvsuiteEnv[Any, np.ndarray, list[float]]):
         d.qpos[0:2] = cube_xy
         d.mocap_pos[GOAL_MOCAP] = goal
         self.target = list(model.HOME_TCP)
-        self._mocap_pos[HAND_MOCAP] = hand_position(self.target)
+        self._hand[:] = hand_position(self.target)
         mujoco.mj_forward(m, d)
-        self.previous_tcp = self._site_xpos[TCP_SITE].tolist()
+        self.previous_tcp = self._tcp.tolist()
         observation_, _, _, info = self._outcome(0.0)
         return observation_, info
 
@@ -241,8 +246,13 @@ class ArmEnv(EnvsuiteEnv[Any, np.ndarray, list[float]]):
         x = lx if lx > x else x
         y = ly if ly > y else y
         z = lz if lz > z else z
-        self.target = [hx if hx < x else x, hy if hy < y else y, hz if hz < z else z]
-        self._mocap_pos[HAND_MOCAP] = hand_position(self.target)
+        x = hx if hx < x else x
+        y = hy if hy < y else y
+        z = hz if hz < z else z
+        self.target = [x, y, z]
+        # Element by element: cheaper than numpy's conversion of a sequence.
+        hand = self._hand
+        hand[0], hand[1], hand[2] = x, y, z + model.WRIST_TO_TCP  # hand_position's sum
         self._ctrl[0] = gripper_control(parsed[3])
         return self._simulate(0.0)
 
@@ -251,7 +261,7 @@ class ArmEnv(EnvsuiteEnv[Any, np.ndarray, list[float]]):
         return self._simulate(self.invalid_action_penalty)
 
     def _simulate(self, penalty: float) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        self.previous_tcp = self._site_xpos[TCP_SITE].tolist()
+        self.previous_tcp = self._tcp.tolist()
         self.mujoco.mj_step(self.model, self.data, self.frame_skip)
         # mj_step leaves positions one substep behind; observe the state it reached.
         self.mujoco.mj_kinematics(self.model, self.data)
@@ -260,27 +270,27 @@ class ArmEnv(EnvsuiteEnv[Any, np.ndarray, list[float]]):
 
     # -- observations and rewards ------------------------------------------------------
     def _outcome(self, penalty: float) -> tuple[Any, float, bool, dict[str, Any]]:
-        tcp = self._site_xpos[TCP_SITE].tolist()
+        tcp = self._tcp.tolist()
         qpos = self._qpos.tolist()
         vector = observation.observation_row(
             tcp,
             self.previous_tcp,
             qpos,
-            self._qvel[:6].tolist(),
+            self._cube_qvel.tolist(),
             self._goal if self.goal_observable else None,
             self.control_dt,
             self.low,
             self.high,
         )
         score, success, goal_distance = self.task.evaluate(tcp, qpos[0:3], self._goal, SCALAR)
-        reward = score if self.reward_type == "dense" else float(success)
+        reward = score if self._dense else float(success)
         info = {
             "success": success,
             "score": score,
             "goal_distance": goal_distance,
             "parse_error": None,
         }
-        if self.observation_mode == "vector":
+        if self._vector:
             return vector, reward - penalty, success, info
         info[TCP_KEY] = np.array(tcp)
         achieved = np.array(self.task.achieved(tcp, qpos[0:3]))
@@ -326,7 +336,10 @@ class ArmEnv(EnvsuiteEnv[Any, np.ndarray, list[float]]):
 
     def __getstate__(self) -> dict[str, Any]:
         """Everything but the renderer and the module handle (MjModel/MjData pickle)."""
-        views = ("_qpos", "_qvel", "_ctrl", "_mocap_pos", "_site_xpos", "_renderer", "mujoco")
+        views = (
+            *("_qpos", "_qvel", "_ctrl", "_mocap_pos", "_site_xpos", "_hand", "_tcp"),
+            *("_cube_qvel", "_renderer", "mujoco"),
+        )
         return {k: v for k, v in self.__dict__.items() if k not in views}
 
     def __setstate__(self, state: dict[str, Any]) -> None:

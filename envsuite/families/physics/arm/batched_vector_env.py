@@ -20,25 +20,32 @@ position stage, ``mj_fwdPosition`` (about 3 µs a simulation, collisions include
 0.45 µs). A persistent batch (``persistent=True``) would not help: it skips work only when
 the next step can continue from stages computed at the new state, which needs the
 velocity stage and unchanged inputs, and the hand's mocap target moves every step. It
-measured the same as the default batch, which is kept. The common step (every action a
-finite numeric array, no episode to restart) takes a short path: no per-row parsing,
-targets updated in place, the infos' constant arrays copied from templates; the rest is
-the shared observation writer and task scoring. ``envsuite bench --rows arm-batch``
-measures 58-59 µs of CPU a step for 8 envs beyond the raw ``Batch`` doing the same physics
-(2026-11-28, this repo's shared 2-core x86_64 machine, load average about 3), and the env
-1.08-1.09x SyncVectorEnv's speed with one thread (``nthread=0`` picked one: the other core
-was busy).
+measured the same as the default batch, which is kept.
 
-Speed (2 cores, wall clock, ``tests/benchmarks/test_arm_speed.py``, 100 steps of 8
-ArmPush envs with oracle actions, five runs, mean of rounds): SyncVectorEnv over
-``envsuite.make`` 85.5-86.9 ms, this env 46.2-48.4 ms, 1.79-1.86x. It does not reach 2x
-at 8 envs on 2 cores, and could not by cutting Python alone: the raw ``Batch`` doing the
-same physics with the same position stage and no env code at all takes 43.0-44.2 ms,
-1.96-2.00x, because the batch itself gets only 1.78-1.84x over a sequential ``mj_step``
-loop on 2 threads. The 8 simulations cost 80-120 µs a step each, varying with their
-contacts, so the thread that runs the last one leaves the other idle for about 20 µs a
-step; the rest of the margin is the position stage (10-15 µs a step) and this env's
-Python. With 32 envs the Python is shared by four times the physics: 2.02-2.16x.
+The common step (every action a finite numeric array, no episode to restart) takes a
+short path of about forty numpy calls and no per-env Python: actions widened and clipped
+into a preallocated buffer, targets and grips updated in place, the observations written
+by :class:`~envsuite.families.physics.arm.observation.ObservationWriter` and the scores by
+:class:`~envsuite.families.physics.arm.batch_scoring.BatchScorer` (both with
+:meth:`ArmTask.evaluate`'s and the single env's bits), episode lengths kept as a step
+count less each episode's first step (no array update, no truncation test before the
+earliest episode can reach the limit), the infos' constant arrays copied from templates.
+Its work arrays are coordinate-major (``(3, n)``; the env's ``(n, 3)`` arrays are their
+transposes), because at a vector env's sizes numpy's per-call cost is the cost, and it is
+two to three times higher on strided views. With ``Batch.step`` replaced by a no-op (8
+envs, one thread, minimum over 200 rounds of 50 steps, 2026-11-29 on this repo's shared
+2-core x86_64 machine at load average 6-9) the step's Python takes 28.6-29.8 µs, against
+53.4-54.8 µs before this path was reworked, measured in the same session. In a real
+episode the same code costs several times more (at the 10th percentile of steps 65-127
+µs, against 111-159 µs before): between two ``Batch.step`` calls the physics and the
+other processes evict numpy's code and data from the caches, and every
+numpy call then pays for it; fewer calls is what helps.
+
+Threads: ``nthread=0`` (the default) takes :func:`free_cores`, the smaller of the cores
+the load average leaves free and the cores idle over 50 ms (``/proc/stat``), so
+that a machine whose other core is busy gets one thread: two threads then wait for each
+other and lose to SyncVectorEnv. Pass ``nthread`` (``vector_kwargs={"nthread": 2}``
+through ``make_vec``) to override.
 """
 
 from __future__ import annotations
@@ -46,6 +53,7 @@ from __future__ import annotations
 import functools
 import math
 import os
+import time
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -57,37 +65,92 @@ from gymnasium.vector.utils import batch_space
 from envsuite.families.physics.arm import model, observation
 from envsuite.families.physics.arm.base_env import (
     GOAL_MOCAP,
+    HALF_GRIPPER_SPAN,
     HAND_MOCAP,
     NOT_FINITE,
     TCP_SITE,
     ArmEnv,
     gripper_control,
 )
+from envsuite.families.physics.arm.batch_scoring import BatchScorer
 from envsuite.families.physics.arm.goal_reward import NOT_GOAL_CONDITIONED, TCP_KEY, goal_reward
+from envsuite.families.physics.arm.observation import clip
 from envsuite.families.physics.arm.pick_place import ArmPickPlaceEnv
 from envsuite.families.physics.arm.push import ArmPushEnv
 from envsuite.families.physics.arm.reach import ArmReachEnv
-from envsuite.families.physics.arm.task import ARRAY
 from envsuite.registry import import_optional
 from envsuite.seeding import derive_seeds
+
+#: Seconds over which :func:`idle_cores` watches the cores (a few of Linux's 10 ms ticks).
+IDLE_SAMPLE_SECONDS = 0.05
+
+
+def _cpu_times(cpus: set[int]) -> dict[int, tuple[int, int]]:
+    """(idle, total) ticks of each of ``cpus`` from ``/proc/stat``."""
+    times: dict[int, tuple[int, int]] = {}
+    with open("/proc/stat", encoding="ascii") as stat:
+        for line in stat:
+            name, *fields = line.split()
+            if not name.startswith("cpu") or name == "cpu":
+                if times:  # the cpuN lines come together, first
+                    break
+                continue
+            cpu = int(name[3:])
+            if cpu in cpus:
+                ticks = [int(v) for v in fields[:8]]  # guest time is already in user
+                times[cpu] = (ticks[3] + ticks[4], sum(ticks))  # idle + iowait
+    return times
+
+
+def idle_cores(cpus: set[int], seconds: float = IDLE_SAMPLE_SECONDS) -> float | None:
+    """How many of ``cpus`` sat idle over the next ``seconds``, summed as fractions.
+
+    Read from Linux's ``/proc/stat`` before and after a short sleep, so it sees the load
+    of now, where the load average trails by a minute. None where that file is missing
+    or unreadable (other platforms).
+    """
+    try:
+        before = _cpu_times(cpus)
+        time.sleep(seconds)
+        after = _cpu_times(cpus)
+    except (OSError, ValueError, IndexError):
+        return None
+    idle = 0.0
+    for cpu, (idle_after, total_after) in after.items():
+        if cpu not in before:
+            return None
+        idle_before, total_before = before[cpu]
+        if total_after > total_before:
+            idle += (idle_after - idle_before) / (total_after - total_before)
+    return idle if after else None
 
 
 def free_cores() -> int:
     """Cores this process may use that other work leaves free now (at least 1).
 
-    The cores the process may run on, less the one-minute load average beyond this
-    process's own running thread, rounded: on an idle 2-core machine 2, with one other
-    busy process 1, on a machine loaded past its cores 1. Where the load average is
-    unknown, every usable core.
+    The smaller of two estimates, each capped at the cores the process may run on:
+    those cores less the one-minute load average beyond this process's own running
+    thread, rounded (on an idle 2-core machine 2, with one other busy process 1, on a
+    machine loaded past its cores 1); and the cores that sat idle over the last
+    :data:`IDLE_SAMPLE_SECONDS` (:func:`idle_cores`; a core counts when it was idle
+    three quarters of the time), which sees a machine that just got busy. Where
+    neither is known, every usable core.
     """
     affinity = getattr(os, "sched_getaffinity", None)
-    usable = len(affinity(0)) if affinity is not None else os.cpu_count() or 1
+    cpus = set(affinity(0)) if affinity is not None else set(range(os.cpu_count() or 1))
+    usable = len(cpus)
+    free = usable
     try:
         load = os.getloadavg()[0]
     except (AttributeError, OSError):  # no load average on this platform
-        return usable
-    others = max(load - 1.0, 0.0)
-    return max(1, min(usable, math.floor(usable - others + 0.5)))
+        pass
+    else:
+        free = min(free, math.floor(usable - max(load - 1.0, 0.0) + 0.5))
+    if free > 1:
+        idle = idle_cores(cpus)
+        if idle is not None:
+            free = min(free, math.floor(idle + 0.25))
+    return max(1, free)
 
 
 class ArmBatchedVectorEnv(VectorEnv[Any, np.ndarray, np.ndarray]):
@@ -139,7 +202,7 @@ class ArmBatchedVectorEnv(VectorEnv[Any, np.ndarray, np.ndarray]):
         if isinstance(nthread, bool) or not isinstance(nthread, int | np.integer) or nthread < 0:
             raise ValueError(f"nthread must be an int >= 0, got {nthread!r}")
         #: Threads stepping the simulations.
-        self.nthread = int(nthread) or min(free_cores(), num_envs)
+        self.nthread = int(nthread) or (1 if num_envs == 1 else min(free_cores(), num_envs))
         self.batch = batch_module.Batch(t.model, num_envs, self.nthread)
         # Live views of the batch's arrays, which never move: state rows (written before a
         # step, read after it) and the site positions the step copies out.
@@ -156,19 +219,51 @@ class ArmBatchedVectorEnv(VectorEnv[Any, np.ndarray, np.ndarray]):
         self._tcp_high = np.array(model.TCP_HIGH)
         self._tcp_to_hand = np.array([0.0, 0.0, model.WRIST_TO_TCP])
         self._action_shape = (num_envs, 4)
+        # The common step's arrays hold one row per coordinate and one column per env
+        # (the env's (n, 3) arrays are their transposes): numpy's call costs more than its
+        # arithmetic at these sizes, and much more on strided views. Its constants are
+        # arrays of its shapes: numpy converts a Python float on every call.
+        n = num_envs
+        self._action_rows = np.zeros((4, n))
+        self._moves, self._grips = self._action_rows[:3], self._action_rows[3]
+        self._minus_ones, self._ones = np.full((4, n), -1.0), np.ones((4, n))
+        self._target_rows, self._scaled = np.zeros((3, n)), np.zeros((3, n))
+        self._scales = np.full((3, n), self.scale)
+        self._box_low = np.repeat(self._tcp_low[:, None], n, axis=1)
+        self._box_high = np.repeat(self._tcp_high[:, None], n, axis=1)
+        self._tcp_to_hands = np.repeat(self._tcp_to_hand[:, None], n, axis=1)
+        self._hand_rows = self._hand.T
+        self._grip_targets = np.zeros(n)
+        self._grip_ones = np.ones(n)
+        self._half_spans = np.full(n, HALF_GRIPPER_SPAN)
+        self._margins = np.full(n, model.FINGER_LIMIT_MARGIN)
+        self._goal_rows, self._previous_rows = np.zeros((3, n)), np.zeros((3, n))
 
         # The infos' constant arrays, copied each step (a copy is cheaper than a new array).
         self._every = np.ones(num_envs, dtype=bool)
+        self._none = np.zeros(num_envs, dtype=bool)
         self._no_errors = np.full(num_envs, None, dtype=object)
 
         self.rngs: list[np.random.Generator | None] = [None] * num_envs
-        self.goals = np.zeros((num_envs, 3))
-        self.targets = np.zeros((num_envs, 3))
-        self.previous_tcp = np.zeros((num_envs, 3))
-        self.elapsed = np.zeros(num_envs, dtype=np.int64)
+        self.goals = self._goal_rows.T
+        self.targets = self._target_rows.T
+        self.previous_tcp = self._previous_rows.T
+        self._writer = observation.ObservationWriter(
+            self._tcp, self.previous_tcp, self._qpos, self._qvel, self.control_dt, t.low, t.high
+        )
+        # The scorer reads the positions the writer copied out, as contiguous rows.
+        self._scorer = BatchScorer(self.task, self._writer.tcp.T, self._writer.cube.T, self.goals)
+        # Episode lengths as the step count less each episode's first step: one Python
+        # int a step instead of an array update, and no truncation test before the
+        # earliest episode can reach the limit.
+        self._steps = 0
+        self._started = np.zeros(num_envs, dtype=np.int64)
+        self._first_truncation = math.inf
         self._stage = int(mujoco.mjtStage.mjSTAGE_POS)
-        self._autoreset = np.zeros(num_envs, dtype=bool)
+        self._autoreset = self._none
         self._any_autoreset = False
+        self._dense = t.reward_type == "dense"
+        self._vector = t.observation_mode == "vector"
 
     # -- reset -------------------------------------------------------------------------
     def reset(
@@ -226,7 +321,17 @@ class ArmBatchedVectorEnv(VectorEnv[Any, np.ndarray, np.ndarray]):
         self._mocap[ids, HAND_MOCAP] = self.targets[ids] + self._tcp_to_hand
         self.batch.forward(ids)
         self.previous_tcp[ids] = self._site_xpos[ids, TCP_SITE]
-        self.elapsed[ids] = 0
+        if self.template.goal_observable:
+            self._writer.set_goals(ids, self.goals[ids])
+        self._started[ids] = self._steps
+        if self.max_episode_steps is not None:
+            self._first_truncation = int(self._started.min()) + self.max_episode_steps
+
+    @property
+    def elapsed(self) -> np.ndarray:
+        """Steps taken in each env's episode."""
+        elapsed: np.ndarray = self._steps - self._started
+        return elapsed
 
     # -- step --------------------------------------------------------------------------
     def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
@@ -243,25 +348,35 @@ class ArmBatchedVectorEnv(VectorEnv[Any, np.ndarray, np.ndarray]):
             # A sum is finite when every term is (an overflow only sends it the long way).
             and math.isfinite(np.add.reduce(actions, axis=None))
         ):
-            values = np.maximum(actions, -1.0, dtype=np.float64)  # float32 actions widen first
-            return self._step_every_env(np.minimum(values, 1.0, out=values))
+            rows = self._action_rows
+            rows[...] = actions.T  # widened to float64, then clipped
+            clip(rows, self._minus_ones, self._ones, out=rows)
+            return self._step_every_env()
         values, errors = self._parse(actions)
         if errors is None and not self._any_autoreset:
-            return self._step_every_env(values)
+            self._action_rows[...] = values.T
+            return self._step_every_env()
         return self._step_some_envs(values, errors)
 
-    def _step_every_env(
-        self, values: np.ndarray
-    ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        """The common case: every action well formed, no episode to restart."""
-        targets = self.targets
-        targets += values[:, :3] * self.scale
-        np.minimum(np.maximum(targets, self._tcp_low, out=targets), self._tcp_high, out=targets)
-        np.add(targets, self._tcp_to_hand, out=self._hand)
-        self._grip[:] = gripper_control(values[:, 3])
-        np.copyto(self.previous_tcp, self._tcp)
+    def _step_every_env(self) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """The common case: every action well formed, no episode to restart.
+
+        The clipped actions are in ``self._action_rows``. Every operation writes in
+        place, in the single env's order: target + move × scale, clipped into the box.
+        """
+        targets, scaled, grip = self._target_rows, self._scaled, self._grip_targets
+        np.multiply(self._moves, self._scales, out=scaled)
+        np.add(targets, scaled, out=targets)
+        clip(targets, self._box_low, self._box_high, out=targets)
+        np.add(targets, self._tcp_to_hands, out=self._hand_rows)
+        # gripper_control, in place: margin + half span × (1 - command)
+        np.subtract(self._grip_ones, self._grips, out=grip)
+        np.multiply(self._half_spans, grip, out=grip)
+        np.add(self._margins, grip, out=self._grip)
+        # Every batch call is followed by a write, so the writer holds the TCP positions.
+        self._previous_rows[...] = self._writer.tcp
         self.batch.step(None, self.frame_skip, self._stage)
-        self.elapsed += 1
+        self._steps += 1
         observations, rewards, success, infos = self._outcome(None)
         terminated, truncated = self._episode_ends(success, None)
         return observations, rewards, terminated, truncated, infos
@@ -285,7 +400,7 @@ class ArmBatchedVectorEnv(VectorEnv[Any, np.ndarray, np.ndarray]):
         self.previous_tcp[step_ids] = self._site_xpos[step_ids, TCP_SITE]
         if step_ids.size:
             self.batch.step(step_ids, nstep=self.frame_skip, stage=self._stage)
-        self.elapsed[step_ids] += 1
+        self._steps += 1
         self._start_episodes(np.flatnonzero(resetting))
 
         penalty = np.where(valid | resetting, 0.0, self.template.invalid_action_penalty)
@@ -303,20 +418,26 @@ class ArmBatchedVectorEnv(VectorEnv[Any, np.ndarray, np.ndarray]):
         self, success: np.ndarray, resetting: np.ndarray | None
     ) -> tuple[np.ndarray, np.ndarray]:
         """Terminations and truncations (none for envs that were just reset)."""
-        n = self.num_envs
-        if self.template.terminate_on_success:
+        terminate = self.template.terminate_on_success
+        truncate = self._steps >= self._first_truncation
+        if not (terminate or truncate):  # the common step: one new array for both
+            terminated, truncated = np.zeros((2, self.num_envs), dtype=bool)
+            self._autoreset, self._any_autoreset = self._none, False
+            return terminated, truncated
+        if terminate:
             terminated = success.copy()
             if resetting is not None:
                 terminated &= ~resetting
         else:
-            terminated = np.zeros(n, dtype=bool)
-        if self.max_episode_steps is None:
-            truncated = np.zeros(n, dtype=bool)
-        else:
+            terminated = self._none.copy()
+        if truncate:
             # As Gymnasium's TimeLimit: the limit truncates even a step that also terminates.
+            assert self.max_episode_steps is not None
             truncated = self.elapsed >= self.max_episode_steps
             if resetting is not None:
                 truncated &= ~resetting
+        else:
+            truncated = self._none.copy()
         self._autoreset = np.logical_or(terminated, truncated)
         self._any_autoreset = bool(np.count_nonzero(self._autoreset))
         return terminated, truncated
@@ -350,18 +471,9 @@ class ArmBatchedVectorEnv(VectorEnv[Any, np.ndarray, np.ndarray]):
     ) -> tuple[Any, np.ndarray, np.ndarray, dict[str, Any]]:
         """Observations, rewards, successes and infos of every env, at the current state."""
         tcp, t = self._tcp, self.template
-        vectors = observation.observation_rows(
-            tcp,
-            self.previous_tcp,
-            self._qpos,
-            self._qvel,
-            self.goals if t.goal_observable else None,
-            self.control_dt,
-            t.low,
-            t.high,
-        )
-        score, success, goal_distance = self.task.evaluate(tcp, self._cube, self.goals, ARRAY)
-        rewards = score.copy() if t.reward_type == "dense" else success.astype(np.float64)
+        vectors = self._writer.write()
+        score, success, goal_distance = self._scorer.evaluate()
+        rewards = score.copy() if self._dense else success.astype(np.float64)
         if penalty is not None:
             rewards -= penalty
         every = self._every.copy()  # each env reports every key
@@ -375,7 +487,7 @@ class ArmBatchedVectorEnv(VectorEnv[Any, np.ndarray, np.ndarray]):
             "parse_error": self._no_errors.copy(),
             "_parse_error": every,
         }
-        if t.observation_mode == "vector":
+        if self._vector:
             return vectors, rewards, success, infos
         infos[TCP_KEY] = tcp.copy()
         infos[f"_{TCP_KEY}"] = every

@@ -12,6 +12,7 @@ the very bytes the single env gives.
 
 from __future__ import annotations
 
+import importlib
 import struct
 from collections.abc import Mapping
 from typing import Any
@@ -19,6 +20,13 @@ from typing import Any
 import numpy as np
 
 from envsuite.families.physics.arm import model
+
+try:
+    _umath = importlib.import_module("numpy._core.umath")
+except ImportError:  # numpy 1.x
+    _umath = importlib.import_module("numpy.core.umath")
+#: numpy's clip ufunc: ``np.clip``'s work in one call, without its Python wrapper.
+clip: Any = _umath.clip
 
 #: (name, size) of each observation field, in order.
 FIELDS: tuple[tuple[str, int], ...] = (
@@ -138,15 +146,105 @@ def observation_row(
         *(goal if goal is not None else (0.0, 0.0, 0.0)),
     )  # fmt: skip
     try:
-        # One C call rounding to float32 as numpy's cast does, into a buffer the array owns.
-        values = np.frombuffer(bytearray(_ROW.pack(*row)), np.float32)
+        # One C call rounding to float32 as numpy's cast does; the clip writes a new array.
+        values = np.frombuffer(_ROW.pack(*row), np.float32)
     except (OverflowError, struct.error):  # beyond float32 (struct refuses; numpy gives inf)
         values = np.array(row, dtype=np.float32)
-    return np.minimum(np.maximum(values, low, out=values), high, out=values)
+    clipped: np.ndarray = clip(values, low, high)
+    return clipped
 
 
 #: Packs one observation row as native float32.
 _ROW = struct.Struct(f"={SIZE}f")
+
+
+class ObservationWriter:
+    """Writes the observations of ``n`` envs from state arrays that never move.
+
+    The batched vector env's state arrays (``mujoco.batch`` bindings) and its previous
+    TCP positions stay where they are for the env's life, so the writer binds every
+    view it needs once. Its float64 work array holds one row per observation entry and
+    one column per env, so that every field is a contiguous block: numpy's call costs
+    more than its arithmetic at a vector env's sizes, and much more on strided views.
+    A call copies the state in (three copies), runs four operations, clips and returns
+    the transposed float32 copy: the same operations as :func:`observation_row`, entry
+    by entry, so every value has the same bits. (Clipping in float64 then rounding to
+    float32 gives what rounding then clipping gives: rounding is monotonic and the
+    bounds are float32 numbers.) Scalars are given as arrays of the operands' shape:
+    numpy converts a Python float on every call.
+
+    The goal rows are not read from the state: :meth:`set_goals` writes them (they
+    change only when an episode starts), and they stay zero when the goal is hidden.
+
+    Attributes:
+        tcp: The TCP positions the last :meth:`write` read, ``(3, n)`` float64.
+        cube: The cube positions it read, ``(3, n)`` float64.
+    """
+
+    def __init__(
+        self,
+        tcp: np.ndarray,
+        previous_tcp: np.ndarray,
+        qpos: np.ndarray,
+        qvel: np.ndarray,
+        control_dt: float,
+        low: np.ndarray,
+        high: np.ndarray,
+    ) -> None:
+        """Bind the views.
+
+        Args:
+            tcp: TCP positions, ``(n, 3)``.
+            previous_tcp: TCP positions one control step ago, ``(n, 3)`` (fastest as the
+                transpose of a ``(3, n)`` array).
+            qpos: Joint positions, ``(n, nq)``.
+            qvel: Joint velocities, ``(n, nv)``.
+            control_dt: Seconds per env step.
+            low: Lower bounds from :func:`bounds`, as float32.
+            high: Upper bounds from :func:`bounds`, as float32.
+        """
+        n = tcp.shape[0]
+        finger = model.FINGER_QPOS.start
+        self.work = np.zeros((SIZE, n))
+        self._clipped = np.zeros((SIZE, n))
+        w = self.work
+        self.tcp = w[SLICES["tcp_pos"]]
+        self.cube = w[SLICES["cube_pos"]]
+        self._copies = (
+            (self.tcp, tcp.T),
+            (
+                w[SLICES["cube_pos"].start : SLICES["cube_quat"].stop],
+                qpos[:, model.CUBE_POS.start : model.CUBE_QUAT.stop].T,
+            ),
+            (
+                w[SLICES["cube_linvel"].start : SLICES["cube_angvel"].stop],
+                qvel[:, model.CUBE_LINVEL.start : model.CUBE_ANGVEL.stop].T,
+            ),
+        )
+        self._previous = previous_tcp.T
+        self._velocity = w[SLICES["tcp_vel"]]
+        self._control_dt = np.full((3, n), control_dt)
+        self._fingers = (qpos[:, finger], qpos[:, finger + 1], w[SLICES["gripper_gap"].start])
+        self._relative = w[SLICES["cube_from_tcp"]]
+        self._goal = w[SLICES["goal"]]
+        self._low = np.repeat(low.astype(np.float64)[:, None], n, axis=1)
+        self._high = np.repeat(high.astype(np.float64)[:, None], n, axis=1)
+
+    def set_goals(self, ids: Any, goals: np.ndarray) -> None:
+        """Show ``goals`` (``(len(ids), 3)``) in the observations of envs ``ids``."""
+        self._goal[:, ids] = goals.T
+
+    def write(self) -> np.ndarray:
+        """The observations (float32, ``(n, SIZE)``) of the current state, clipped."""
+        for target, source in self._copies:
+            target[...] = source
+        np.subtract(self.tcp, self._previous, out=self._velocity)
+        np.divide(self._velocity, self._control_dt, out=self._velocity)
+        left, right, gap = self._fingers
+        np.add(left, right, out=gap)
+        np.subtract(self.cube, self.tcp, out=self._relative)
+        clip(self.work, self._low, self._high, out=self._clipped)
+        return self._clipped.T.astype(np.float32, order="C")
 
 
 def observation_rows(
@@ -162,18 +260,9 @@ def observation_rows(
     """The observations (float32, ``(n, SIZE)``) of ``n`` envs; arrays have a leading ``n``.
 
     The same operations as :func:`observation_row`, column by column, so every value has
-    the same bits as the single env's.
+    the same bits (see :class:`ObservationWriter`, which this makes and runs once).
     """
-    finger = model.FINGER_QPOS.start
-    cube = qpos[:, model.CUBE_POS]
-    columns = [
-        tcp,
-        (tcp - previous_tcp) / control_dt,
-        (qpos[:, finger] + qpos[:, finger + 1])[:, None],
-        qpos[:, model.CUBE_POS.start : model.CUBE_QUAT.stop],
-        qvel[:, model.CUBE_LINVEL.start : model.CUBE_ANGVEL.stop],
-        cube - tcp,
-        goal if goal is not None else np.zeros((tcp.shape[0], 3)),
-    ]
-    values = np.concatenate(columns, axis=1, dtype=np.float32)
-    return np.minimum(np.maximum(values, low, out=values), high, out=values)
+    writer = ObservationWriter(tcp, previous_tcp, qpos, qvel, control_dt, low, high)
+    if goal is not None:
+        writer.set_goals(slice(None), goal)
+    return writer.write()

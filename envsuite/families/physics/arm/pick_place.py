@@ -8,7 +8,7 @@ import numpy as np
 
 from envsuite.families.physics.arm import model
 from envsuite.families.physics.arm.base_env import ArmEnv
-from envsuite.families.physics.arm.task import ArmTask, Numerics, Point, distance, nearness, uniform
+from envsuite.families.physics.arm.task import ArmTask, Numerics, Point, nearness, uniform
 
 #: Box the pick-and-place goal is drawn from (x, y, z).
 PLACE_GOAL_LOW = (0.35, -0.25, 0.08)
@@ -21,6 +21,9 @@ class PickPlaceTask(ArmTask):
     """Pick and place: the cube's centre within 5 cm of a goal 6 to 23 cm above its rest."""
 
     name = "pick_place"
+    tcp_cube_weight = 0.2
+    lift_weight = 0.2
+    goal_weight = 0.4
 
     def draw_goal(self, rng: np.random.Generator) -> np.ndarray:
         """A point in the air above the table."""
@@ -29,8 +32,15 @@ class PickPlaceTask(ArmTask):
 
     def progress(self, tcp: Point, cube: Point, goal_distance: Any, xp: Numerics) -> Any:
         """0.2 × nearness(TCP, cube) + 0.2 × lift fraction + 0.4 × nearness(cube, goal)."""
-        lift = xp.clip01((xp.height(cube) - model.CUBE_HALF) / FULL_LIFT)
-        return 0.2 * nearness(distance(tcp, cube, xp)) + 0.2 * lift + 0.4 * nearness(goal_distance)
+        return (
+            self.tcp_cube_weight * nearness(xp.distance(tcp, cube))
+            + self.lift_weight * self.lift(cube, xp)
+            + self.goal_weight * nearness(goal_distance)
+        )
+
+    def lift(self, cube: Point, xp: Numerics) -> Any:
+        """The cube's height above its rest over :data:`FULL_LIFT`, clipped into [0, 1]."""
+        return xp.clip01((xp.height(cube) - model.CUBE_HALF) / FULL_LIFT)
 
 
 class ArmPickPlaceEnv(ArmEnv):

@@ -8,7 +8,7 @@ import numpy as np
 
 from envsuite.families.physics.arm import model
 from envsuite.families.physics.arm.base_env import ArmEnv
-from envsuite.families.physics.arm.task import ArmTask, Numerics, Point, distance, nearness, uniform
+from envsuite.families.physics.arm.task import ArmTask, Numerics, Point, nearness, uniform
 
 #: Box the push goal is drawn from (x, y); the goal sits at the cube's resting height.
 PUSH_GOAL_LOW = (0.35, -0.25)
@@ -19,6 +19,8 @@ class PushTask(ArmTask):
     """Push: the cube's centre within 5 cm of a goal on the table."""
 
     name = "push"
+    tcp_cube_weight = 0.2
+    goal_weight = 0.6
 
     def draw_goal(self, rng: np.random.Generator) -> np.ndarray:
         """A point on the table, at the cube's resting height."""
@@ -27,7 +29,8 @@ class PushTask(ArmTask):
 
     def progress(self, tcp: Point, cube: Point, goal_distance: Any, xp: Numerics) -> Any:
         """0.2 × nearness of the TCP to the cube + 0.6 × nearness of the cube to the goal."""
-        return 0.2 * nearness(distance(tcp, cube, xp)) + 0.6 * nearness(goal_distance)
+        near_cube = nearness(xp.distance(tcp, cube))
+        return self.tcp_cube_weight * near_cube + self.goal_weight * nearness(goal_distance)
 
 
 class ArmPushEnv(ArmEnv):

@@ -27,6 +27,7 @@ class ReachTask(ArmTask):
     """Reach: the TCP within 5 cm of a goal drawn in the air above the table."""
 
     name = "reach"
+    goal_weight = 0.8
 
     def draw_goal(self, rng: np.random.Generator) -> np.ndarray:
         """A point in the reach box."""
@@ -48,7 +49,7 @@ class ReachTask(ArmTask):
 
     def progress(self, tcp: Point, cube: Point, goal_distance: Any, xp: Numerics) -> Any:
         """0.8 × nearness of the TCP to the goal."""
-        return 0.8 * nearness(goal_distance)
+        return self.goal_weight * nearness(goal_distance)
 
 
 class ArmReachEnv(ArmEnv):

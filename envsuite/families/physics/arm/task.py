@@ -105,6 +105,15 @@ class ArmTask:
         cube_low: Low corner (x, y) of the cube's start region.
         cube_high: High corner (x, y) of the cube's start region.
         min_travel: Least planar distance between the cube's start and the goal.
+        tcp_cube_weight: Weight of the nearness of the TCP to the cube in the progress.
+        lift_weight: Weight of the cube's lift (:meth:`lift`) in the progress.
+        goal_weight: Weight of the nearness of the achieved goal to the goal.
+
+    Every task's progress is ``tcp_cube_weight × nearness(TCP, cube) + lift_weight × lift
+    + goal_weight × nearness(goal distance)``, summed in that order, without the terms
+    whose weight is 0: the batched vector env's scorer
+    (:class:`~envsuite.families.physics.arm.batch_scoring.BatchScorer`) computes it so,
+    and a test holds it to :meth:`evaluate`'s bits.
     """
 
     name = ""
@@ -114,6 +123,9 @@ class ArmTask:
     min_travel = 0.1
     #: Draws of a layout before giving up (rejections are rare; this never happens).
     max_draws = 1000
+    tcp_cube_weight = 0.0
+    lift_weight = 0.0
+    goal_weight = 0.0
 
     def sample(self, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         """Draw the cube's start (x, y) and the goal (x, y, z) from ``rng``.
@@ -140,6 +152,10 @@ class ArmTask:
         """What is compared with the goal: the cube's position (the TCP's for Reach)."""
         return cube
 
+    def lift(self, cube: Point, xp: Numerics) -> Any:
+        """The cube's lift as a fraction in [0, 1] (tasks with a ``lift_weight``)."""
+        raise NotImplementedError
+
     def progress(self, tcp: Point, cube: Point, goal_distance: Any, xp: Numerics) -> Any:
         """Shaped progress in [0, 0.8] (exactly 0.8 only at the goal itself).
 
@@ -149,7 +165,7 @@ class ArmTask:
 
     def evaluate(self, tcp: Point, cube: Point, goal: Point, xp: Numerics) -> tuple[Any, Any, Any]:
         """``(score, success, goal distance)`` of the state; the score is 1 iff success."""
-        goal_distance = distance(self.achieved(tcp, cube), goal, xp)
+        goal_distance = xp.distance(self.achieved(tcp, cube), goal)
         success = goal_distance < self.success_distance
         score = xp.select(success, 1.0, self.progress(tcp, cube, goal_distance, xp))
         return score, success, goal_distance

@@ -228,7 +228,35 @@ def test_free_cores_follow_the_load(
 ) -> None:
     monkeypatch.setattr(batched.os, "sched_getaffinity", lambda _: set(range(cores)))
     monkeypatch.setattr(batched.os, "getloadavg", lambda: (load, load, load))
+    monkeypatch.setattr(batched, "idle_cores", lambda cpus: None)  # no /proc/stat
     assert batched.free_cores() == expected
+
+
+@pytest.mark.parametrize(("idle", "expected"), [(1.98, 2), (1.8, 2), (1.6, 1), (1.0, 1), (0.1, 1)])
+def test_free_cores_follow_the_cores_idle_now(
+    monkeypatch: pytest.MonkeyPatch, idle: float, expected: int
+) -> None:
+    """A machine that just got busy: the load average still says idle, /proc/stat not."""
+    monkeypatch.setattr(batched.os, "sched_getaffinity", lambda _: {0, 1})
+    monkeypatch.setattr(batched.os, "getloadavg", lambda: (0.1, 0.1, 0.1))
+    monkeypatch.setattr(batched, "idle_cores", lambda cpus: idle)
+    assert batched.free_cores() == expected
+
+
+def test_idle_cores_reads_the_usable_cpus_ticks(monkeypatch: pytest.MonkeyPatch) -> None:
+    samples = iter(
+        [
+            {0: (100, 1000), 1: (50, 1000), 2: (0, 1000)},
+            {0: (190, 1100), 1: (60, 1100), 2: (0, 1100)},
+        ]
+    )
+    monkeypatch.setattr(batched, "_cpu_times", lambda cpus: next(samples))
+    idle = batched.idle_cores({0, 1, 2}, seconds=0.0)
+    assert idle == pytest.approx(0.9 + 0.1 + 0.0)
+    monkeypatch.undo()
+    if os.path.exists("/proc/stat"):
+        real = batched._cpu_times(set(os.sched_getaffinity(0)))
+        assert real and all(total >= idle for idle, total in real.values())
 
 
 def test_free_cores_without_a_load_average(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -237,6 +265,7 @@ def test_free_cores_without_a_load_average(monkeypatch: pytest.MonkeyPatch) -> N
 
     monkeypatch.setattr(batched.os, "sched_getaffinity", lambda _: {0, 1, 2})
     monkeypatch.setattr(batched.os, "getloadavg", unknown)
+    monkeypatch.setattr(batched, "idle_cores", lambda cpus: None)
     assert batched.free_cores() == 3
 
 

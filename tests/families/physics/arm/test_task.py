@@ -11,6 +11,7 @@ if os.environ.get("ENVSUITE_REQUIRE_ALL_EXTRAS") != "1":
     pytest.importorskip("mujoco")
 
 from envsuite.families.physics.arm import observation
+from envsuite.families.physics.arm.batch_scoring import BatchScorer
 from envsuite.families.physics.arm.pick_place import PickPlaceTask
 from envsuite.families.physics.arm.push import PushTask
 from envsuite.families.physics.arm.reach import ReachTask
@@ -67,6 +68,21 @@ def test_scalar_and_array_scoring_give_the_same_bits(task: ArmTask):
         one = task.evaluate(tcp[i].tolist(), cube[i].tolist(), goal[i].tolist(), SCALAR)
         assert [type(v) for v in one] == [float, bool, float]
         assert one[0] == batched[0][i] and one[1] == batched[1][i] and one[2] == batched[2][i]
+
+
+@pytest.mark.parametrize("task", TASKS, ids=IDS)
+def test_the_batch_scorer_gives_the_bits_of_evaluate(task: ArmTask):
+    tcp, cube, goal = random_states(3, 300)
+    heights = [0.02, 0.05, 0.5, -0.01, 0.07, 0.1, 0.2, 1.0, 0.021, 0.0, 3.0, 0.03]
+    cube[: len(heights), 2] = heights  # lifts below, inside and beyond the lift's range
+    scorer = BatchScorer(task, tcp, cube, goal)
+    for _ in range(2):  # buffers reused: the second call must not see the first's values
+        ours = scorer.evaluate()
+        expected = task.evaluate(tcp, cube, goal, ARRAY)
+        for mine, theirs in zip(ours, expected, strict=True):
+            assert mine.dtype == theirs.dtype and mine.tobytes() == theirs.tobytes()
+        tcp += 0.01
+        cube -= 0.005
 
 
 def test_shaping_rewards_getting_closer():

@@ -1,0 +1,82 @@
+"""Scoring a batch of arm envs in few numpy calls, with :meth:`ArmTask.evaluate`'s bits.
+
+``ArmTask.evaluate`` on ``(n, 3)`` arrays (the ``ARRAY`` numerics) makes about twenty
+numpy calls on small temporaries, each costing more than its arithmetic at the batch
+sizes a vector env has. :class:`BatchScorer` gives the same results from buffers bound
+once: both distances (achieved goal to goal, TCP to cube) in one pass over an
+``(n, 2, 3)`` array, both nearness terms in one pass over ``(n, 2)``, then the task's
+weights, summed in the order every task's ``progress`` sums them (see
+:class:`~envsuite.families.physics.arm.task.ArmTask`). Every value is the same IEEE
+operation on the same operands as in ``evaluate``, so the bits are the same; a test
+holds the two to that.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envsuite.families.physics.arm.task import ARRAY, SHAPING_SCALE, ArmTask
+
+
+class BatchScorer:
+    """``task.evaluate(tcp, cube, goals, ARRAY)`` for arrays that never move.
+
+    The work arrays hold one row per coordinate and one column per env, and the inputs
+    are read through their transposes: with the ``(3, n)`` rows the batched env keeps
+    (its arrays are transposes of those), every operand is contiguous.
+
+    Args:
+        task: The task.
+        tcp: TCP positions, ``(n, 3)``.
+        cube: Cube positions, ``(n, 3)``.
+        goals: Goals, ``(n, 3)``.
+    """
+
+    def __init__(self, task: ArmTask, tcp: np.ndarray, cube: np.ndarray, goals: np.ndarray):
+        n = tcp.shape[0]
+        self.task = task
+        self._cube = cube
+        self._tcp_rows, self._cube_rows, self._goal_rows = tcp.T, cube.T, goals.T
+        self._achieved_rows = task.achieved(tcp, cube).T
+        # Per coordinate, pair 0: achieved goal - goal; pair 1: TCP - cube (Reach leaves
+        # it zero). Coordinates first, so that the sums read contiguous blocks.
+        self._pairs = np.zeros((3, 2, n))
+        self._squares = np.zeros((3, 2, n))
+        self._goal_pair, self._cube_pair = self._pairs[:, 0], self._pairs[:, 1]
+        self._distances = np.zeros((2, n))
+        self._terms = np.zeros((2, n))
+        self._with_cube = bool(task.tcp_cube_weight)
+        # Constants as arrays: numpy converts a Python float on every call.
+        self._weights = np.repeat([[task.goal_weight], [task.tcp_cube_weight]], n, axis=1)
+        self._scale = np.full((2, n), SHAPING_SCALE)
+        self._success_distance = np.full(n, task.success_distance)
+        self._ones = np.ones(n)
+
+    def evaluate(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(score, success, goal distance)`` of every env, each a new array."""
+        pairs, squares, distances, terms = self._pairs, self._squares, self._distances, self._terms
+        np.subtract(self._achieved_rows, self._goal_rows, out=self._goal_pair)
+        if self._with_cube:
+            np.subtract(self._tcp_rows, self._cube_rows, out=self._cube_pair)
+        np.multiply(pairs, pairs, out=squares)
+        x, y, z = squares
+        np.add(x, y, out=distances)  # (x² + y²) + z², as the task's distance
+        np.add(distances, z, out=distances)
+        np.sqrt(distances, out=distances)
+        goal_distance = distances[0].copy()
+        success = np.less(goal_distance, self._success_distance)
+        # nearness, s / (s + d); then weight × nearness, as progress has it
+        np.add(self._scale, distances, out=terms)
+        np.divide(self._scale, terms, out=terms)
+        np.multiply(terms, self._weights, out=terms)
+        task = self.task
+        if self._with_cube:
+            if task.lift_weight:
+                progress = np.add(terms[1], task.lift_weight * task.lift(self._cube, ARRAY))
+                progress += terms[0]
+            else:
+                progress = np.add(terms[1], terms[0])
+        else:
+            progress = terms[0]
+        score: np.ndarray = np.where(success, self._ones, progress)
+        return score, success, goal_distance
