@@ -7,12 +7,12 @@ logged for it must equal the env's. The replayed rewards must differ from one an
 reward that ignored the env (a constant, a count of tool calls) could not pass.
 
 Kept cheap for CI (none of it changes what is checked): the tokenizer's merges are learnt
-from the prompts (a Maze prompt with the tool header is 274 tokens instead of 1,528 of a byte each;
-attention grows with the square of the length), gradient checkpointing is off (it
-recomputes the forward pass to save memory this model does not need), and torch uses one
-thread: the suite runs beside the fresh-machine container's on two cores, where a second
-torch thread mostly spins. This module took 120 s of CPU before (one run), 32-36 s after
-(two runs), on this 2-core machine shared with other jobs (load 6-10).
+from the prompts (a Maze prompt with the tool header is 274 tokens instead of 1,528 of one
+byte each; attention grows with the square of the length), gradient checkpointing is off
+(it recomputes the forward pass to save memory this model does not need), and torch uses
+one thread: the suite runs beside the fresh-machine container's on two cores, where a
+second torch thread mostly spins. This module took 120 s of CPU before (one run), 32-36 s
+after (two runs), on this 2-core machine shared with other jobs (load 6-10).
 """
 
 from __future__ import annotations
