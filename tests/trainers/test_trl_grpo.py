@@ -5,6 +5,14 @@ steps; afterwards every completion the trainer logged is replayed in a fresh env
 (made from the row's id, kwargs and seed, outside the adapter), and the reward the trainer
 logged for it must equal the env's. The replayed rewards must differ from one another, so a
 reward that ignored the env (a constant, a count of tool calls) could not pass.
+
+Kept cheap for CI (none of it changes what is checked): the tokenizer's merges are learnt
+from the prompts (a Maze prompt with the tool header is 274 tokens instead of 1,528 of one
+byte each; attention grows with the square of the length), gradient checkpointing is off
+(it recomputes the forward pass to save memory this model does not need), and torch uses
+one thread: the suite runs beside the fresh-machine container's on two cores, where a
+second torch thread mostly spins. This module took 120 s of CPU before (one run), 32-36 s
+after (two runs), on this 2-core machine shared with other jobs (load 6-10).
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ from tests.trainers import tiny_trl_model as tiny  # sets HF_HUB_OFFLINE before 
 # isort: split
 
 import pytest
+import torch
 from trl import GRPOConfig, GRPOTrainer
 
 import envsuite
@@ -36,6 +45,15 @@ MAZE_KWARGS = {"width": 3, "height": 3, "max_turns": 4}
 MAZE_MOVES = ["up", "down", "left", "right", "jump"]
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _one_torch_thread() -> Iterator[None]:
+    """One torch thread for this module's tests (a second only spins on a busy machine)."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
+
+
 def _config(tmp_path: Path, tok: Any, answers: list[str], **overrides: Any) -> GRPOConfig:
     settings: dict[str, Any] = {
         "output_dir": str(tmp_path / "grpo"),
@@ -50,10 +68,16 @@ def _config(tmp_path: Path, tok: Any, answers: list[str], **overrides: Any) -> G
         "use_cpu": True,
         "seed": 0,
         "save_strategy": "no",
+        "gradient_checkpointing": False,
         "generation_kwargs": {"suppress_tokens": tiny.suppressed(tok, answers)},
     }
     settings.update(overrides)
     return GRPOConfig(**settings)
+
+
+def _texts(dataset: Any) -> list[str]:
+    """The prompts' messages, for the tokenizer's merges (shorter sequences, faster steps)."""
+    return [message["content"] for row in dataset for message in row["prompt"]]
 
 
 def _seed_of(dataset: Any) -> dict[str, int]:
@@ -70,7 +94,7 @@ def _logged(trainer: GRPOTrainer, name: str) -> list[tuple[Any, Any, float]]:
 
 def test_grpo_single_turn_rewards_are_the_envs(tmp_path: Path) -> None:
     dataset = prompt_dataset("envsuite/SAT-v0", range(4), SAT_KWARGS)
-    tok = tiny.tokenizer(SAT_ANSWERS)
+    tok = tiny.tokenizer(SAT_ANSWERS, _texts(dataset))
     trainer = GRPOTrainer(
         model=tiny.model(tok),
         reward_funcs=EnvReward(),
@@ -134,7 +158,7 @@ def _train_on_mazes(tmp_path: Path, remote: Any) -> tuple[GRPOTrainer, Any]:
     factory = environment_factory() if remote is None else environment_factory(remote)
     dataset = prompt_dataset("envsuite/Maze-v0", range(4), MAZE_KWARGS, single_turn=False)
     answers = [tiny.tool_call(move) for move in MAZE_MOVES]
-    tok = tiny.tokenizer(answers)
+    tok = tiny.tokenizer(answers, _texts(dataset))
     trainer = GRPOTrainer(
         model=tiny.model(tok),
         args=_config(

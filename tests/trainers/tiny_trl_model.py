@@ -1,9 +1,12 @@
 """A tiny randomly initialised chat model and a locally built tokenizer, for GRPO tests.
 
-Nothing is downloaded: the tokenizer is byte-level BPE without merges (every byte a
-token) built with ``tokenizers``, plus Qwen's chat special tokens and one added token per
-scripted answer (an answer is then one token, so a random model samples it); its chat
-template is Qwen 2.5's, as TRL ships it (TRL knows how to parse its tool calls).
+Nothing is downloaded: the tokenizer is byte-level BPE built with ``tokenizers``, plus
+Qwen's chat special tokens and one added token per scripted answer (an answer is then one
+token, so a random model samples it); its chat template is Qwen 2.5's, as TRL ships it
+(TRL knows how to parse its tool calls). Its merges are learnt from the chat template and
+texts the test passes (its prompts), so a multi-turn conversation is a few hundred tokens
+instead of one per byte: attention's cost grows with the square of the length, and the
+model's forward and backward passes were most of a multi-turn GRPO test's time.
 Generation is restricted to the answer tokens and the end of turn with ``suppress_tokens``
 (a generation setting TRL documents), so a random model answers in a few tokens.
 """
@@ -22,14 +25,24 @@ import pytest  # noqa: E402
 if os.environ.get("ENVSUITE_REQUIRE_ALL_EXTRAS") != "1":  # opted out: skip without the extra
     pytest.importorskip("trl")
 
+from collections.abc import Iterable  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import torch  # noqa: E402
 import trl  # noqa: E402
-from tokenizers import AddedToken, Tokenizer, decoders, models, pre_tokenizers  # noqa: E402
+from tokenizers import (  # noqa: E402
+    AddedToken,
+    Tokenizer,
+    decoders,
+    models,
+    pre_tokenizers,
+    trainers,
+)
 from transformers import PreTrainedTokenizerFast, Qwen2Config, Qwen2ForCausalLM  # noqa: E402
 
 SPECIAL = ("<|endoftext|>", "<|im_start|>", "<|im_end|>")
+#: Tokens the byte-level BPE may learn from its texts (the 256 bytes included).
+VOCAB_SIZE = 1024
 QWEN_TEMPLATE = Path(trl.__file__).parent / "chat_templates" / "qwen2_5.jinja"
 
 
@@ -39,12 +52,25 @@ def tool_call(action: str) -> str:
     return f"<tool_call>\n{arguments}\n</tool_call>"
 
 
-def tokenizer(answers: list[str]) -> PreTrainedTokenizerFast:
-    """A byte-level tokenizer with ``answers`` as single tokens and Qwen 2.5's chat template."""
-    alphabet = sorted(pre_tokenizers.ByteLevel.alphabet())
-    raw = Tokenizer(models.BPE(vocab={c: i for i, c in enumerate(alphabet)}, merges=[]))
+def tokenizer(answers: list[str], texts: Iterable[str] = ()) -> PreTrainedTokenizerFast:
+    """A byte-level tokenizer with ``answers`` as single tokens and Qwen 2.5's chat template.
+
+    Arguments:
+        answers: the scripted answers, one added token each.
+        texts: what the conversations will hold besides the chat template (prompts,
+            observations); the merges are learnt from them and the template. Any text
+            still encodes, byte by byte where no merge applies.
+    """
+    template = QWEN_TEMPLATE.read_text(encoding="utf-8")
+    raw = Tokenizer(models.BPE())
     raw.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)
     raw.decoder = decoders.ByteLevel()
+    merges = trainers.BpeTrainer(
+        vocab_size=VOCAB_SIZE,
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+        show_progress=False,
+    )
+    raw.train_from_iterator([template, *texts], merges)
     raw.add_special_tokens([AddedToken(s, special=True, normalized=False) for s in SPECIAL])
     raw.add_tokens([AddedToken(a, normalized=False) for a in answers])
     tok = PreTrainedTokenizerFast(
@@ -53,7 +79,7 @@ def tokenizer(answers: list[str]) -> PreTrainedTokenizerFast:
         pad_token="<|endoftext|>",
         padding_side="left",
     )
-    tok.chat_template = QWEN_TEMPLATE.read_text(encoding="utf-8")
+    tok.chat_template = template
     return tok
 
 
