@@ -7,7 +7,7 @@ from typing import Any, Literal
 import numpy as np
 from gymnasium import spaces
 
-from envsuite.action_parsing import parse_choice
+from envsuite.action_parsing import exact_answers, parse_choice
 from envsuite.env_base import EnvsuiteEnv
 from envsuite.families.decision.size_limits import (
     MAX_ARMS,
@@ -158,9 +158,25 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
 
         self.means = np.zeros(num_arms)
         self._vector = observation_mode != "text"
+        self._sums_rewards = text_history == "summary"
         self._blank_vector = np.zeros(num_arms + 2, dtype=np.float32)
-        # A vector observation starts as a copy of its arm's one-hot row.
+        # A vector observation starts as a copy of its arm's one-hot row; with Bernoulli
+        # arms, of the row that already holds the reward (0 or 1).
         self._one_hot_rows = list(np.eye(num_arms, num_arms + 2, dtype=np.float32))
+        paid_rows = np.eye(num_arms, num_arms + 2, dtype=np.float32)
+        paid_rows[:, -2] = 1.0
+        self._paid_rows = list(paid_rows)
+        # The usual text answer (just a button's name) looked up without the parser.
+        self._answers = exact_answers(self.names)
+        # The part of a round's text after "Round t:", per arm, for a paid and an unpaid
+        # Bernoulli pull (the reward shows as f"{reward:g}").
+        self._pressed = [
+            (
+                f" you pressed {name} and received reward {0.0:g}.",
+                f" you pressed {name} and received reward {1.0:g}.",
+            )
+            for name in self.names
+        ]
         self._half = horizon // 2
         self._bernoulli = arm_type == "bernoulli"
         self._reset_counters()
@@ -174,6 +190,8 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
         self.reward_sums = [0.0] * self.num_arms
         self.mean_list: list[float] = self.means.tolist()
         self.optimal_mean = max(self.mean_list)
+        # Each arm's pseudo-regret, optimal_mean - arm_mean, as every pull of it adds.
+        self._regrets = [self.optimal_mean - mean for mean in self.mean_list]
         self.cumulative_regret = 0.0
         self.history: list[str] = []
         self.text = ""
@@ -217,23 +235,26 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
 
     # -- actions -----------------------------------------------------------------------
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        """The base's step; the usual vector action (an ``int`` arm) goes straight to the pull.
+        """The base's step; the usual actions go straight to the pull.
 
-        The result is the base's to the byte (see :meth:`EnvsuiteEnv.step`); the shortcut
-        spares a vector step the general action checks, which cost more than the pull.
+        The usual actions are an ``int`` arm in vector mode and a button's bare name in
+        text mode. The result is the base's to the byte (see :meth:`EnvsuiteEnv.step`);
+        the shortcut spares a step the general action checks, which cost more than the
+        pull.
         """
-        if (
-            type(action) is int
-            and self._vector
-            and 0 <= action < self.num_arms
-            and not self._episode_over
-            and self.render_mode != "human"
-        ):
-            observation, reward, terminated, truncated, info = self._pull(action, penalised=False)
-            info["parse_error"] = None
-            self._last_observation = observation
-            self._episode_over = terminated
-            return observation, reward, terminated, truncated, info
+        if not self._episode_over and self.render_mode != "human":
+            kind = type(action)
+            arm: Any = None
+            if kind is int:
+                if self._vector and 0 <= action < self.num_arms:
+                    arm = action
+            elif kind is str and not self._vector:
+                arm = self._answers.get(action.lower())
+            if arm is not None:
+                result = self._pull(arm, False)
+                self._last_observation = result[0]
+                self._episode_over = result[2]
+                return result
         return super().step(action)
 
     def parse_action(self, action: Any) -> int:
@@ -244,80 +265,105 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
 
     def apply_action(self, parsed: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Pull the chosen arm."""
-        return self._pull(parsed, penalised=False)
+        return self._pull(parsed, False)
 
     def apply_invalid_action(self, message: str) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Penalty: the worst arm is pulled for the agent."""
-        return self._pull(int(np.argmin(self.means)), penalised=True)
+        return self._pull(int(np.argmin(self.means)), True)
 
-    def _pull(self, arm: int, *, penalised: bool) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+    def _pull(self, arm: int, penalised: bool) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """Pull ``arm``; the info ends with ``parse_error`` None (the base overwrites it)."""
         arm_mean = self.mean_list[arm]
         # The generator itself, not the np_random property: a step follows a reset, which
         # seeded it (the property would make one if there were none).
+        paid = False
         if self._bernoulli:
-            reward = float(self._np_random.random() < arm_mean)  # type: ignore[union-attr]
+            paid = self._np_random.random() < arm_mean  # type: ignore[union-attr]
+            reward = 1.0 if paid else 0.0
         else:
             reward = float(self._np_random.normal(arm_mean, self.reward_std))  # type: ignore[union-attr]
-        optimal_mean = self.optimal_mean
-        regret = optimal_mean - arm_mean
         # Per step only what every step needs; the end-of-episode figures come from counts.
         t = self.t = self.t + 1
         counts = self.counts
         counts[arm] += 1
         if t == self._half:
             self.first_half_counts = list(counts)
-        if self.text_history == "summary":
+        if self._sums_rewards:
             self.reward_sums[arm] += reward
+        regret = self._regrets[arm]
         cumulative_regret = self.cumulative_regret = self.cumulative_regret + regret
         terminated = t >= self.horizon
-
+        observation: Any
+        if self._vector:
+            if self._bernoulli:
+                observation = (self._paid_rows if paid else self._one_hot_rows)[arm].copy()
+            else:
+                observation = self._one_hot_rows[arm].copy()
+                observation[-2] = reward
+            observation[-1] = t / self.horizon  # as _observation makes it
+            if not terminated:
+                return observation, reward, False, False, {
+                    "arm": arm,
+                    "reward": reward,
+                    "optimal_mean": self.optimal_mean,
+                    "arm_mean": arm_mean,
+                    "regret": regret,
+                    "cumulative_regret": cumulative_regret,
+                    "t": t,
+                    "parse_error": None,
+                }  # fmt: skip
+        else:
+            observation = self.text = self._round_text(arm, paid, reward, penalised, terminated)
         info: dict[str, Any] = {
             "arm": arm,
             "reward": reward,
-            "optimal_mean": optimal_mean,
+            "optimal_mean": self.optimal_mean,
             "arm_mean": arm_mean,
             "regret": regret,
             "cumulative_regret": cumulative_regret,
             "t": t,
         }
-        observation: Any
-        if self._vector:
-            observation = self._one_hot_rows[arm].copy()  # as _observation makes it
-            observation[-2] = reward
-            observation[-1] = t / self.horizon
-        else:
+        if not self._vector:
             info["legal_actions"] = list(self.names)
-            observation = self.text = self._round_text(arm, reward, penalised, terminated)
         if terminated:
-            means = self.mean_list
-            second_half = [n - m for n, m in zip(counts, self.first_half_counts, strict=True)]
-            most_pulled = max(range(self.num_arms), key=second_half.__getitem__)
-            info["success"] = means[most_pulled] == optimal_mean
-            optimal_pulls = sum(
-                n for n, mean in zip(counts, means, strict=True) if mean == optimal_mean
-            )
-            info["score"] = optimal_pulls / self.horizon
-            info["opt_frac"] = info["score"]
+            info.update(self._final_info())
+        info["parse_error"] = None
         return observation, reward, terminated, False, info
 
+    def _final_info(self) -> dict[str, Any]:
+        """``success``, ``score`` and ``opt_frac`` of the episode that just ended."""
+        counts, means, optimal_mean = self.counts, self.mean_list, self.optimal_mean
+        second_half = [n - m for n, m in zip(counts, self.first_half_counts, strict=True)]
+        most_pulled = max(range(self.num_arms), key=second_half.__getitem__)
+        optimal_pulls = sum(
+            n for n, mean in zip(counts, means, strict=True) if mean == optimal_mean
+        )
+        score = optimal_pulls / self.horizon
+        return {"success": means[most_pulled] == optimal_mean, "score": score, "opt_frac": score}
+
     # -- observations ------------------------------------------------------------------
-    def _round_text(self, arm: int, reward: float, penalised: bool, terminated: bool) -> str:
-        shown = f"{reward:g}" if self.arm_type == "bernoulli" else f"{reward:.3f}"
+    def _round_text(
+        self, arm: int, paid: bool, reward: float, penalised: bool, terminated: bool
+    ) -> str:
         if penalised:
+            shown = f"{reward:g}" if self._bernoulli else f"{reward:.3f}"
             line = f"Round {self.t}: your answer named no single button, so a button was "
             line += f"pressed for you; reward {shown}."
+        elif self._bernoulli:
+            line = f"Round {self.t}:{self._pressed[arm][paid]}"
         else:
-            line = f"Round {self.t}: you pressed {self.names[arm]} and received reward {shown}."
+            line = f"Round {self.t}: you pressed {self.names[arm]} and received reward {reward:.3f}."
         self.history.append(line)
-        parts = self.history if self.text_history == "full" else [line]
-        if self.text_history == "summary":
-            parts = [line, self._summary()]
         ask = (
             "The game is over."
             if terminated
-            else (f"Round {self.t + 1} of {self.horizon}: which button do you press?")
+            else f"Round {self.t + 1} of {self.horizon}: which button do you press?"
         )
-        return "\n".join([*parts, ask])
+        if self.text_history == "last":
+            return f"{line}\n{ask}"
+        if self.text_history == "summary":
+            return f"{line}\n{self._summary()}\n{ask}"
+        return "\n".join([*self.history, ask])
 
     def _summary(self) -> str:
         rows = []
