@@ -179,6 +179,8 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
         ]
         self._half = horizon // 2
         self._bernoulli = arm_type == "bernoulli"
+        # Steps of this configuration take the shortest path (see step).
+        self._bernoulli_vector = self._bernoulli and self._vector and not self._sums_rewards
         self._reset_counters()
 
     def _reset_counters(self) -> None:
@@ -190,8 +192,9 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
         self.reward_sums = [0.0] * self.num_arms
         self.mean_list: list[float] = self.means.tolist()
         self.optimal_mean = max(self.mean_list)
-        # Each arm's pseudo-regret, optimal_mean - arm_mean, as every pull of it adds.
-        self._regrets = [self.optimal_mean - mean for mean in self.mean_list]
+        # Per arm, the info of a pull with the entries every pull of it shares (made at its
+        # first pull this episode): copying it costs less than building the dict.
+        self._info_templates: list[dict[str, Any] | None] = [None] * self.num_arms
         self.cumulative_regret = 0.0
         self.history: list[str] = []
         self.text = ""
@@ -242,19 +245,42 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
         the shortcut spares a step the general action checks, which cost more than the
         pull.
         """
-        if not self._episode_over and self.render_mode != "human":
-            kind = type(action)
-            arm: Any = None
-            if kind is int:
-                if self._vector and 0 <= action < self.num_arms:
-                    arm = action
-            elif kind is str and not self._vector:
-                arm = self._answers.get(action.lower())
+        if self._episode_over or self.render_mode == "human":
+            return super().step(action)
+        kind = type(action)
+        if kind is int and self._bernoulli_vector and 0 <= action < self.num_arms:
+            # _pull for this case, written out: the call and its branches would cost a
+            # fifth of the step.
+            arm_mean = self.mean_list[action]
+            info = self._info_templates[action]
+            if info is None:
+                info = self._info_templates[action] = self._info_template(action)
+            info = info.copy()
+            if self._np_random.random() < arm_mean:  # type: ignore[union-attr]
+                reward = info["reward"] = 1.0
+                observation = self._paid_rows[action].copy()
+            else:
+                reward = info["reward"] = 0.0
+                observation = self._one_hot_rows[action].copy()
+            t = self.t = info["t"] = self.t + 1
+            counts = self.counts
+            counts[action] += 1
+            if t == self._half:
+                self.first_half_counts = list(counts)
+            info["cumulative_regret"] = self.cumulative_regret = (
+                self.cumulative_regret + info["regret"]
+            )
+            observation[-1] = t / self.horizon
+            self._last_observation = observation
+            if t < self.horizon:
+                return observation, reward, False, False, info
+            return self._end_episode(observation, reward, info)
+        if kind is int and self._vector and 0 <= action < self.num_arms:
+            return self._pull(action, False)
+        if kind is str and not self._vector:
+            arm = self._answers.get(action.lower())
             if arm is not None:
-                result = self._pull(arm, False)
-                self._last_observation = result[0]
-                self._episode_over = result[2]
-                return result
+                return self._pull(arm, False)
         return super().step(action)
 
     def parse_action(self, action: Any) -> int:
@@ -272,7 +298,11 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
         return self._pull(int(np.argmin(self.means)), True)
 
     def _pull(self, arm: int, penalised: bool) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        """Pull ``arm``; the info ends with ``parse_error`` None (the base overwrites it)."""
+        """Pull ``arm``, and record the step as the base's ``step`` does.
+
+        The info ends with ``parse_error`` None (the base's ``step`` overwrites it), so
+        that a shortcut step can return the result as it is.
+        """
         arm_mean = self.mean_list[arm]
         # The generator itself, not the np_random property: a step follows a reset, which
         # seeded it (the property would make one if there were none).
@@ -290,45 +320,58 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
             self.first_half_counts = list(counts)
         if self._sums_rewards:
             self.reward_sums[arm] += reward
-        regret = self._regrets[arm]
-        cumulative_regret = self.cumulative_regret = self.cumulative_regret + regret
-        terminated = t >= self.horizon
+        info = self._info_templates[arm]
+        if info is None:
+            info = self._info_templates[arm] = self._info_template(arm)
+        info = info.copy()
+        info["reward"] = reward
+        info["cumulative_regret"] = self.cumulative_regret = (
+            self.cumulative_regret + info["regret"]
+        )
+        info["t"] = t
         observation: Any
         if self._vector:
-            if self._bernoulli:
-                observation = (self._paid_rows if paid else self._one_hot_rows)[arm].copy()
+            if paid:
+                observation = self._paid_rows[arm].copy()
             else:
                 observation = self._one_hot_rows[arm].copy()
-                observation[-2] = reward
+                if not self._bernoulli:
+                    observation[-2] = reward
             observation[-1] = t / self.horizon  # as _observation makes it
-            if not terminated:
-                return observation, reward, False, False, {
-                    "arm": arm,
-                    "reward": reward,
-                    "optimal_mean": self.optimal_mean,
-                    "arm_mean": arm_mean,
-                    "regret": regret,
-                    "cumulative_regret": cumulative_regret,
-                    "t": t,
-                    "parse_error": None,
-                }  # fmt: skip
         else:
-            observation = self.text = self._round_text(arm, paid, reward, penalised, terminated)
+            info["legal_actions"] = list(self.names)
+            observation = self.text = self._round_text(arm, paid, reward, penalised, t)
+        self._last_observation = observation
+        if t < self.horizon:
+            return observation, reward, False, False, info
+        return self._end_episode(observation, reward, info)
+
+    def _end_episode(
+        self, observation: Any, reward: float, info: dict[str, Any]
+    ) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The last pull's result: its info gains the end-of-episode figures."""
+        del info["parse_error"]  # it comes last, after the end-of-episode figures
+        info.update(self._final_info())
+        info["parse_error"] = None
+        self._episode_over = True
+        return observation, reward, True, False, info
+
+    def _info_template(self, arm: int) -> dict[str, Any]:
+        """A pull's info for ``arm``, its per-pull entries (reward, ...) left None."""
+        arm_mean = self.mean_list[arm]
         info: dict[str, Any] = {
             "arm": arm,
-            "reward": reward,
+            "reward": None,
             "optimal_mean": self.optimal_mean,
             "arm_mean": arm_mean,
-            "regret": regret,
-            "cumulative_regret": cumulative_regret,
-            "t": t,
+            "regret": self.optimal_mean - arm_mean,
+            "cumulative_regret": None,
+            "t": None,
         }
         if not self._vector:
-            info["legal_actions"] = list(self.names)
-        if terminated:
-            info.update(self._final_info())
+            info["legal_actions"] = None
         info["parse_error"] = None
-        return observation, reward, terminated, False, info
+        return info
 
     def _final_info(self) -> dict[str, Any]:
         """``success``, ``score`` and ``opt_frac`` of the episode that just ended."""
@@ -342,22 +385,20 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
         return {"success": means[most_pulled] == optimal_mean, "score": score, "opt_frac": score}
 
     # -- observations ------------------------------------------------------------------
-    def _round_text(
-        self, arm: int, paid: bool, reward: float, penalised: bool, terminated: bool
-    ) -> str:
+    def _round_text(self, arm: int, paid: bool, reward: float, penalised: bool, t: int) -> str:
         if penalised:
             shown = f"{reward:g}" if self._bernoulli else f"{reward:.3f}"
-            line = f"Round {self.t}: your answer named no single button, so a button was "
+            line = f"Round {t}: your answer named no single button, so a button was "
             line += f"pressed for you; reward {shown}."
         elif self._bernoulli:
-            line = f"Round {self.t}:{self._pressed[arm][paid]}"
+            line = f"Round {t}:{self._pressed[arm][paid]}"
         else:
-            line = f"Round {self.t}: you pressed {self.names[arm]} and received reward {reward:.3f}."
+            line = f"Round {t}: you pressed {self.names[arm]} and received reward {reward:.3f}."
         self.history.append(line)
         ask = (
             "The game is over."
-            if terminated
-            else f"Round {self.t + 1} of {self.horizon}: which button do you press?"
+            if t >= self.horizon
+            else f"Round {t + 1} of {self.horizon}: which button do you press?"
         )
         if self.text_history == "last":
             return f"{line}\n{ask}"
