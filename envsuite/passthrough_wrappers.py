@@ -42,10 +42,10 @@ def _passthrough_top(env: Any) -> Any | None:
     top = None
     layer = env
     while isinstance(layer, gymnasium.Wrapper):
-        if type(layer) in _PASSTHROUGH:
-            top = layer if top is None else top
-        else:
-            top = None
+        if type(layer) not in _PASSTHROUGH:
+            top = None  # the run must reach the base env unbroken
+        elif top is None:
+            top = layer
         layer = layer.env
     return top
 

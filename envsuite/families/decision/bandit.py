@@ -325,9 +325,8 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
             info = self._info_templates[arm] = self._info_template(arm)
         info = info.copy()
         info["reward"] = reward
-        info["cumulative_regret"] = self.cumulative_regret = (
-            self.cumulative_regret + info["regret"]
-        )
+        cumulative_regret = self.cumulative_regret = self.cumulative_regret + info["regret"]
+        info["cumulative_regret"] = cumulative_regret
         info["t"] = t
         observation: Any
         if self._vector:
