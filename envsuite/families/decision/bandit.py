@@ -179,8 +179,11 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
         ]
         self._half = horizon // 2
         self._bernoulli = arm_type == "bernoulli"
-        # Steps of this configuration take the shortest path (see step).
-        self._bernoulli_vector = self._bernoulli and self._vector and not self._sums_rewards
+        # Int actions of this configuration take the shortest path (see step); the render
+        # mode is the one the env was made with, as in Gymnasium.
+        self._quick_ints = (
+            self._bernoulli and self._vector and not self._sums_rewards and render_mode != "human"
+        )
         self._reset_counters()
 
     def _reset_counters(self) -> None:
@@ -245,10 +248,12 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
         the shortcut spares a step the general action checks, which cost more than the
         pull.
         """
-        if self._episode_over or self.render_mode == "human":
-            return super().step(action)
-        kind = type(action)
-        if kind is int and self._bernoulli_vector and 0 <= action < self.num_arms:
+        if (
+            type(action) is int
+            and self._quick_ints
+            and 0 <= action < self.num_arms
+            and not self._episode_over
+        ):
             # _pull for this case, written out: the call and its branches would cost a
             # fifth of the step.
             arm_mean = self.mean_list[action]
@@ -275,6 +280,9 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
             if t < self.horizon:
                 return observation, reward, False, False, info
             return self._end_episode(observation, reward, info)
+        if self._episode_over or self.render_mode == "human":
+            return super().step(action)
+        kind = type(action)
         if kind is int and self._vector and 0 <= action < self.num_arms:
             return self._pull(action, False)
         if kind is str and not self._vector:
