@@ -16,7 +16,7 @@ BANDIT = "envsuite/Bandit-v0"
 def test_the_checks_still_run_before_the_shortcut() -> None:
     env = envsuite.make(BANDIT, observation_mode="vector", render_mode="ansi")
     assert "OrderEnforcing<PassiveEnvChecker<" in repr(env)
-    with pytest.raises(ResetNeeded, match="before calling env.reset"):
+    with pytest.raises(ResetNeeded, match=r"before calling env\.reset"):
         env.step(0)
     with pytest.raises(ResetNeeded, match="render"):
         env.render()

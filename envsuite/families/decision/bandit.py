@@ -197,7 +197,8 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
         self.optimal_mean = max(self.mean_list)
         # Per arm, the info of a pull with the entries every pull of it shares (made at its
         # first pull this episode): copying it costs less than building the dict.
-        self._info_templates: list[dict[str, Any] | None] = [None] * self.num_arms
+        self._paid_infos: list[dict[str, Any] | None] = [None] * self.num_arms
+        self._unpaid_infos: list[dict[str, Any] | None] = [None] * self.num_arms
         self.cumulative_regret = 0.0
         self.history: list[str] = []
         self.text = ""
@@ -256,17 +257,15 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
         ):
             # _pull for this case, written out: the call and its branches would cost a
             # fifth of the step.
-            arm_mean = self.mean_list[action]
-            info = self._info_templates[action]
-            if info is None:
-                info = self._info_templates[action] = self._info_template(action)
-            info = info.copy()
-            if self._np_random.random() < arm_mean:  # type: ignore[union-attr]
-                reward = info["reward"] = 1.0
+            if self._np_random.random() < self.mean_list[action]:  # type: ignore[union-attr]
+                reward = 1.0
+                info = self._paid_infos[action]
                 observation = self._paid_rows[action].copy()
             else:
-                reward = info["reward"] = 0.0
+                reward = 0.0
+                info = self._unpaid_infos[action]
                 observation = self._one_hot_rows[action].copy()
+            info = (info or self._info_template(action, reward > 0.0)).copy()
             t = self.t = info["t"] = self.t + 1
             counts = self.counts
             counts[action] += 1
@@ -276,7 +275,6 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
                 self.cumulative_regret + info["regret"]
             )
             observation[-1] = t / self.horizon
-            self._last_observation = observation
             if t < self.horizon:
                 return observation, reward, False, False, info
             return self._end_episode(observation, reward, info)
@@ -328,10 +326,8 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
             self.first_half_counts = list(counts)
         if self._sums_rewards:
             self.reward_sums[arm] += reward
-        info = self._info_templates[arm]
-        if info is None:
-            info = self._info_templates[arm] = self._info_template(arm)
-        info = info.copy()
+        info = (self._paid_infos if paid else self._unpaid_infos)[arm]
+        info = (info or self._info_template(arm, paid)).copy()
         info["reward"] = reward
         cumulative_regret = self.cumulative_regret = self.cumulative_regret + info["regret"]
         info["cumulative_regret"] = cumulative_regret
@@ -348,7 +344,6 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
         else:
             info["legal_actions"] = list(self.names)
             observation = self.text = self._round_text(arm, paid, reward, penalised, t)
-        self._last_observation = observation
         if t < self.horizon:
             return observation, reward, False, False, info
         return self._end_episode(observation, reward, info)
@@ -356,19 +351,29 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
     def _end_episode(
         self, observation: Any, reward: float, info: dict[str, Any]
     ) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        """The last pull's result: its info gains the end-of-episode figures."""
+        """The last pull's result: its info gains the end-of-episode figures.
+
+        The episode is over: a further step answers with this observation (the base's
+        ``step`` reads it only then, so the pulls before leave it alone).
+        """
+        self._last_observation = observation
         del info["parse_error"]  # it comes last, after the end-of-episode figures
         info.update(self._final_info())
         info["parse_error"] = None
         self._episode_over = True
         return observation, reward, True, False, info
 
-    def _info_template(self, arm: int) -> dict[str, Any]:
-        """A pull's info for ``arm``, its per-pull entries (reward, ...) left None."""
+    def _info_template(self, arm: int, paid: bool) -> dict[str, Any]:
+        """A pull's info for ``arm``, kept for its further pulls this episode.
+
+        The per-pull entries (the reward of a Gaussian arm, ...) are left None. Bernoulli
+        arms have one template for a paid pull and one for an unpaid one.
+        """
         arm_mean = self.mean_list[arm]
+        reward = (1.0 if paid else 0.0) if self._bernoulli else None
         info: dict[str, Any] = {
             "arm": arm,
-            "reward": None,
+            "reward": reward,
             "optimal_mean": self.optimal_mean,
             "arm_mean": arm_mean,
             "regret": self.optimal_mean - arm_mean,
@@ -378,6 +383,7 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
         if not self._vector:
             info["legal_actions"] = None
         info["parse_error"] = None
+        (self._paid_infos if paid else self._unpaid_infos)[arm] = info
         return info
 
     def _final_info(self) -> dict[str, Any]:
