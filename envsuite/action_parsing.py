@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -88,6 +88,16 @@ def _name_patterns(
         if found == [index]:
             alone[name] = index
     return patterns, alone
+
+
+def exact_answers(names: Sequence[str]) -> Mapping[str, int]:
+    """The answers that are exactly one name (lowered), mapped to that name's index.
+
+    ``parse_named_choice(text, names)`` returns ``exact_answers(names)[text.lower()]``
+    whenever that key exists, so an env may look a usual answer up here first. The mapping
+    is shared between callers: read it, never change it.
+    """
+    return _name_patterns(tuple(names))[1]
 
 
 def parse_choice(action: Any, names: Sequence[str], *, text_mode: bool, what: str) -> int:

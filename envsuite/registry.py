@@ -25,6 +25,7 @@ import gymnasium
 
 from envsuite import errors
 from envsuite.jsonable import canonical_json, to_jsonable
+from envsuite.passthrough_wrappers import skip_settled_wrappers
 from envsuite.version import __version__
 
 Api = Literal["gymnasium", "aec", "parallel"]
@@ -436,9 +437,11 @@ def make(env_id: str, **kwargs: Any) -> Any:
             (single-agent: passed to :func:`gymnasium.make`).
 
     Returns:
-        A Gymnasium env for ``gymnasium`` specs; a PettingZoo ``AECEnv`` (or ``ParallelEnv``
-        with ``parallel=True``) for multi-agent specs. ``env.unwrapped.spec_hash`` holds
-        the spec hash.
+        A Gymnasium env for ``gymnasium`` specs (wrapped as ``gymnasium.make`` wraps it;
+        once ``OrderEnforcing`` and ``PassiveEnvChecker`` have made their checks, ``step``
+        skips them: see :mod:`envsuite.passthrough_wrappers`); a PettingZoo ``AECEnv`` (or
+        ``ParallelEnv`` with ``parallel=True``) for multi-agent specs.
+        ``env.unwrapped.spec_hash`` holds the spec hash.
 
     Raises:
         WrongApiError: ``parallel=True`` for a single-agent spec, or for a turn-based
@@ -476,7 +479,7 @@ def _build(
             # the configuration the spec hash pins.
             raw: Any = env.unwrapped  # an EnvsuiteEnv (env_base imports this module)
             raw.max_episode_steps_override = max_episode_steps
-        return env
+        return skip_settled_wrappers(env)
 
     if max_episode_steps is not None:
         raise errors.WrongApiError(

@@ -7,7 +7,7 @@ from typing import Any, Literal
 import numpy as np
 from gymnasium import spaces
 
-from envsuite.action_parsing import parse_choice
+from envsuite.action_parsing import exact_answers, parse_choice
 from envsuite.env_base import EnvsuiteEnv
 from envsuite.families.decision.size_limits import (
     MAX_ARMS,
@@ -158,11 +158,32 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
 
         self.means = np.zeros(num_arms)
         self._vector = observation_mode != "text"
+        self._sums_rewards = text_history == "summary"
         self._blank_vector = np.zeros(num_arms + 2, dtype=np.float32)
-        # A vector observation starts as a copy of its arm's one-hot row.
+        # A vector observation starts as a copy of its arm's one-hot row; with Bernoulli
+        # arms, of the row that already holds the reward (0 or 1).
         self._one_hot_rows = list(np.eye(num_arms, num_arms + 2, dtype=np.float32))
+        paid_rows = np.eye(num_arms, num_arms + 2, dtype=np.float32)
+        paid_rows[:, -2] = 1.0
+        self._paid_rows = list(paid_rows)
+        # The usual text answer (just a button's name) looked up without the parser.
+        self._answers = exact_answers(self.names)
+        # The part of a round's text after "Round t:", per arm, for a paid and an unpaid
+        # Bernoulli pull (the reward shows as f"{reward:g}").
+        self._pressed = [
+            (
+                f" you pressed {name} and received reward {0.0:g}.",
+                f" you pressed {name} and received reward {1.0:g}.",
+            )
+            for name in self.names
+        ]
         self._half = horizon // 2
         self._bernoulli = arm_type == "bernoulli"
+        # Int actions of this configuration take the shortest path (see step); the render
+        # mode is the one the env was made with, as in Gymnasium.
+        self._quick_ints = (
+            self._bernoulli and self._vector and not self._sums_rewards and render_mode != "human"
+        )
         self._reset_counters()
 
     def _reset_counters(self) -> None:
@@ -174,6 +195,10 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
         self.reward_sums = [0.0] * self.num_arms
         self.mean_list: list[float] = self.means.tolist()
         self.optimal_mean = max(self.mean_list)
+        # Per arm, the info of a pull with the entries every pull of it shares (made at its
+        # first pull this episode): copying it costs less than building the dict.
+        self._paid_infos: list[dict[str, Any] | None] = [None] * self.num_arms
+        self._unpaid_infos: list[dict[str, Any] | None] = [None] * self.num_arms
         self.cumulative_regret = 0.0
         self.history: list[str] = []
         self.text = ""
@@ -217,23 +242,51 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
 
     # -- actions -----------------------------------------------------------------------
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        """The base's step; the usual vector action (an ``int`` arm) goes straight to the pull.
+        """The base's step; the usual actions go straight to the pull.
 
-        The result is the base's to the byte (see :meth:`EnvsuiteEnv.step`); the shortcut
-        spares a vector step the general action checks, which cost more than the pull.
+        The usual actions are an ``int`` arm in vector mode and a button's bare name in
+        text mode. The result is the base's to the byte (see :meth:`EnvsuiteEnv.step`);
+        the shortcut spares a step the general action checks, which cost more than the
+        pull.
         """
         if (
             type(action) is int
-            and self._vector
+            and self._quick_ints
             and 0 <= action < self.num_arms
             and not self._episode_over
-            and self.render_mode != "human"
         ):
-            observation, reward, terminated, truncated, info = self._pull(action, penalised=False)
-            info["parse_error"] = None
-            self._last_observation = observation
-            self._episode_over = terminated
-            return observation, reward, terminated, truncated, info
+            # _pull for this case, written out: the call and its branches would cost a
+            # fifth of the step.
+            if self._np_random.random() < self.mean_list[action]:  # type: ignore[union-attr]
+                reward = 1.0
+                info = self._paid_infos[action]
+                observation = self._paid_rows[action].copy()
+            else:
+                reward = 0.0
+                info = self._unpaid_infos[action]
+                observation = self._one_hot_rows[action].copy()
+            info = (info or self._info_template(action, reward > 0.0)).copy()
+            t = self.t = info["t"] = self.t + 1
+            counts = self.counts
+            counts[action] += 1
+            if t == self._half:
+                self.first_half_counts = list(counts)
+            info["cumulative_regret"] = self.cumulative_regret = (
+                self.cumulative_regret + info["regret"]
+            )
+            observation[-1] = t / self.horizon
+            if t < self.horizon:
+                return observation, reward, False, False, info
+            return self._end_episode(observation, reward, info)
+        if self._episode_over or self.render_mode == "human":
+            return super().step(action)
+        kind = type(action)
+        if kind is int and self._vector and 0 <= action < self.num_arms:
+            return self._pull(action, False)
+        if kind is str and not self._vector:
+            arm = self._answers.get(action.lower())
+            if arm is not None:
+                return self._pull(arm, False)
         return super().step(action)
 
     def parse_action(self, action: Any) -> int:
@@ -244,80 +297,127 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
 
     def apply_action(self, parsed: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Pull the chosen arm."""
-        return self._pull(parsed, penalised=False)
+        return self._pull(parsed, False)
 
     def apply_invalid_action(self, message: str) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Penalty: the worst arm is pulled for the agent."""
-        return self._pull(int(np.argmin(self.means)), penalised=True)
+        return self._pull(int(np.argmin(self.means)), True)
 
-    def _pull(self, arm: int, *, penalised: bool) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+    def _pull(self, arm: int, penalised: bool) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """Pull ``arm``, and record the step as the base's ``step`` does.
+
+        The info ends with ``parse_error`` None (the base's ``step`` overwrites it), so
+        that a shortcut step can return the result as it is.
+        """
         arm_mean = self.mean_list[arm]
         # The generator itself, not the np_random property: a step follows a reset, which
         # seeded it (the property would make one if there were none).
+        paid = False
         if self._bernoulli:
-            reward = float(self._np_random.random() < arm_mean)  # type: ignore[union-attr]
+            paid = self._np_random.random() < arm_mean  # type: ignore[union-attr]
+            reward = 1.0 if paid else 0.0
         else:
             reward = float(self._np_random.normal(arm_mean, self.reward_std))  # type: ignore[union-attr]
-        optimal_mean = self.optimal_mean
-        regret = optimal_mean - arm_mean
         # Per step only what every step needs; the end-of-episode figures come from counts.
         t = self.t = self.t + 1
         counts = self.counts
         counts[arm] += 1
         if t == self._half:
             self.first_half_counts = list(counts)
-        if self.text_history == "summary":
+        if self._sums_rewards:
             self.reward_sums[arm] += reward
-        cumulative_regret = self.cumulative_regret = self.cumulative_regret + regret
-        terminated = t >= self.horizon
+        info = (self._paid_infos if paid else self._unpaid_infos)[arm]
+        info = (info or self._info_template(arm, paid)).copy()
+        info["reward"] = reward
+        cumulative_regret = self.cumulative_regret = self.cumulative_regret + info["regret"]
+        info["cumulative_regret"] = cumulative_regret
+        info["t"] = t
+        observation: Any
+        if self._vector:
+            if paid:
+                observation = self._paid_rows[arm].copy()
+            else:
+                observation = self._one_hot_rows[arm].copy()
+                if not self._bernoulli:
+                    observation[-2] = reward
+            observation[-1] = t / self.horizon  # as _observation makes it
+        else:
+            info["legal_actions"] = list(self.names)
+            observation = self.text = self._round_text(arm, paid, reward, penalised, t)
+        if t < self.horizon:
+            return observation, reward, False, False, info
+        return self._end_episode(observation, reward, info)
 
+    def _end_episode(
+        self, observation: Any, reward: float, info: dict[str, Any]
+    ) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The last pull's result: its info gains the end-of-episode figures.
+
+        The episode is over: a further step answers with this observation (the base's
+        ``step`` reads it only then, so the pulls before leave it alone).
+        """
+        self._last_observation = observation
+        del info["parse_error"]  # it comes last, after the end-of-episode figures
+        info.update(self._final_info())
+        info["parse_error"] = None
+        self._episode_over = True
+        return observation, reward, True, False, info
+
+    def _info_template(self, arm: int, paid: bool) -> dict[str, Any]:
+        """A pull's info for ``arm``, kept for its further pulls this episode.
+
+        The per-pull entries (the reward of a Gaussian arm, ...) are left None. Bernoulli
+        arms have one template for a paid pull and one for an unpaid one.
+        """
+        arm_mean = self.mean_list[arm]
+        reward = (1.0 if paid else 0.0) if self._bernoulli else None
         info: dict[str, Any] = {
             "arm": arm,
             "reward": reward,
-            "optimal_mean": optimal_mean,
+            "optimal_mean": self.optimal_mean,
             "arm_mean": arm_mean,
-            "regret": regret,
-            "cumulative_regret": cumulative_regret,
-            "t": t,
+            "regret": self.optimal_mean - arm_mean,
+            "cumulative_regret": None,
+            "t": None,
         }
-        observation: Any
-        if self._vector:
-            observation = self._one_hot_rows[arm].copy()  # as _observation makes it
-            observation[-2] = reward
-            observation[-1] = t / self.horizon
-        else:
-            info["legal_actions"] = list(self.names)
-            observation = self.text = self._round_text(arm, reward, penalised, terminated)
-        if terminated:
-            means = self.mean_list
-            second_half = [n - m for n, m in zip(counts, self.first_half_counts, strict=True)]
-            most_pulled = max(range(self.num_arms), key=second_half.__getitem__)
-            info["success"] = means[most_pulled] == optimal_mean
-            optimal_pulls = sum(
-                n for n, mean in zip(counts, means, strict=True) if mean == optimal_mean
-            )
-            info["score"] = optimal_pulls / self.horizon
-            info["opt_frac"] = info["score"]
-        return observation, reward, terminated, False, info
+        if not self._vector:
+            info["legal_actions"] = None
+        info["parse_error"] = None
+        (self._paid_infos if paid else self._unpaid_infos)[arm] = info
+        return info
+
+    def _final_info(self) -> dict[str, Any]:
+        """``success``, ``score`` and ``opt_frac`` of the episode that just ended."""
+        counts, means, optimal_mean = self.counts, self.mean_list, self.optimal_mean
+        second_half = [n - m for n, m in zip(counts, self.first_half_counts, strict=True)]
+        most_pulled = max(range(self.num_arms), key=second_half.__getitem__)
+        optimal_pulls = sum(
+            n for n, mean in zip(counts, means, strict=True) if mean == optimal_mean
+        )
+        score = optimal_pulls / self.horizon
+        return {"success": means[most_pulled] == optimal_mean, "score": score, "opt_frac": score}
 
     # -- observations ------------------------------------------------------------------
-    def _round_text(self, arm: int, reward: float, penalised: bool, terminated: bool) -> str:
-        shown = f"{reward:g}" if self.arm_type == "bernoulli" else f"{reward:.3f}"
+    def _round_text(self, arm: int, paid: bool, reward: float, penalised: bool, t: int) -> str:
         if penalised:
-            line = f"Round {self.t}: your answer named no single button, so a button was "
+            shown = f"{reward:g}" if self._bernoulli else f"{reward:.3f}"
+            line = f"Round {t}: your answer named no single button, so a button was "
             line += f"pressed for you; reward {shown}."
+        elif self._bernoulli:
+            line = f"Round {t}:{self._pressed[arm][paid]}"
         else:
-            line = f"Round {self.t}: you pressed {self.names[arm]} and received reward {shown}."
+            line = f"Round {t}: you pressed {self.names[arm]} and received reward {reward:.3f}."
         self.history.append(line)
-        parts = self.history if self.text_history == "full" else [line]
-        if self.text_history == "summary":
-            parts = [line, self._summary()]
         ask = (
             "The game is over."
-            if terminated
-            else (f"Round {self.t + 1} of {self.horizon}: which button do you press?")
+            if t >= self.horizon
+            else f"Round {t + 1} of {self.horizon}: which button do you press?"
         )
-        return "\n".join([*parts, ask])
+        if self.text_history == "last":
+            return f"{line}\n{ask}"
+        if self.text_history == "summary":
+            return f"{line}\n{self._summary()}\n{ask}"
+        return "\n".join([*self.history, ask])
 
     def _summary(self) -> str:
         rows = []
