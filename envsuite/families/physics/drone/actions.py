@@ -95,6 +95,9 @@ class ActionMapper:
         self.space = spaces.Box(-1.0, 1.0, self.shape, np.float32)
         self.hover = model.hover_rpm
         self.above = model.max_rpm - model.hover_rpm
+        # Worked out once: the model's derived constants are properties computed per read.
+        self._max_thrust = model.max_thrust
+        self._max_body_rate = model.max_body_rate
         # Set-point controllers, one per drone, for the actions that track a set point.
         self.controllers = [
             GeometricController(model, 1.0 / ctrl_freq)
@@ -226,8 +229,8 @@ class ActionMapper:
 
     def ctbr_targets(self, values: Sequence[float]) -> tuple[float, tuple[float, float, float]]:
         """Collective thrust (N) and desired body rates (rad/s) of a ``ctbr`` action."""
-        roll_pitch, yaw = self.model.max_body_rate
-        thrust = 0.5 * (values[0] + 1.0) * self.model.max_thrust
+        roll_pitch, yaw = self._max_body_rate
+        thrust = 0.5 * (values[0] + 1.0) * self._max_thrust
         return thrust, (values[1] * roll_pitch, values[2] * roll_pitch, values[3] * yaw)
 
     def _rate_loop(self, actions: Sequence[list[float] | None]) -> OnboardLoop:
