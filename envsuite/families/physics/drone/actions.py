@@ -49,6 +49,10 @@ WRONG_SHAPE = "expected {size} numbers (shape ({size},)) for a {kind!r} action, 
 NOT_NUMBERS = "expected an array of {size} numbers for a {kind!r} action, got {what}"
 NOT_FINITE = "the action holds NaN or infinite values"
 
+# The action space's array type and dtype: the fast path of parse tests them by identity.
+_NDARRAY = np.ndarray
+_FLOAT32 = np.dtype(np.float32)
+
 #: A drone state as plain sequences: position, quaternion, velocity, angular velocity.
 StateTuple = tuple[Sequence[float], Sequence[float], Sequence[float], Sequence[float]]
 
@@ -123,7 +127,11 @@ class ActionMapper:
         Raises:
             InvalidAction: not ``size`` finite numbers.
         """
-        if type(action) is np.ndarray and action.shape == self.shape and action.dtype.kind == "f":
+        if (
+            type(action) is _NDARRAY
+            and (action.dtype is _FLOAT32 or action.dtype.kind == "f")
+            and action.shape == self.shape
+        ):
             values = action.tolist()
             if len(values) == 4:
                 # The common case: a chained comparison is False for NaN and infinities.

@@ -46,6 +46,8 @@ INVALID_ACTION_PENALTY = 1.0
 #: Reward of the step on which the drone crashes.
 CRASH_PENALTY = -10.0
 
+_FLOAT32 = np.dtype(np.float32)
+
 State = tuple[Sequence[float], Sequence[float], Sequence[float], Sequence[float]]
 StepOutcome = tuple[float, bool, bool, dict[str, Any]]
 
@@ -244,7 +246,7 @@ class DroneEnv(EnvsuiteEnv[Any, Any, list[float]]):
         values = (*position, *quaternion, *euler(quaternion), *velocity, *angular,
                   *self.task_features(state), *self.buffer.values)  # fmt: skip
         try:
-            return np.frombuffer(bytearray(self._pack_kin(*values)), np.float32)
+            return np.frombuffer(bytearray(self._pack_kin(*values)), _FLOAT32)
         except (OverflowError, struct.error):  # beyond float32: numpy's cast, to infinity
             return np.array(values, np.float32)
 
