@@ -25,6 +25,7 @@ from envsuite.families.physics.drone.models import QuadModel, get_model
 from envsuite.families.physics.drone.observations import (
     KIN_SIZE,
     ActionBuffer,
+    Float32Packer,
     euler,
     kinematic_vector,
     observation_space,
@@ -126,8 +127,7 @@ class DroneEnv(EnvsuiteEnv[Any, Any, list[float]]):
         self._advance_single_rates = self.dynamics.advance_single_rates
         self._rate_loop = self.actions.rate_loop
         self._ctbr_targets = self.actions.ctbr_targets
-        size = KIN_SIZE + self.task_size + action_buffer * self.actions.size
-        self._pack_kin = struct.Struct(f"={size}f").pack
+        self._kin_packer = Float32Packer(KIN_SIZE + self.task_size + len(self.buffer.values))
         if self.observation_type == "kin":
             self._observe = self._observe_kin  # type: ignore[method-assign]
 
@@ -246,7 +246,7 @@ class DroneEnv(EnvsuiteEnv[Any, Any, list[float]]):
         values = (*position, *quaternion, *euler(quaternion), *velocity, *angular,
                   *self.task_features(state), *self.buffer.values)  # fmt: skip
         try:
-            return np.frombuffer(bytearray(self._pack_kin(*values)), _FLOAT32)
+            return np.frombuffer(bytearray(self._kin_packer.pack(*values)), _FLOAT32)
         except (OverflowError, struct.error):  # beyond float32: numpy's cast, to infinity
             return np.array(values, np.float32)
 
