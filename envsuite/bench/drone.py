@@ -161,8 +161,8 @@ class RawHoverRates(RawHover):
         self.rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(SEED)))
         self.start()
         loop = RateController(CF)
-        (kx, ky, kz), (jx, jy, jz) = loop._damping, loop._inertia
-        n0, n1, n2, n3 = loop._mixer_inverse
+        (kx, ky, kz), (jx, jy, jz) = loop.damping, loop.inertia_diagonal
+        n0, n1, n2, n3 = loop.mixer_inverse_rows
         limit = loop.max_rpm_squared
         m0, m1, m2, m3 = CF.mixer().tolist()
         half_thrust, (roll_pitch, yaw_rate) = 0.5 * CF.max_thrust, CF.max_body_rate

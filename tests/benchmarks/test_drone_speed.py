@@ -12,8 +12,9 @@ group's table; a row's mean over the raw row's mean is envsuite's cost relative 
     seeded start poses. It flies the env's trajectory to the last bit (checked below);
   * ``raw_reference_style``: the loop gym-pybullet-drones runs, leanly: its 5-link
     Crazyflie URDF (massless propeller links), 4 forces at the propellers and 1 yaw torque
-    per physics step, ``restoreState`` resets. This is the "about 15k env-steps/s lean
-    loop" gym-pybullet-drones' HoverAviary (0.8–0.9k env-steps/s) is measured against.
+    per physics step, ``restoreState`` resets. This is the lean loop gym-pybullet-drones'
+    HoverAviary (0.8–0.9k env-steps/s) is measured against; ``envsuite bench --rows
+    drone-hover`` reports its rate as ``reference_style_steps_per_s``.
 
 - ``drone-ctbr``: DroneHover-v0 with CTBR actions (the same random actions) against
   ``RawHoverRates``, the leanest loop running the same rate controller at every physics

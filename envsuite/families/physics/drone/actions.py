@@ -49,6 +49,10 @@ WRONG_SHAPE = "expected {size} numbers (shape ({size},)) for a {kind!r} action, 
 NOT_NUMBERS = "expected an array of {size} numbers for a {kind!r} action, got {what}"
 NOT_FINITE = "the action holds NaN or infinite values"
 
+# The action space's array type and dtype: the fast path of parse tests them by identity.
+_NDARRAY = np.ndarray
+_FLOAT32 = np.dtype(np.float32)
+
 #: A drone state as plain sequences: position, quaternion, velocity, angular velocity.
 StateTuple = tuple[Sequence[float], Sequence[float], Sequence[float], Sequence[float]]
 
@@ -95,6 +99,9 @@ class ActionMapper:
         self.space = spaces.Box(-1.0, 1.0, self.shape, np.float32)
         self.hover = model.hover_rpm
         self.above = model.max_rpm - model.hover_rpm
+        # Worked out once: the model's derived constants are properties computed per read.
+        self._max_thrust = model.max_thrust
+        self._max_body_rate = model.max_body_rate
         # Set-point controllers, one per drone, for the actions that track a set point.
         self.controllers = [
             GeometricController(model, 1.0 / ctrl_freq)
@@ -120,7 +127,11 @@ class ActionMapper:
         Raises:
             InvalidAction: not ``size`` finite numbers.
         """
-        if type(action) is np.ndarray and action.shape == self.shape and action.dtype.kind == "f":
+        if (
+            type(action) is _NDARRAY
+            and (action.dtype is _FLOAT32 or action.dtype.kind == "f")
+            and action.shape == self.shape
+        ):
             values = action.tolist()
             if len(values) == 4:
                 # The common case: a chained comparison is False for NaN and infinities.
@@ -226,8 +237,8 @@ class ActionMapper:
 
     def ctbr_targets(self, values: Sequence[float]) -> tuple[float, tuple[float, float, float]]:
         """Collective thrust (N) and desired body rates (rad/s) of a ``ctbr`` action."""
-        roll_pitch, yaw = self.model.max_body_rate
-        thrust = 0.5 * (values[0] + 1.0) * self.model.max_thrust
+        roll_pitch, yaw = self._max_body_rate
+        thrust = 0.5 * (values[0] + 1.0) * self._max_thrust
         return thrust, (values[1] * roll_pitch, values[2] * roll_pitch, values[3] * yaw)
 
     def _rate_loop(self, actions: Sequence[list[float] | None]) -> OnboardLoop:

@@ -225,6 +225,12 @@ class RateController:
     Args:
         model: The airframe (nominal constants).
         gain: Rate gain per axis (1/s).
+
+    Attributes:
+        damping: ``J k`` per axis, plain floats (the one-drone loops in pure Python).
+        inertia_diagonal: ``J`` per axis, plain floats.
+        mixer_inverse_rows: The inverse mixer's rows, plain floats: each motor's squared
+            RPM per unit of thrust, roll, pitch and yaw torque.
     """
 
     def __init__(self, model: QuadModel, gain: Sequence[float] = (60.0, 60.0, 30.0)) -> None:
@@ -232,10 +238,9 @@ class RateController:
         self.gain = np.asarray(gain, dtype=np.float64)
         self.mixer_inverse = np.linalg.inv(model.mixer())
         self.max_rpm_squared = model.max_rpm**2
-        # The same constants as plain floats, for the one-drone loop in pure Python.
-        self._damping = (self.inertia * self.gain).tolist()
-        self._inertia = self.inertia.tolist()
-        self._mixer_inverse = self.mixer_inverse.tolist()
+        self.damping: list[float] = (self.inertia * self.gain).tolist()
+        self.inertia_diagonal: list[float] = self.inertia.tolist()
+        self.mixer_inverse_rows: list[list[float]] = self.mixer_inverse.tolist()
 
     def motor_speeds_single(
         self,
@@ -246,10 +251,13 @@ class RateController:
         """:meth:`motor_speeds` for one drone, in scalar Python (the per-physics-step path).
 
         The same control law and allocation as :meth:`motor_speeds` and :func:`allocate`,
-        equal to them up to floating-point rounding.
+        equal to them up to floating-point rounding. The drone envs' CTBR fast path
+        (:meth:`FlightDynamics.advance_single_rates
+        <envsuite.families.physics.drone.dynamics.FlightDynamics.advance_single_rates>`)
+        runs this law written out inline, bit for bit.
         """
         p, q, r = rates
-        (kx, ky, kz), (jx, jy, jz) = self._damping, self._inertia
+        (kx, ky, kz), (jx, jy, jz) = self.damping, self.inertia_diagonal
         hx, hy, hz = jx * p, jy * q, jz * r  # angular momentum Jω
         tx = kx * (desired[0] - p) + (q * hz - r * hy)
         ty = ky * (desired[1] - q) + (r * hx - p * hz)
@@ -257,7 +265,7 @@ class RateController:
         limit = self.max_rpm_squared
         # The four motors unrolled; ``0.0 if v < 0.0 else v`` is ``max(v, 0.0)`` exactly
         # (NaN and signed zeros included), without the call.
-        m0, m1, m2, m3 = self._mixer_inverse
+        m0, m1, m2, m3 = self.mixer_inverse_rows
         b0, y0 = m0[0] * thrust + m0[1] * tx + m0[2] * ty, m0[3] * tz
         b1, y1 = m1[0] * thrust + m1[1] * tx + m1[2] * ty, m1[3] * tz
         b2, y2 = m2[0] * thrust + m2[1] * tx + m2[2] * ty, m2[3] * tz

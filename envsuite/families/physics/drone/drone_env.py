@@ -9,6 +9,7 @@ template-method style: ``task_reset`` (place the drone and draw the task), ``tas
 from __future__ import annotations
 
 import abc
+import struct
 from collections.abc import Sequence
 from typing import Any
 
@@ -22,7 +23,10 @@ from envsuite.families.physics.drone.crashes import CrashRule
 from envsuite.families.physics.drone.dynamics import FlightDynamics, validate_frequencies
 from envsuite.families.physics.drone.models import QuadModel, get_model
 from envsuite.families.physics.drone.observations import (
+    KIN_SIZE,
     ActionBuffer,
+    Float32Packer,
+    euler,
     kinematic_vector,
     observation_space,
     validate_image_size,
@@ -42,6 +46,8 @@ from envsuite.seeding import make_generator
 INVALID_ACTION_PENALTY = 1.0
 #: Reward of the step on which the drone crashes.
 CRASH_PENALTY = -10.0
+
+_FLOAT32 = np.dtype(np.float32)
 
 State = tuple[Sequence[float], Sequence[float], Sequence[float], Sequence[float]]
 StepOutcome = tuple[float, bool, bool, dict[str, Any]]
@@ -115,6 +121,15 @@ class DroneEnv(EnvsuiteEnv[Any, Any, list[float]]):
         # The mapper's parser is the env's: bound here, it saves a call on every step.
         self.parse_action = self.actions.parse  # type: ignore[method-assign]
         self._fast = self._fast_rates = False
+        # The per-step hot path reads these once built (a lookup each saved per step).
+        self._buffered = bool(action_buffer)
+        self._advance_single = self.dynamics.advance_single
+        self._advance_single_rates = self.dynamics.advance_single_rates
+        self._rate_loop = self.actions.rate_loop
+        self._ctbr_targets = self.actions.ctbr_targets
+        self._kin_packer = Float32Packer(KIN_SIZE + self.task_size + len(self.buffer.values))
+        if self.observation_type == "kin":
+            self._observe = self._observe_kin  # type: ignore[method-assign]
 
     # -- task hooks --------------------------------------------------------------------
     @abc.abstractmethod
@@ -184,14 +199,14 @@ class DroneEnv(EnvsuiteEnv[Any, Any, list[float]]):
         self, parsed: list[float] | None, penalty: float = 0.0
     ) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Fly one control step with the action (None: motors stopped), less ``penalty``."""
-        if self.buffer.length:
+        if self._buffered:
             self.buffer.push(parsed)
         if parsed is not None and self._fast:
             # ActionMapper.rpm_of, inlined: this is the per-step hot path.
             hover, above = self._hover, self._above
             if len(parsed) == 4:
                 a0, a1, a2, a3 = parsed
-                state = self.dynamics.advance_single(
+                state = self._advance_single(
                     (a0 + 1.0) * hover if a0 <= 0.0 else hover + above * a0,
                     (a1 + 1.0) * hover if a1 <= 0.0 else hover + above * a1,
                     (a2 + 1.0) * hover if a2 <= 0.0 else hover + above * a2,
@@ -199,12 +214,10 @@ class DroneEnv(EnvsuiteEnv[Any, Any, list[float]]):
                 )
             else:
                 speed = self.actions.rpm_of(parsed[0])
-                state = self.dynamics.advance_single(speed, speed, speed, speed)
+                state = self._advance_single(speed, speed, speed, speed)
         elif parsed is not None and self._fast_rates:
-            thrust, desired = self.actions.ctbr_targets(parsed)
-            state = self.dynamics.advance_single_rates(
-                thrust, desired, self.actions.rate_loop.motor_speeds_single
-            )
+            thrust, desired = self._ctbr_targets(parsed)
+            state = self._advance_single_rates(thrust, desired, self._rate_loop)
         else:
             flight = self.dynamics.states() if self.actions.needs_state else None
             rpm, onboard = self.actions.command([parsed], flight)
@@ -224,6 +237,19 @@ class DroneEnv(EnvsuiteEnv[Any, Any, list[float]]):
         return crash
 
     # -- observations ------------------------------------------------------------------
+    def _observe_kin(self, state: State) -> np.ndarray:
+        """A ``kin`` observation: :func:`kinematic_vector` with this env's packer, inlined.
+
+        Every call returns a fresh array (observations handed out are never written again).
+        """
+        position, quaternion, velocity, angular = state
+        values = (*position, *quaternion, *euler(quaternion), *velocity, *angular,
+                  *self.task_features(state), *self.buffer.values)  # fmt: skip
+        try:
+            return np.frombuffer(bytearray(self._kin_packer.pack(*values)), _FLOAT32)
+        except (OverflowError, struct.error):  # beyond float32: numpy's cast, to infinity
+            return np.array(values, np.float32)
+
     def _observe(self, state: State) -> Any:
         kind = self.observation_type
         if kind == "kin":

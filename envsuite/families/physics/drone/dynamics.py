@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from envsuite.families.physics.drone import aerodynamics
+from envsuite.families.physics.drone.control import RateController
 from envsuite.families.physics.drone.models import GRAVITY, QuadModel
 from envsuite.families.physics.drone.randomization import DroneParameters
 from envsuite.families.physics.drone.rotations import (
@@ -273,49 +274,71 @@ class FlightDynamics:
         return position, quaternion, velocity, angular
 
     def advance_single_rates(
-        self,
-        thrust: float,
-        desired: tuple[float, float, float],
-        motor_speeds: Callable[
-            [float, tuple[float, float, float], tuple[float, float, float]],
-            tuple[float, float, float, float],
-        ],
+        self, thrust: float, desired: tuple[float, float, float], loop: RateController
     ) -> SingleState:
         """Fast path of the CTBR action for one drone (requires :attr:`fast`).
 
         Every physics step reads the drone's attitude and angular velocity, turns the
-        angular velocity into body rates (``Rᵀω``) and asks ``motor_speeds(thrust, rates,
-        desired)`` (:meth:`RateController.motor_speeds_single
-        <envsuite.families.physics.drone.control.RateController.motor_speeds_single>`)
-        for the motor speeds it then applies, all in scalar Python: numpy's per-call cost
-        is larger than this arithmetic on 3-vectors. Returns the state after the control
-        step, as :meth:`single_state` would.
+        angular velocity into body rates (``Rᵀω``), runs ``loop``'s control law and motor
+        allocation and applies the motors' wrench, all in scalar Python: numpy's per-call
+        cost is larger than this arithmetic on 3-vectors. The law is
+        :meth:`RateController.motor_speeds_single
+        <envsuite.families.physics.drone.control.RateController.motor_speeds_single>`
+        written out inline (a call per physics step costs more than the law's arithmetic);
+        the tests check that both give the same motor speeds to the last bit. Returns the
+        state after the control step, as :meth:`single_state` would.
         """
         apply_force, apply_torque, step = _APPLY_FORCE, _APPLY_TORQUE, _STEP
-        get_pose, get_velocity = _GET_POSE, _GET_VELOCITY
+        get_pose, get_velocity, sqrt = _GET_POSE, _GET_VELOCITY, math.sqrt
         body, cid = self.world.drones[0], self.world.client
         m0, m1, m2, m3 = self._mix0
+        (kx, ky, kz), (jx, jy, jz) = loop.damping, loop.inertia_diagonal
+        n0, n1, n2, n3 = loop.mixer_inverse_rows
+        limit = loop.max_rpm_squared
+        d0, d1, d2 = desired
+        # The thrust's part of each motor's base command is the same every physics step.
+        t0, t1, t2, t3 = n0[0] * thrust, n1[0] * thrust, n2[0] * thrust, n3[0] * thrust
         for _ in range(self.substeps):
             x, y, z, w = get_pose(body, cid)[1]
             ox, oy, oz = get_velocity(body, cid)[1]
             xx, yy, zz = x * x, y * y, z * z
             xy, xz, yz = x * y, x * z, y * z
             wx, wy, wz = w * x, w * y, w * z
-            rates = (  # Rᵀω, R the body-to-world rotation of the quaternion
-                (1 - 2 * (yy + zz)) * ox + 2 * (xy + wz) * oy + 2 * (xz - wy) * oz,
-                2 * (xy - wz) * ox + (1 - 2 * (xx + zz)) * oy + 2 * (yz + wx) * oz,
-                2 * (xz + wy) * ox + 2 * (yz - wx) * oy + (1 - 2 * (xx + yy)) * oz,
-            )
-            r0, r1, r2, r3 = motor_speeds(thrust, rates, desired)
-            w0, w1, w2, w3 = r0 * r0, r1 * r1, r2 * r2, r3 * r3  # the wrench, as advance_single
-            force = [0.0, 0.0, m0[0] * w0 + m0[1] * w1 + m0[2] * w2 + m0[3] * w3]
-            torque = [
-                m1[0] * w0 + m1[1] * w1 + m1[2] * w2 + m1[3] * w3,
-                m2[0] * w0 + m2[1] * w1 + m2[2] * w2 + m2[3] * w3,
-                m3[0] * w0 + m3[1] * w1 + m3[2] * w2 + m3[3] * w3,
-            ]
-            apply_force(body, -1, force, _ORIGIN, _LINK_FRAME, cid)
-            apply_torque(body, -1, torque, _LINK_FRAME, cid)
+            # Body rates Rᵀω, R the body-to-world rotation of the quaternion.
+            p = (1 - 2 * (yy + zz)) * ox + 2 * (xy + wz) * oy + 2 * (xz - wy) * oz
+            q = 2 * (xy - wz) * ox + (1 - 2 * (xx + zz)) * oy + 2 * (yz + wx) * oz
+            r = 2 * (xz + wy) * ox + 2 * (yz - wx) * oy + (1 - 2 * (xx + yy)) * oz
+            # The rate law τ = J k (ω_d − ω) + ω × Jω, then the allocation giving up yaw
+            # first, as motor_speeds_single.
+            hx, hy, hz = jx * p, jy * q, jz * r
+            tx = kx * (d0 - p) + (q * hz - r * hy)
+            ty = ky * (d1 - q) + (r * hx - p * hz)
+            tz = kz * (d2 - r) + (p * hy - q * hx)
+            b0, y0 = t0 + n0[1] * tx + n0[2] * ty, n0[3] * tz
+            b1, y1 = t1 + n1[1] * tx + n1[2] * ty, n1[3] * tz
+            b2, y2 = t2 + n2[1] * tx + n2[2] * ty, n2[3] * tz
+            b3, y3 = t3 + n3[1] * tx + n3[2] * ty, n3[3] * tz
+            scale = 1.0
+            for base, part in ((b0, y0), (b1, y1), (b2, y2), (b3, y3)):
+                if part > 0.0 and limit - base < part * scale:
+                    value = (limit - base) / part
+                    scale = 0.0 if value < 0.0 else value
+                elif part < 0.0 and -base > part * scale:
+                    value = -base / part
+                    scale = 0.0 if value < 0.0 else value
+            w0, w1, w2, w3 = b0 + scale * y0, b1 + scale * y1, b2 + scale * y2, b3 + scale * y3
+            # Clipped, rooted and squared again, as the motor speeds round.
+            w0 = sqrt(0.0 if w0 < 0.0 else limit if limit < w0 else w0)
+            w1 = sqrt(0.0 if w1 < 0.0 else limit if limit < w1 else w1)
+            w2 = sqrt(0.0 if w2 < 0.0 else limit if limit < w2 else w2)
+            w3 = sqrt(0.0 if w3 < 0.0 else limit if limit < w3 else w3)
+            w0, w1, w2, w3 = w0 * w0, w1 * w1, w2 * w2, w3 * w3  # the wrench, as advance_single
+            apply_force(body, -1, [0.0, 0.0, m0[0] * w0 + m0[1] * w1 + m0[2] * w2 + m0[3] * w3],
+                        _ORIGIN, _LINK_FRAME, cid)  # fmt: skip
+            apply_torque(body, -1, [m1[0] * w0 + m1[1] * w1 + m1[2] * w2 + m1[3] * w3,
+                                    m2[0] * w0 + m2[1] * w1 + m2[2] * w2 + m2[3] * w3,
+                                    m3[0] * w0 + m3[1] * w1 + m3[2] * w2 + m3[3] * w3],
+                         _LINK_FRAME, cid)  # fmt: skip
             step(cid)
         position, quaternion = get_pose(body, cid)
         velocity, angular = get_velocity(body, cid)

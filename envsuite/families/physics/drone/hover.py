@@ -22,6 +22,10 @@ MAX_START_SPREAD = 1.0
 #: Largest ``success_radius`` (m): the flight box's size.
 MAX_SUCCESS_RADIUS = 4.0
 
+# The per-step reward's pieces, bound once (the step is the hot path).
+_MINUS_SHARPNESS = -REWARD_SHARPNESS
+_dist, _exp = math.dist, math.exp
+
 
 class DroneHoverEnv(DroneEnv):
     """Hover a quadcopter at a target point.
@@ -176,13 +180,13 @@ class DroneHoverEnv(DroneEnv):
     def task_step(self, state: State) -> StepOutcome:
         """Reward by distance; crash, or truncate at the time limit."""
         position = state[0]
-        distance = math.dist(self.target, position)
+        distance = _dist(self.target, position)
         info: dict[str, Any] = {"distance": distance}
         self.crash = crash = self._crash_reason(position, state[1])  # self.crashed, inlined
         if crash is not None:
             info.update(self._final(distance, success=False))
             return CRASH_PENALTY, True, False, info
-        reward = math.exp(-REWARD_SHARPNESS * distance)
+        reward = _exp(_MINUS_SHARPNESS * distance)  # exp(-4 d), the same float
         self.reward_sum += reward
         self.on_target_streak = self.on_target_streak + 1 if distance <= self.success_radius else 0
         if self.steps >= self.episode_steps:

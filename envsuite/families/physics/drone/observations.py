@@ -128,6 +128,26 @@ def kinematic_vector(
 _PACKERS: dict[int, struct.Struct] = {}
 
 
+class Float32Packer:
+    """Packs ``size`` floats as float32 bytes (``pack``), as :func:`kinematic_vector` does.
+
+    An env keeps one for its observation length; unlike a :class:`struct.Struct`, it
+    pickles (by its length).
+
+    Args:
+        size: Number of values packed.
+    """
+
+    __slots__ = ("pack", "size")
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.pack = struct.Struct(f"={size}f").pack
+
+    def __reduce__(self) -> tuple[type[Float32Packer], tuple[int]]:
+        return Float32Packer, (self.size,)
+
+
 def neighbour_features(
     positions: np.ndarray, velocities: np.ndarray, count: int, distance: np.ndarray | None = None
 ) -> list[list[float]]:

@@ -158,3 +158,45 @@ def test_explicit_dynamics_never_step_pybullet():
     # The pose PyBullet holds is the one envsuite integrated and wrote back.
     pose = world.body_state(body)[0]
     assert pose == pytest.approx(dynamics.states().position[0], abs=1e-12)
+
+
+def test_ctbr_fast_path_runs_the_scalar_rate_law_bit_for_bit():
+    """advance_single_rates inlines RateController.motor_speeds_single: same motor speeds.
+
+    The reference reads the state, turns ω into body rates, asks motor_speeds_single and
+    flies one physics step with those speeds (a control step of one physics step).
+    """
+    from envsuite.families.physics.drone.control import RateController
+
+    model = "cf2x"
+    fused = make_dynamics("pyb", model)
+    stepwise = make_dynamics("pyb", model, ctrl_freq=240)
+    loop = RateController(MODELS[model])
+    rng = np.random.default_rng(5)
+    state = stepwise.single_state()
+    for index in range(6):
+        # Mild commands (no motor saturates), then ones past the limits (motors saturate
+        # and yaw torque is given up).
+        mild = index < 3
+        share = rng.uniform(0.4, 0.6) if mild else rng.uniform(0.5, 1.2)
+        thrust = float(share * MODELS[model].max_thrust)
+        rate = 0.1 if mild else 10.0
+        desired = tuple(rng.uniform(-rate, rate, 3).tolist())
+        fused_state = fused.advance_single_rates(thrust, desired, loop)
+        for _ in range(fused.substeps):
+            x, y, z, w = state[1]
+            ox, oy, oz = state[3]
+            rates = (
+                (1 - 2 * (y * y + z * z)) * ox
+                + 2 * (x * y + w * z) * oy
+                + 2 * (x * z - w * y) * oz,
+                2 * (x * y - w * z) * ox
+                + (1 - 2 * (x * x + z * z)) * oy
+                + 2 * (y * z + w * x) * oz,
+                2 * (x * z + w * y) * ox
+                + 2 * (y * z - w * x) * oy
+                + (1 - 2 * (x * x + y * y)) * oz,
+            )
+            state = stepwise.advance_single(*loop.motor_speeds_single(thrust, rates, desired))
+        assert fused_state == state
+    assert max(abs(v) for v in state[3]) > 0.5  # the drone did rotate
