@@ -139,10 +139,15 @@ class ContainerSettings:
     environment: dict[str, str] = field(default_factory=dict)
     #: Host path -> path in the container (mounted read-only).
     mounts: dict[str, str] = field(default_factory=dict)
+    #: Host path -> path in the container (mounted read-write: the suite split's queue).
+    writable: dict[str, str] = field(default_factory=dict)
 
     def volumes(self) -> dict[str, dict[str, str]]:
         """The mounts in the Docker SDK's ``volumes`` form."""
-        return {host: {"bind": inside, "mode": "ro"} for host, inside in self.mounts.items()}
+        volumes = {host: {"bind": inside, "mode": "ro"} for host, inside in self.mounts.items()}
+        for host, inside in self.writable.items():
+            volumes[host] = {"bind": inside, "mode": "rw"}
+        return volumes
 
 
 def container_settings() -> ContainerSettings:

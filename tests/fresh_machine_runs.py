@@ -14,10 +14,12 @@ when the run will surely want it: :func:`start_image_build_early` starts buildin
 the session starts, if the paths given to pytest cover :data:`TEST_MODULE` and no ``-k``
 or ``-m`` may deselect it.
 
-Nothing about what runs changes: the same commands, in separate fresh containers (they
-share nothing but the image), with the same time limits; only when they start. The image
-and containers are removed when the session ends, also after ``-x`` or Ctrl-C (a
-still-running container is killed).
+The test command's container and this machine share the suite rather than each running
+all of it (:mod:`tests.split_suite`): a queue folder on this machine is mounted into that
+container, and each test module runs once, on whichever side claims it first. The commands
+themselves are the README's, verbatim, in separate fresh containers (they share nothing but
+the image and that folder), with the same time limits. The image and containers are removed
+when the session ends, also after ``-x`` or Ctrl-C (a still-running container is killed).
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from tests.fresh_machine import (
     remove_image,
     run_to_end,
 )
+from tests.split_suite import QUEUE_MOUNT, QUEUE_VARIABLE, SPLIT_KEY, new_host_split
 
 #: The module whose tests wait for these runs.
 TEST_MODULE = "test_fresh_machine.py"
@@ -121,12 +124,14 @@ class FreshMachineRuns:
             folder is where each command's output is written too.
         run_main_job: run the main job (its test was selected).
         run_test_command: run the test command (its test was selected).
+        queue_folder: the suite split's queue, mounted into the test command's container.
     """
 
     commands: tuple[str, str]
     build: ImageBuild
     run_main_job: bool = True
     run_test_command: bool = True
+    queue_folder: Path | None = None
     main_job: Future[MainJobRun] = field(default_factory=Future)
     test_command: Future[CommandRun] = field(default_factory=Future)
     _containers: list[Any] = field(default_factory=list)
@@ -174,10 +179,7 @@ class FreshMachineRuns:
             )
             self._main_job_thread.start()
         if self.run_test_command:
-            _settle(
-                self.test_command,
-                lambda: self._command(self.commands[1], "test-command.log", TEST_COMMAND_TIMEOUT_S),
-            )
+            _settle(self.test_command, self._test_command)
 
     def _main_job(self) -> MainJobRun:
         settings, environment = container_settings(), inner_environment()
@@ -187,11 +189,14 @@ class FreshMachineRuns:
             files = list_files(box, REPORT_FOLDER) if run.status == 0 else []
         return MainJobRun(run, files)
 
-    def _command(self, command: str, log_name: str, timeout_s: float) -> CommandRun:
+    def _test_command(self) -> CommandRun:
         settings, environment = container_settings(), inner_environment()
-        with fresh_container(self._image_tag(), command, settings, environment) as box:
+        if self.queue_folder is not None:
+            settings.writable[str(self.queue_folder)] = QUEUE_MOUNT
+            environment[QUEUE_VARIABLE] = QUEUE_MOUNT
+        with fresh_container(self._image_tag(), self.commands[1], settings, environment) as box:
             self._containers.append(box)
-            return run_to_end(box, self.log_dir / log_name, timeout_s)
+            return run_to_end(box, self.log_dir / "test-command.log", TEST_COMMAND_TIMEOUT_S)
 
     def _image_tag(self) -> str:
         if self._stopping.is_set():
@@ -236,6 +241,11 @@ def start_fresh_machine_runs(
         run_main_job=any("main_job" in name for name in names),
         run_test_command=any("test_command" in name for name in names),
     )
+    if runs.run_test_command:  # share the suite with its container (tests/split_suite.py)
+        split = new_host_split(container_done=runs.test_command.done)
+        split.claim_host_only(items)
+        runs.queue_folder = split.queue.folder
+        config.stash[SPLIT_KEY] = split
     config.stash[RUNS_KEY] = runs
     runs.start(build_started=early is not None)
 

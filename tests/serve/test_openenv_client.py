@@ -16,6 +16,10 @@ from envsuite.testing.logical_state import same
 from tests.serve.openenv_venv import openenv_python
 from tests.serve.servers import wait_until
 
+# Its side venv builds on this machine from collection on (tests/serve/conftest.py); the
+# fresh-machine container leaves the module to this machine (tests/split_suite.py).
+pytestmark = pytest.mark.host_only
+
 SCRIPT = Path(__file__).with_name("openenv_session.py")
 WORDS = ("crane", "slate", "???", "pious")
 
