@@ -142,9 +142,8 @@ def bootstrap_interval(
 
 
 #: Most resampled values :func:`mean_replicates` draws at once (512 KB of indices). Blocks
-#: this small reuse the same memory: 8 MB blocks, freshly mapped at each call, made an
-#: interval of 200 values cost 7 ms instead of 3 ms (2-core machine, CPU time), with the
-#: same replicates.
+#: this small reuse the same memory, where blocks of several MB are freshly mapped by each
+#: call and cost more than the draws themselves; the replicates are the same either way.
 MEAN_BLOCK_VALUES = 1 << 16
 
 

@@ -16,8 +16,8 @@ A step writes the hand targets and grips into the state rows, makes one
 ``Batch.step(nstep=frame_skip, stage=mjSTAGE_POS)`` call, and computes everything else
 from the arrays the batch fills. The single env runs ``mj_kinematics`` after its
 ``mj_step`` to observe the state it reached; the batch's smallest equivalent is the
-position stage, ``mj_fwdPosition`` (about 3 µs a simulation, collisions included, against
-0.45 µs). A persistent batch (``persistent=True``) would not help: it skips work only when
+position stage, ``mj_fwdPosition`` (collisions included, so several times the cost of
+kinematics alone). A persistent batch (``persistent=True``) would not help: it skips work only when
 the next step can continue from stages computed at the new state, which needs the
 velocity stage and unchanged inputs, and the hand's mocap target moves every step. It
 measured the same as the default batch, which is kept.
@@ -32,14 +32,11 @@ count less each episode's first step (no array update, no truncation test before
 earliest episode can reach the limit), the infos' constant arrays copied from templates.
 Its work arrays are coordinate-major (``(3, n)``; the env's ``(n, 3)`` arrays are their
 transposes), because at a vector env's sizes numpy's per-call cost is the cost, and it is
-two to three times higher on strided views. With ``Batch.step`` replaced by a no-op (8
-envs, one thread, minimum over 200 rounds of 50 steps, 2026-11-29 on this repo's shared
-2-core x86_64 machine at load average 6-9) the step's Python takes 28.6-29.8 µs, against
-53.4-54.8 µs before this path was reworked, measured in the same session. In a real
-episode the same code costs several times more (at the 10th percentile of steps 65-127
-µs, against 111-159 µs before): between two ``Batch.step`` calls the physics and the
-other processes evict numpy's code and data from the caches, and every
-numpy call then pays for it; fewer calls is what helps.
+two to three times higher on strided views. ``envsuite bench --rows arm-batch`` reports
+the step's Python outside ``Batch.step`` on your machine. In a real episode that Python
+costs several times what it costs in a tight loop with the physics left out: between two
+``Batch.step`` calls the physics and the other processes evict numpy's code and data from
+the caches, and every numpy call then pays for it; fewer calls is what helps.
 
 Threads: ``nthread=0`` (the default) takes :func:`free_cores`, the smaller of the cores
 the load average leaves free and the cores idle over 50 ms (``/proc/stat``), so
