@@ -121,7 +121,12 @@ def _project(tmp_path: Path, modules: dict[str, str]) -> Path:
         "[pytest]\nmarkers =\n    host_only: host only\naddopts = -p no:cacheprovider\n"
     )
     for name, text in modules.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
         (project / name).write_text(text)
+    # A folder with a conftest of its own: its tests' hooks come from a subset of the
+    # plugins, which must hash (pytest's per-folder hook proxies).
+    (project / "sub").mkdir(exist_ok=True)
+    (project / "sub" / "conftest.py").write_text("")
     (tmp_path / "queue").mkdir()
     return project
 
@@ -167,7 +172,8 @@ def test_a_claim_is_taken_once_and_names_its_side(tmp_path):
 
 
 def test_both_sides_at_once_run_every_test_exactly_once(tmp_path):
-    modules = {f"test_m{k}.py": MODULE.format(count=4, sleep=0.05) for k in range(8)}
+    modules = {f"test_m{k}.py": MODULE.format(count=4, sleep=0.05) for k in range(6)}
+    modules.update({f"sub/test_s{k}.py": MODULE.format(count=4, sleep=0.05) for k in range(2)})
     project = _project(tmp_path, modules)
     host, container = _start(project, HOST), _start(project, CONTAINER)
     status, container_output = _finish(container)

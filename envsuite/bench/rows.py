@@ -204,14 +204,18 @@ def _drone_figures(times: dict[str, list[float]]) -> dict[str, float]:
     }
     if "reference_style" in times:
         figures["reference_style_steps_per_s"] = drone.STEPS / min(times["reference_style"])
+    if "floor" in times:  # the Gymnasium API's own share of the ratio (bench/drone_floor.py)
+        figures["floor_vs_raw_best"] = min(times["floor"]) / min(times["raw"])
+        figures["envsuite_vs_floor_best"] = min(times["envsuite"]) / min(times["floor"])
     return figures
 
 
 def _drone_hover(quick: bool) -> Case:
     import envsuite
     from envsuite.bench import drone
+    from envsuite.bench.drone_floor import FloorHover
 
-    env = envsuite.make(drone.HOVER)
+    env, floor = envsuite.make(drone.HOVER), FloorHover()
     return Case(
         {
             "envsuite": lambda: drone.envsuite_hover(env),
@@ -219,6 +223,8 @@ def _drone_hover(quick: bool) -> Case:
             # gym-pybullet-drones' way (forces at the propellers), the same lean loop: a
             # figure, not a ratio (its physics differs in the last bits).
             "reference_style": drone.RawHover(reference_style=True),
+            # The raw loop as the leanest gymnasium.Env: the API's floor, a figure.
+            "floor": lambda: drone.envsuite_hover(floor),
         },
         drone.STEPS,
         "steps",

@@ -14,7 +14,10 @@ group's table; a row's mean over the raw row's mean is envsuite's cost relative 
     Crazyflie URDF (massless propeller links), 4 forces at the propellers and 1 yaw torque
     per physics step, ``restoreState`` resets. This is the lean loop gym-pybullet-drones'
     HoverAviary (0.8–0.9k env-steps/s) is measured against; ``envsuite bench --rows
-    drone-hover`` reports its rate as ``reference_style_steps_per_s``.
+    drone-hover`` reports its rate as ``reference_style_steps_per_s``;
+  * ``gymnasium_floor``: the same-physics loop as the leanest ``gymnasium.Env``
+    (``envsuite/bench/drone_floor.py``: no wrapper, no action check), what the API alone
+    adds to the raw loop.
 
 - ``drone-ctbr``: DroneHover-v0 with CTBR actions (the same random actions) against
   ``RawHoverRates``, the leanest loop running the same rate controller at every physics
@@ -77,6 +80,7 @@ from envsuite.bench.drone import (
     RawHoverRates,
     envsuite_hover,
 )
+from envsuite.bench.drone_floor import FloorHover
 from envsuite.families.physics.drone.models import write_urdf
 from envsuite.seeding import make_generator
 
@@ -129,6 +133,14 @@ def test_hover_raw_reference_style(benchmark: Any, expected_hover: Any) -> None:
     # Forces at the propellers instead of their net wrench: the same physics up to rounding,
     # which random flight amplifies, so only the episode count is comparable.
     assert abs(resets - expected_hover[0]) <= 0.2 * expected_hover[0]
+
+
+@pytest.mark.benchmark(group="drone-hover")
+def test_hover_gymnasium_floor(benchmark: Any, expected_hover: Any) -> None:
+    resets, position = run(benchmark, lambda: envsuite_hover(FloorHover()), STEPS)
+    # The raw loop behind the bare Gymnasium API flies the env's trajectory too.
+    assert (resets, position) == expected_hover
+    assert FloorHover.observation_space.contains(FloorHover().reset(seed=0)[0])
 
 
 # -- DroneHover-v0 with CTBR actions ------------------------------------------------------

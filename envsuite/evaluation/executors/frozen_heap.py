@@ -4,9 +4,10 @@ A full collection walks every object the interpreter tracks: the imported packag
 schemas and caches, tens of thousands of objects that will live as long as the process.
 A run of short episodes allocates fast enough to start a full collection every few dozen
 episodes, and walking that heap cost more than the runner's own work per episode (the
-``eval-overhead`` row of ``envsuite bench`` measures that work). :func:`frozen_heap` moves the objects that exist when a run
-starts into the collector's permanent generation (:func:`gc.freeze`) for the run, and
-back when it ends: everything the episodes make is collected as before, cycles included.
+``eval-overhead`` row of ``envsuite bench`` measures that work). :func:`frozen_heap`
+moves the objects that exist when a run starts into the collector's permanent generation
+(:func:`gc.freeze`) for the run, and back when it ends: everything the episodes make is
+collected as before, cycles included.
 Cyclic garbage that already existed at the start is freed when the run ends instead.
 """
 
