@@ -20,12 +20,16 @@ def test_the_heap_is_frozen_for_the_block_and_thawed_after_even_on_error() -> No
 
 
 def test_a_heap_frozen_by_the_caller_stays_frozen() -> None:
+    # Not an exact count: another thread of the test process (the fresh-machine runs'
+    # log readers, say) may free frozen objects meanwhile, which leave the frozen set. The
+    # block neither freezes more (the count would grow) nor thaws (it would drop to 0).
     gc.freeze()
     try:
         before = gc.get_freeze_count()
         with frozen_heap():
-            pass
-        assert gc.get_freeze_count() == before
+            inside = gc.get_freeze_count()
+        after = gc.get_freeze_count()
+        assert 0 < after <= inside <= before
     finally:
         gc.unfreeze()
 
