@@ -64,8 +64,8 @@ EARLY_BUILD_KEY = pytest.StashKey["ImageBuild"]()
 
 def inner_environment() -> dict[str, str]:
     """The variables of the commands' containers (no Docker in there, no recursion)."""
-    # Unbuffered output: after a kill, the log still shows where the command was; the
-    # slowest tests are listed in it (neither changes what runs). pip installs without
+    # Unbuffered output: after a kill, the log still shows where the command was (it does
+    # not change what runs; the slowest tests are listed by the addopts). pip installs without
     # byte-compiling the ~20,000 modules of the test extra (torch, ray, jax, ...): Python
     # compiles the ones a test imports when it first does, and nothing is left uninstalled.
     # (PIP_COMPILE=0 is pip's --no-compile; PIP_NO_COMPILE=1 would mean --compile.)
@@ -73,7 +73,6 @@ def inner_environment() -> dict[str, str]:
         INNER_VARIABLE: "1",
         "ENVSUITE_REQUIRE_DOCKER": "0",
         "PYTHONUNBUFFERED": "1",
-        "PYTEST_ADDOPTS": "--durations=15",
         "PIP_COMPILE": "0",
     }
 
