@@ -27,7 +27,8 @@ class Case:
         unit: What a unit is.
         extra_figures: Computes further figures from the round times (seconds).
         clock: Times one call of a loop (this process's CPU seconds by default; loops
-            that run a child process return the child's CPU seconds themselves).
+            that run a child process return the child's CPU seconds themselves; loops with
+            an untimed seeded reset are prepared first).
     """
 
     loops: dict[str, Callable[[], Any]]
