@@ -32,12 +32,12 @@ machine distort far less than the wall clock), and ``extra_info`` holds drone-st
 second of each and their ratio per drone-step.
 
 Measured with ``envsuite bench --rows drone-batch`` (the same loops, in turns on the CPU
-clock; rates: best rounds; ratios: best round to median round) on 2026-11-29, three runs on the repository's 2-core
-x86_64 machine shared with other jobs (load average 5.5): the batched env 1.11-1.28 million
-drone-steps/s at 1,024 drones (the goal: 1 million), 1,260-1,520x SyncVectorEnv of single
-``dyn`` envs per drone-step (828-968 drone-steps/s; the goal: 50x), and 1.46-1.53x the time
-of its raw physics (1.67-1.87 million drone-steps/s). The effects and JAX benchmarks are
-not in the bench row: run them here.
+clock; rates: best rounds; ratios: best round to median round) on 2026-11-29, three runs
+on the repository's 2-core x86_64 machine shared with other jobs (load average 5.5): the
+batched env 1.11-1.28 million drone-steps/s at 1,024 drones (the goal: 1 million),
+1,260-1,520x SyncVectorEnv of single ``dyn`` envs per drone-step (828-968 drone-steps/s;
+the goal: 50x), and 1.46-1.53x the time of its raw physics (1.67-1.87 million
+drone-steps/s). The effects and JAX benchmarks are not in the bench row: run them here.
 
 ``pytest tests/benchmarks/test_drone_batch_speed.py --benchmark-enable`` prints each group's
 table and the ``extra_info``. The repo's pytest config passes ``--benchmark-disable``, so in
