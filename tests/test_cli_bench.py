@@ -7,12 +7,13 @@ print is checked.
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
-from envsuite.bench import rows
+from envsuite.bench import report, rows
 from envsuite.cli import app
 
 
@@ -76,3 +77,35 @@ def test_every_row_has_a_goal_and_known_extra() -> None:
     for row in rows.ROWS:
         assert row.goal
         assert row.extra in (None, "sat", "physics")
+
+
+def test_drone_batch_row_reports_every_loop_and_the_sync_speed() -> None:
+    if os.environ.get("ENVSUITE_REQUIRE_ALL_EXTRAS") != "1":
+        pytest.importorskip("pybullet")
+    from envsuite.bench import drone_batch  # needs pybullet
+
+    result = invoke("--rows", "drone-batch", "--quick", "--json")
+    assert result.exit_code == 0, result.output
+    [row] = json.loads(result.output)["rows"]
+    assert row["skipped"] is None and row["unit"] == "drone-steps"
+    assert row["units"] == drone_batch.NUM_ENVS * drone_batch.STEPS
+    assert set(row["seconds"]) == {"envsuite", "raw", "sync"}
+    assert set(row["ratios"]) == {"envsuite/raw"}
+    assert set(row["figures"]) == {
+        "drone_steps_per_s",
+        "raw_drone_steps_per_s",
+        "sync_drone_steps_per_s",
+        "speed_vs_sync_best",
+        "speed_vs_sync_median",
+    }
+    assert all(value > 0 for value in row["figures"].values())
+    seconds = row["seconds"]["envsuite"]["best"]
+    assert row["figures"]["drone_steps_per_s"] == pytest.approx(row["units"] / seconds)
+    assert "1,000,000 drone-steps/s" in row["goal"] and "50x SyncVectorEnv" in row["goal"]
+
+
+def test_markdown_figures_have_separators_from_a_thousand_up() -> None:
+    result = rows.RowResult("r", "work", "goal", figures={"rate": 1234567.8, "ratio": 1.2345})
+    machine = {"versions": {}, "load_average": [], "cpu": "x", "cores": 1, "usable_cores": 1,
+               "python": "3", "platform": "p"}  # fmt: skip
+    assert "| rate 1,234,568; ratio 1.23 |" in report.as_markdown(machine, [result])

@@ -7,6 +7,7 @@ the package, and ``tests/benchmarks`` imports the same ones: a figure the README
 measured by the loop the benchmarks check.
 
 Modules: :mod:`.timing` (interleaved rounds and their summary), :mod:`.rows` (the table's
-rows), :mod:`.decision`, :mod:`.runner`, :mod:`.sat`, :mod:`.drone`, :mod:`.arm` (the
-loops), :mod:`.machine` (cores, load, versions) and :mod:`.report` (markdown and JSON).
+rows), :mod:`.decision`, :mod:`.runner`, :mod:`.sat`, :mod:`.drone`, :mod:`.drone_batch`,
+:mod:`.arm` (the loops), :mod:`.machine` (cores, load, versions) and :mod:`.report`
+(markdown and JSON).
 """

@@ -29,8 +29,13 @@ def _rate(result: RowResult, loop: str) -> str:
     return f"{rate:,.0f} {result.unit}/s"
 
 
+def _figure(value: float) -> str:
+    """Three significant digits; whole numbers with separators from 1,000 (no exponent)."""
+    return f"{value:,.0f}" if abs(value) >= 1000 else f"{value:.3g}"
+
+
 def _figures(result: RowResult) -> str:
-    return "; ".join(f"{key} {value:.3g}" for key, value in result.figures.items())
+    return "; ".join(f"{key} {_figure(value)}" for key, value in result.figures.items())
 
 
 def as_markdown(machine: dict[str, Any], results: Sequence[RowResult]) -> str:

@@ -1,4 +1,7 @@
-"""The batched drone engine: 1,024 quadcopters a step, against SyncVectorEnv of single envs.
+"""The batched drone engine: 1,024 quadcopters a step, against its raw physics and SyncVectorEnv.
+
+The loops are :mod:`envsuite.bench.drone_batch`'s, the ones ``envsuite bench --rows
+drone-batch`` times (the policy, the recording and the replays live there, once).
 
 Group ``drone-batch``: DroneHover-v0 as ``envsuite.make_vec(..., num_envs=1024,
 vectorization_mode="vector_entry_point")`` builds it (explicit ``dyn`` physics, RPM
@@ -8,6 +11,10 @@ steps a round from the same seeded reset: a whole 8 s episode (240 steps), the r
 every env (NEXT_STEP autoreset) and 9 steps of the next episode.
 
 - ``test_batched_hover_1024``: still air, nominal airframes;
+- ``test_batched_hover_1024_raw_physics``: the raw limit, the batched engine's own control
+  step called on its arrays with the commands and restarts the env gave it (no Gymnasium
+  layer: no action checks, crash rule, rewards, observations or infos); it ends in the
+  env's state to the last bit (checked);
 - ``test_batched_hover_1024_effects_randomization_wind``: ground effect and drag, domain
   randomisation and wind (every drone its own airframe and air mass);
 - ``test_batched_hover_1024_jax_backend``: the first, on the JAX backend (``vector_kwargs=
@@ -24,15 +31,13 @@ best of ``ROUNDS`` each on one clock (process time, which other processes on a s
 machine distort far less than the wall clock), and ``extra_info`` holds drone-steps per
 second of each and their ratio per drone-step.
 
-Measured 2026-11-28 on the repository's 2-core test machine (AMD EPYC), shared with other
-jobs (load average 11-15), three runs. Process time (``--benchmark-timer=
-time.process_time``), mean and best round: 1,024 drones 1.21-1.28 million drone-steps/s
-(the target was 1 million); with ground effect, drag, randomisation and wind 0.43-0.46
-million (last run); the JAX backend 0.73-0.94 million (XLA's threads all count here);
-SyncVectorEnv of single ``dyn`` envs 903-932 drone-steps/s, so the batched env does
-1,328-1,380x as many drone-steps per second of CPU time. Wall clock (the default timer) on
-the same loaded machine, where this process got about a fifth of the CPU: 0.32-0.36
-million drone-steps/s (effects 0.14-0.20, JAX 0.34-0.43 million).
+Measured with ``envsuite bench --rows drone-batch`` (the same loops, in turns on the CPU
+clock; rates: best rounds; ratios: best round to median round) on 2026-11-29, three runs
+on the repository's 2-core x86_64 machine shared with other jobs (load average 5.5): the
+batched env 1.11-1.28 million drone-steps/s at 1,024 drones (the goal: 1 million),
+1,260-1,520x SyncVectorEnv of single ``dyn`` envs per drone-step (828-968 drone-steps/s;
+the goal: 50x), and 1.46-1.53x the time of its raw physics (1.67-1.87 million
+drone-steps/s). The effects and JAX benchmarks are not in the bench row: run them here.
 
 ``pytest tests/benchmarks/test_drone_batch_speed.py --benchmark-enable`` prints each group's
 table and the ``extra_info``. The repo's pytest config passes ``--benchmark-disable``, so in
@@ -43,86 +48,46 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
 from typing import Any
 
-import gymnasium
 import numpy as np
 import pytest
 
 if os.environ.get("ENVSUITE_REQUIRE_ALL_EXTRAS") != "1":
     pytest.importorskip("pybullet")
 
-import envsuite
-from envsuite.seeding import derive_seeds, make_generator
+from envsuite.bench.drone_batch import (
+    NUM_ENVS,
+    STEPS,
+    SYNC_ENVS,
+    SYNC_STEPS,
+    RawPhysics,
+    Replay,
+    batched_env,
+    prepared_cpu_seconds,
+    record_actions,
+    record_flight,
+    sync_env,
+)
+from envsuite.bench.timing import interleaved
 from tests.benchmarks.paired_timing import timing_rounds
 
-HOVER = "envsuite/DroneHover-v0"
-NUM_ENVS = 1024
-SYNC_ENVS = 16
-STEPS = 250
-SYNC_STEPS = 8
 ROUNDS = 5
-SEED = 3
-#: Motor order of cf2x (front-left, back-left, back-right, front-right): which side of the
-#: body's x and y axes each motor is on.
-_SIDE_Y = np.array([1.0, 1.0, -1.0, -1.0])
-_SIDE_X = np.array([1.0, -1.0, -1.0, 1.0])
 
 
-def hold_policy(observations: np.ndarray, noise: np.ndarray) -> np.ndarray:
-    """RPM actions holding the target's altitude and a level attitude, plus motor noise."""
-    climb = 0.6 * observations[:, 18] - 0.4 * observations[:, 12]
-    # The angular velocity is observed in the world frame: turn it into the heading's.
-    cos_yaw, sin_yaw = np.cos(observations[:, 9]), np.sin(observations[:, 9])
-    rate_x, rate_y = observations[:, 13], observations[:, 14]
-    roll = -0.1 * observations[:, 7] - 0.015 * (cos_yaw * rate_x + sin_yaw * rate_y)
-    pitch = -0.1 * observations[:, 8] - 0.015 * (cos_yaw * rate_y - sin_yaw * rate_x)
-    actions = climb[:, None] + roll[:, None] * _SIDE_Y - pitch[:, None] * _SIDE_X + noise
-    return np.clip(actions, -1.0, 1.0)
-
-
-def batched_env(**kwargs: Any) -> Any:
-    """The batched vector env, as users get it."""
-    return envsuite.make_vec(HOVER, NUM_ENVS, vectorization_mode="vector_entry_point", **kwargs)
-
-
-def record_actions(env: Any, steps: int) -> np.ndarray:
-    """Fly the hold policy once (untimed) from the benchmark's reset; return its actions."""
-    noise = make_generator(SEED, "drone-batch-noise").uniform(-0.01, 0.01, (steps, NUM_ENVS, 4))
-    observations, _ = env.reset(seed=SEED)
-    actions = np.zeros((steps, NUM_ENVS, 4))
-    for step in range(steps):
-        actions[step] = hold_policy(observations, noise[step])
-        observations, *_ = env.step(actions[step])
-    return actions
-
-
-def replay(env: Any, actions: np.ndarray) -> tuple[int, int]:
-    """Step ``env`` through ``actions``; return (drone-steps, episodes ended)."""
-    ended = 0
-    for batch in actions:
-        _, _, terminated, truncated, _ = env.step(batch)
-        ended += int(np.count_nonzero(terminated | truncated))
-    return actions.shape[0] * actions.shape[1], ended
-
-
-def run(benchmark: Any, env: Any, actions: np.ndarray) -> tuple[int, int]:
-    """Benchmark replaying ``actions`` from the seeded reset (the reset is not timed)."""
-
-    def setup() -> None:
-        env.reset(seed=SEED)
-
+def run(benchmark: Any, loop: Replay | RawPhysics) -> Any:
+    """Benchmark ``loop`` from its seeded start (the reset is not timed)."""
     started = time.perf_counter()
     result = benchmark.pedantic(
-        lambda: replay(env, actions), setup=setup, rounds=ROUNDS, iterations=1, warmup_rounds=1
+        loop, setup=loop.prepare, rounds=ROUNDS, iterations=1, warmup_rounds=1
     )
+    drone_steps = NUM_ENVS * STEPS
     stats = getattr(benchmark, "stats", None)
     if stats is not None:
-        benchmark.extra_info["drone_steps_per_s"] = result[0] / stats.stats.mean
-        benchmark.extra_info["drone_steps_per_s_best_round"] = result[0] / stats.stats.min
+        benchmark.extra_info["drone_steps_per_s"] = drone_steps / stats.stats.mean
+        benchmark.extra_info["drone_steps_per_s_best_round"] = drone_steps / stats.stats.min
     else:
-        benchmark.extra_info["drone_steps_per_s"] = result[0] / (time.perf_counter() - started)
+        benchmark.extra_info["drone_steps_per_s"] = drone_steps / (time.perf_counter() - started)
     return result
 
 
@@ -140,7 +105,7 @@ def recorded(batched: Any) -> np.ndarray:
 
 @pytest.mark.benchmark(group="drone-batch")
 def test_batched_hover_1024(benchmark: Any, batched: Any, recorded: np.ndarray) -> None:
-    drone_steps, ended = run(benchmark, batched, recorded)
+    drone_steps, ended = run(benchmark, Replay(batched, recorded))
     assert drone_steps == NUM_ENVS * STEPS
     # The drones fly: every episode runs to its 8 s limit (step 240) and restarts, but
     # hardly any crashes.
@@ -148,10 +113,31 @@ def test_batched_hover_1024(benchmark: Any, batched: Any, recorded: np.ndarray) 
 
 
 @pytest.mark.benchmark(group="drone-batch")
+def test_batched_hover_1024_raw_physics(benchmark: Any, batched: Any, recorded: np.ndarray) -> None:
+    """The engine's control step alone, fed what the env fed it: the env's flight, bit for bit."""
+    flight = record_flight(batched, recorded)
+    assert [restart.step for restart in flight.restarts][-1] == 240
+    assert flight.restarts[-1].ids.size > 0.9 * NUM_ENVS
+    final = run(benchmark, RawPhysics(batched, flight))
+    np.testing.assert_array_equal(final, flight.final_position)
+    # The check sees a difference: without the restarts the drones end elsewhere.
+    flight.restarts.clear()
+    assert not np.array_equal(RawPhysics(batched, flight)(), flight.final_position)
+
+
+def test_raw_physics_refuses_effects_randomization_and_wind() -> None:
+    for kwargs in ({"physics": "dyn_gnd"}, {"domain_randomization": True}, {"wind": True}):
+        env = batched_env(4, **kwargs)
+        actions = record_actions(env, 2)
+        with pytest.raises(ValueError, match="plain 'dyn' physics"):
+            RawPhysics(env, record_flight(env, actions))
+        env.close()
+
+
+@pytest.mark.benchmark(group="drone-batch")
 def test_batched_hover_1024_effects_randomization_wind(benchmark: Any) -> None:
     env = batched_env(physics="dyn_gnd_drag", domain_randomization=True, wind=True)
-    actions = record_actions(env, STEPS)
-    drone_steps, ended = run(benchmark, env, actions)
+    drone_steps, ended = run(benchmark, Replay(env, record_actions(env, STEPS)))
     assert drone_steps == NUM_ENVS * STEPS
     assert NUM_ENVS <= ended < 1.2 * NUM_ENVS
     env.close()
@@ -163,50 +149,33 @@ def test_batched_hover_1024_jax_backend(benchmark: Any, recorded: np.ndarray) ->
     if os.environ.get("ENVSUITE_REQUIRE_ALL_EXTRAS") != "1":
         pytest.importorskip("jax")
     env = batched_env(vector_kwargs={"backend": "jax"})
-    drone_steps, ended = run(benchmark, env, recorded)
+    drone_steps, ended = run(benchmark, Replay(env, recorded))
     assert drone_steps == NUM_ENVS * STEPS
     assert NUM_ENVS <= ended < 1.05 * NUM_ENVS
     env.close()
-
-
-def process_seconds(function: Callable[[], Any], setup: Callable[[], Any]) -> float:
-    """CPU seconds one call of ``function`` takes, after an untimed ``setup``."""
-    setup()
-    started = time.process_time()
-    function()
-    return time.process_time() - started
 
 
 @pytest.mark.benchmark(group="drone-batch-vs-sync")
 def test_batched_against_sync_vector_env(
     benchmark: Any, batched: Any, recorded: np.ndarray
 ) -> None:
-    seeds = derive_seeds(SEED, NUM_ENVS, "vector")[:SYNC_ENVS]
-    sync = gymnasium.vector.SyncVectorEnv([lambda: envsuite.make(HOVER, physics="dyn")] * SYNC_ENVS)
-    sync_actions = recorded[:SYNC_STEPS, :SYNC_ENVS]
+    sync = sync_env(SYNC_ENVS)
+    ours, theirs = Replay(batched, recorded), Replay(sync, recorded[:SYNC_STEPS, :SYNC_ENVS])
 
     # The same work: the sync envs fly exactly the first envs of the batched env.
-    batched.reset(seed=SEED)
-    sync.reset(seed=seeds)
+    ours.prepare()
+    theirs.prepare()
     for step in range(SYNC_STEPS):
-        ours = batched.step(recorded[step])[0][:SYNC_ENVS]
-        theirs = sync.step(sync_actions[step])[0]
-        np.testing.assert_allclose(ours, theirs, rtol=2e-6, atol=2e-6)
+        batched_observations = batched.step(recorded[step])[0][:SYNC_ENVS]
+        sync_observations = sync.step(theirs.actions[step])[0]
+        np.testing.assert_allclose(batched_observations, sync_observations, rtol=2e-6, atol=2e-6)
 
-    run(benchmark, batched, recorded)
-    batched_best = sync_best = float("inf")
-    for _ in range(timing_rounds(benchmark, ROUNDS)):
-        batched_best = min(
-            batched_best,
-            process_seconds(lambda: replay(batched, recorded), lambda: batched.reset(seed=SEED))
-            / (NUM_ENVS * STEPS),
-        )
-        sync_best = min(
-            sync_best,
-            process_seconds(
-                lambda: replay(sync, sync_actions), lambda: sync.reset(seed=seeds)
-            ) / (SYNC_ENVS * SYNC_STEPS),
-        )  # fmt: skip
+    run(benchmark, ours)
+    times = interleaved(
+        {"batched": ours, "sync": theirs}, timing_rounds(benchmark, ROUNDS), prepared_cpu_seconds
+    )
+    batched_best = min(times["batched"]) / (NUM_ENVS * STEPS)
+    sync_best = min(times["sync"]) / (SYNC_ENVS * SYNC_STEPS)
     benchmark.extra_info["batched_drone_steps_per_s_process"] = 1.0 / batched_best
     benchmark.extra_info["sync_drone_steps_per_s_process"] = 1.0 / sync_best
     benchmark.extra_info["ratio_per_drone_step"] = sync_best / batched_best
