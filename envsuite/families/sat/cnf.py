@@ -76,11 +76,13 @@ def clause_strings(clauses: Sequence[Clause], num_vars: int) -> list[str]:
     texts = _clause_texts(num_vars)
     if len(texts) > CLAUSE_TEXTS_MAX:
         texts.clear()
-    get = texts.get
-    return [
-        get(clause) or texts.setdefault(clause, clause_string(clause, num_vars))
-        for clause in clauses
-    ]
+    found = list(map(texts.get, clauses))  # map: the usual all-known case runs in C
+    if not all(found):
+        found = [
+            text or texts.setdefault(clause, clause_string(clause, num_vars))
+            for clause, text in zip(clauses, found, strict=True)
+        ]
+    return found
 
 
 def canonical_clause(literals: Sequence[int]) -> Clause:

@@ -11,6 +11,7 @@ distribution, vectorised over a batch, from a :class:`numpy.random.Generator`.
 from __future__ import annotations
 
 import functools
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -188,6 +189,7 @@ TABLE_MAX_ENTRIES = 1 << 16
 
 #: A table entry: the clause's sort key in canonical order, and the clause.
 _Entry = tuple[Any, Clause]
+_entry_clause = itemgetter(1)
 
 
 def _planted_by_table(rng: np.random.Generator, level: Level) -> PlantedInstance:
@@ -210,9 +212,14 @@ def _planted_by_table(rng: np.random.Generator, level: Level) -> PlantedInstance
     table = _clause_table(num_vars, width)
     if len(table) > TABLE_MAX_ENTRIES:
         table.clear()
-    entries = [table.get(key) or _add_entry(table, key, num_vars, width) for key in kept]
+    entries = list(map(table.get, kept))  # map: the usual all-known case runs in C
+    if not all(entries):
+        entries = [
+            entry or _add_entry(table, key, num_vars, width)
+            for key, entry in zip(kept, entries, strict=True)
+        ]
     entries.sort()  # distinct clauses have distinct sort keys: the clauses never compare
-    return Formula.trusted(num_vars, tuple([clause for _, clause in entries])), planted
+    return Formula.trusted(num_vars, tuple(map(_entry_clause, entries))), planted
 
 
 def _candidate_keys(
