@@ -15,6 +15,7 @@ from operator import itemgetter
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from envsuite.families.sat.clause_sampling import (
     ARGSORT_MAX_VARS,
@@ -306,24 +307,30 @@ def _draw_by_words(rng: np.random.Generator, level: Level) -> tuple[str, int, li
     if np.count_nonzero(chosen) != count * width or not rejects.isdisjoint(pattern_halves):
         bit_generator.state = start
         return None
-    masks: list[int] = (chosen @ _mask_weights(num_vars, assignment)).tolist()
+    masks = chosen @ _mask_weights(num_vars, assignment)
     shift = 2 * num_vars
     if width == 1:
-        codes = [mask | 1 << shift for mask in masks]
+        codes: list[int] = [mask | 1 << shift for mask in masks.tolist()]
     else:  # integers(1, 2**width): 1 + (half * span >> 32), shifted into place
-        fields = _pattern_fields(span, shift)
-        codes = [
-            mask | fields[half * span >> 32]
-            for mask, half in zip(masks, pattern_halves, strict=True)
-        ]
+        bounds, fields = _pattern_fields(span, shift)
+        # The pattern halves (the bits' come first; with a buffered half, one fewer).
+        positions = layout.halves[num_vars - layout.from_buffer :]
+        lemire = bounds.searchsorted(halves[positions], side="right")
+        codes = (masks + fields[lemire]).tolist()  # the fields are the codes' top bits
     finish(bit_generator, layout, halves, start)
     return planted, assignment, codes
 
 
 @functools.lru_cache(maxsize=64)
-def _pattern_fields(span: int, shift: int) -> tuple[int, ...]:
-    """The pattern field of a code, ``(1 + k) << shift``, for each Lemire value k < span."""
-    return tuple((k + 1) << shift for k in range(span))
+def _pattern_fields(span: int, shift: int) -> tuple[NDArray[np.uint32], IntArray]:
+    """Lemire's value ``k = half * span >> 32`` as a count of bounds, and each k's code field.
+
+    ``k`` is the number of bounds ``ceil(j * 2**32 / span)`` (j = 1 .. span − 1) at or below
+    the half (``searchsorted(..., side="right")``); its field is ``(1 + k) << shift``.
+    """
+    bounds = np.array([-(-(j << 32) // span) for j in range(1, span)], dtype=np.uint32)
+    fields = np.array([(k + 1) << shift for k in range(span)], dtype=np.int64)
+    return bounds, fields
 
 
 @functools.lru_cache(maxsize=1024)

@@ -164,3 +164,13 @@ def test_advance_constants_step_the_state_as_numpy_does(steps):
         a, b = advance_constants(steps)
         after = (a * before["state"] + b * before["inc"]) % (1 << 128)
         assert bit_generator.state["state"] == {"state": after, "inc": before["inc"]}
+
+
+@pytest.mark.parametrize("span", [1, 3, 7, 15, 31, 4095])
+def test_pattern_fields_give_lemire_values_at_every_bound(span):
+    bounds, fields = planted_ksat._pattern_fields(span, 10)
+    edges = [b + d for b in bounds.tolist() for d in (-1, 0, 1)]
+    halves = [0, 1, (1 << 32) - 1, *edges, *np.random.default_rng(span).integers(0, 1 << 32, 500)]
+    halves = [h for h in map(int, halves) if 0 <= h < 1 << 32]
+    found = fields[bounds.searchsorted(np.array(halves, dtype=np.uint32), side="right")]
+    assert found.tolist() == [(1 + (h * span >> 32)) << 10 for h in halves]
