@@ -11,6 +11,7 @@ import string
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from typing import cast
 
 #: Largest number of variables named by letters; more variables are named x1..xn.
 LETTER_NAMES = len(string.ascii_uppercase)
@@ -77,12 +78,12 @@ def clause_strings(clauses: Sequence[Clause], num_vars: int) -> list[str]:
     if len(texts) > CLAUSE_TEXTS_MAX:
         texts.clear()
     found = list(map(texts.get, clauses))  # map: the usual all-known case runs in C
-    if not all(found):
-        found = [
-            text or texts.setdefault(clause, clause_string(clause, num_vars))
-            for clause, text in zip(clauses, found, strict=True)
-        ]
-    return found
+    if all(found):  # spellings are never empty
+        return cast("list[str]", found)
+    return [
+        text or texts.setdefault(clause, clause_string(clause, num_vars))
+        for clause, text in zip(clauses, found, strict=True)
+    ]
 
 
 def canonical_clause(literals: Sequence[int]) -> Clause:

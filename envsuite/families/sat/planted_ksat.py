@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 from operator import itemgetter
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -213,12 +213,15 @@ def _planted_by_table(rng: np.random.Generator, level: Level) -> PlantedInstance
     table = _clause_table(num_vars, width)
     if len(table) > TABLE_MAX_ENTRIES:
         table.clear()
-    entries = list(map(table.get, kept))  # map: the usual all-known case runs in C
-    if not all(entries):
-        entries = [
+    found = list(map(table.get, kept))  # map: the usual all-known case runs in C
+    entries = (
+        cast("list[_Entry]", found)
+        if all(found)
+        else [
             entry or _add_entry(table, key, num_vars, width)
-            for key, entry in zip(kept, entries, strict=True)
+            for key, entry in zip(kept, found, strict=True)
         ]
+    )
     entries.sort()  # distinct clauses have distinct sort keys: the clauses never compare
     return Formula.trusted(num_vars, tuple(map(_entry_clause, entries))), planted
 
