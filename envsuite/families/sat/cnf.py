@@ -11,6 +11,7 @@ import string
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from typing import cast
 
 #: Largest number of variables named by letters; more variables are named x1..xn.
 LETTER_NAMES = len(string.ascii_uppercase)
@@ -76,10 +77,12 @@ def clause_strings(clauses: Sequence[Clause], num_vars: int) -> list[str]:
     texts = _clause_texts(num_vars)
     if len(texts) > CLAUSE_TEXTS_MAX:
         texts.clear()
-    get = texts.get
+    found = list(map(texts.get, clauses))  # map: the usual all-known case runs in C
+    if all(found):  # spellings are never empty
+        return cast("list[str]", found)
     return [
-        get(clause) or texts.setdefault(clause, clause_string(clause, num_vars))
-        for clause in clauses
+        text or texts.setdefault(clause, clause_string(clause, num_vars))
+        for clause, text in zip(clauses, found, strict=True)
     ]
 
 

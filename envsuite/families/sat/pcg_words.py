@@ -113,21 +113,46 @@ def lemire_rejects(span: int) -> frozenset[int] | None:
     return frozenset(j * inverse % (1 << 32) for j in range(threshold))
 
 
+#: PCG64's 128-bit LCG multiplier (``PCG_DEFAULT_MULTIPLIER_128`` in numpy's ``pcg64.h``):
+#: each 64-bit output steps the state to ``state * multiplier + inc`` (mod 2**128).
+PCG64_MULTIPLIER = (2549297995355413924 << 64) + 4865540595714422341
+_MASK128 = (1 << 128) - 1
+
+
+@functools.lru_cache(maxsize=256)
+def advance_constants(steps: int) -> tuple[int, int]:
+    """``(a, b)`` with ``state_after = a * state + b * inc`` (mod 2**128) after ``steps`` steps."""
+    a, b = 1, 0
+    for _ in range(steps):
+        a, b = (a * PCG64_MULTIPLIER) & _MASK128, (b * PCG64_MULTIPLIER + 1) & _MASK128
+    return a, b
+
+
 def finish(bit_generator: Any, layout: WordLayout, halves: Any, start: Mapping[str, Any]) -> None:
-    """Leave ``bit_generator``'s 32-bit buffer as the draws of ``layout`` would have.
+    """Leave ``bit_generator`` as the draws of ``layout`` would have, from ``start``.
+
+    The 128-bit state is ``start``'s advanced by the ``layout.total`` words fetched (computed
+    here: reading ``bit_generator.state`` costs as much as a numpy draw), and the 32-bit buffer
+    is the one the draws would have left.
 
     Args:
-        bit_generator: The PCG64 the words were fetched from (its 128-bit state is right).
+        bit_generator: The PCG64 the words were fetched from, ``layout.total`` of them since
+            ``start``.
         layout: The draws' layout.
         halves: ``words.view(np.uint32)`` of the fetched words.
         start: The state before the draws.
     """
-    end = bit_generator.state
-    end["has_uint32"] = layout.final_has
-    end["uinteger"] = (
-        int(halves[layout.final_half]) if layout.final_half >= 0 else start["uinteger"]
-    )
-    bit_generator.state = end
+    a, b = advance_constants(layout.total)
+    lcg = start["state"]
+    inc = lcg["inc"]
+    bit_generator.state = {
+        "bit_generator": "PCG64",
+        "state": {"state": (a * lcg["state"] + b * inc) & _MASK128, "inc": inc},
+        "has_uint32": layout.final_has,
+        "uinteger": (
+            int(halves[layout.final_half]) if layout.final_half >= 0 else start["uinteger"]
+        ),
+    }
 
 
 def is_pcg64(rng: np.random.Generator) -> bool:

@@ -11,9 +11,11 @@ distribution, vectorised over a batch, from a :class:`numpy.random.Generator`.
 from __future__ import annotations
 
 import functools
-from typing import Any
+from operator import itemgetter
+from typing import Any, cast
 
 import numpy as np
+from numpy.typing import NDArray
 
 from envsuite.families.sat.clause_sampling import (
     ARGSORT_MAX_VARS,
@@ -188,6 +190,7 @@ TABLE_MAX_ENTRIES = 1 << 16
 
 #: A table entry: the clause's sort key in canonical order, and the clause.
 _Entry = tuple[Any, Clause]
+_entry_clause = itemgetter(1)
 
 
 def _planted_by_table(rng: np.random.Generator, level: Level) -> PlantedInstance:
@@ -210,9 +213,17 @@ def _planted_by_table(rng: np.random.Generator, level: Level) -> PlantedInstance
     table = _clause_table(num_vars, width)
     if len(table) > TABLE_MAX_ENTRIES:
         table.clear()
-    entries = [table.get(key) or _add_entry(table, key, num_vars, width) for key in kept]
+    found = list(map(table.get, kept))  # map: the usual all-known case runs in C
+    entries = (
+        cast("list[_Entry]", found)
+        if all(found)
+        else [
+            entry or _add_entry(table, key, num_vars, width)
+            for key, entry in zip(kept, found, strict=True)
+        ]
+    )
     entries.sort()  # distinct clauses have distinct sort keys: the clauses never compare
-    return Formula.trusted(num_vars, tuple([clause for _, clause in entries])), planted
+    return Formula.trusted(num_vars, tuple(map(_entry_clause, entries))), planted
 
 
 def _candidate_keys(
@@ -299,24 +310,30 @@ def _draw_by_words(rng: np.random.Generator, level: Level) -> tuple[str, int, li
     if np.count_nonzero(chosen) != count * width or not rejects.isdisjoint(pattern_halves):
         bit_generator.state = start
         return None
-    masks: list[int] = (chosen @ _mask_weights(num_vars, assignment)).tolist()
+    masks = chosen @ _mask_weights(num_vars, assignment)
     shift = 2 * num_vars
     if width == 1:
-        codes = [mask | 1 << shift for mask in masks]
+        codes: list[int] = [mask | 1 << shift for mask in masks.tolist()]
     else:  # integers(1, 2**width): 1 + (half * span >> 32), shifted into place
-        fields = _pattern_fields(span, shift)
-        codes = [
-            mask | fields[half * span >> 32]
-            for mask, half in zip(masks, pattern_halves, strict=True)
-        ]
+        bounds, fields = _pattern_fields(span, shift)
+        # The pattern halves (the bits' come first; with a buffered half, one fewer).
+        positions = layout.halves[num_vars - layout.from_buffer :]
+        lemire = bounds.searchsorted(halves[positions], side="right")
+        codes = (masks + fields[lemire]).tolist()  # the fields are the codes' top bits
     finish(bit_generator, layout, halves, start)
     return planted, assignment, codes
 
 
 @functools.lru_cache(maxsize=64)
-def _pattern_fields(span: int, shift: int) -> tuple[int, ...]:
-    """The pattern field of a code, ``(1 + k) << shift``, for each Lemire value k < span."""
-    return tuple((k + 1) << shift for k in range(span))
+def _pattern_fields(span: int, shift: int) -> tuple[NDArray[np.uint32], IntArray]:
+    """Lemire's value ``k = half * span >> 32`` as a count of bounds, and each k's code field.
+
+    ``k`` is the number of bounds ``ceil(j * 2**32 / span)`` (j = 1 .. span − 1) at or below
+    the half (``searchsorted(..., side="right")``); its field is ``(1 + k) << shift``.
+    """
+    bounds = np.array([-(-(j << 32) // span) for j in range(1, span)], dtype=np.uint32)
+    fields = np.array([(k + 1) << shift for k in range(span)], dtype=np.int64)
+    return bounds, fields
 
 
 @functools.lru_cache(maxsize=1024)

@@ -20,7 +20,13 @@ if os.environ.get("ENVSUITE_REQUIRE_ALL_EXTRAS") != "1":
 from envsuite.families.sat import cnf, planted_ksat, solver
 from envsuite.families.sat.cnf import clause_string, clause_strings
 from envsuite.families.sat.levels import Level
-from envsuite.families.sat.pcg_words import Run, finish, lemire_rejects, word_layout
+from envsuite.families.sat.pcg_words import (
+    Run,
+    advance_constants,
+    finish,
+    lemire_rejects,
+    word_layout,
+)
 from envsuite.families.sat.planted_ksat import planted_batch, planted_instance
 
 RUNS: list[tuple[Run, ...]] = [
@@ -146,3 +152,25 @@ def test_a_real_lemire_rejection_in_the_patterns_takes_numpy_path(offset):
     one, batch = positioned(), positioned()
     assert planted_instance(one, level) == planted_batch(batch, level, 1)[0]
     assert one.bit_generator.state == batch.bit_generator.state
+
+
+@pytest.mark.parametrize("steps", [0, 1, 2, 7, 212, 1000])
+def test_advance_constants_step_the_state_as_numpy_does(steps):
+    for seed in range(20):
+        bit_generator = np.random.PCG64(seed)
+        bit_generator.random_raw(seed % 3)
+        before = bit_generator.state["state"]
+        bit_generator.random_raw(steps)
+        a, b = advance_constants(steps)
+        after = (a * before["state"] + b * before["inc"]) % (1 << 128)
+        assert bit_generator.state["state"] == {"state": after, "inc": before["inc"]}
+
+
+@pytest.mark.parametrize("span", [1, 3, 7, 15, 31, 4095])
+def test_pattern_fields_give_lemire_values_at_every_bound(span):
+    bounds, fields = planted_ksat._pattern_fields(span, 10)
+    edges = [b + d for b in bounds.tolist() for d in (-1, 0, 1)]
+    halves = [0, 1, (1 << 32) - 1, *edges, *np.random.default_rng(span).integers(0, 1 << 32, 500)]
+    halves = [h for h in map(int, halves) if 0 <= h < 1 << 32]
+    found = fields[bounds.searchsorted(np.array(halves, dtype=np.uint32), side="right")]
+    assert found.tolist() == [(1 + (h * span >> 32)) << 10 for h in halves]
