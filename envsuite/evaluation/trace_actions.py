@@ -209,7 +209,7 @@ class TraceCollector:
         curves = self.curves
         keys = tuple(key for key, _ in series_of)
         appends = tuple(series.append for _, series in series_of)
-        consume = deque[None](maxlen=0).extend
+        consume = deque(maxlen=0).extend
         immutable = _IMMUTABLE_ACTIONS
 
         def trace_and_curves(
