@@ -18,9 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import reprlib
-from collections import deque
 from collections.abc import Callable
-from operator import call
 from typing import Any
 
 import numpy as np
@@ -175,7 +173,7 @@ class TraceCollector:
         if not series_of:
             return trace_only
         if len(series_of) > 1:
-            return self._trace_and_curves(series_of)
+            return observe
         key, series = series_of[0]
         add = series.append
 
@@ -197,47 +195,6 @@ class TraceCollector:
                 add(float(value))
 
         return trace_and_curve
-
-    def _trace_and_curves(self, series_of: tuple[tuple[str, list[Any]], ...]) -> StepObserver:
-        """The observer keeping the trace and several curves (``observe`` without probability).
-
-        A step whose curve values are all present and numbers has them read and converted
-        in C, and appended in C, at once; any other step takes ``observe``'s loop, key by
-        key (which also raises what ``float`` raises, after the same appends).
-        """
-        actions, rewards = self._actions.append, self._rewards.append
-        curves = self.curves
-        keys = tuple(key for key, _ in series_of)
-        appends = tuple(series.append for _, series in series_of)
-        consume = deque(maxlen=0).extend
-        immutable = _IMMUTABLE_ACTIONS
-
-        def trace_and_curves(
-            nobody: None,
-            action: Any,
-            observation: Any,
-            reward: float,
-            terminated: bool,
-            truncated: bool,
-            info: Any,
-        ) -> None:
-            actions(action if type(action) in immutable else stored_action(action))
-            rewards(reward)
-            try:
-                values = tuple(map(float, map(info.get, keys)))
-            except Exception:  # a missing value (None), or one float() refuses
-                values = None
-            if values is not None and len(curves) == len(keys):
-                consume(map(call, appends, values))
-                return
-            for key, series in series_of:
-                value = info.get(key)
-                if value is not None:
-                    if not series:
-                        curves[key] = series
-                    series.append(float(value))
-
-        return trace_and_curves
 
     def steps(self) -> list[Step]:
         """The trace: one :class:`~envsuite.records.Step` per step kept, in order."""

@@ -99,30 +99,3 @@ def test_without_a_trace_only_curves_are_kept() -> None:
     collector = TraceCollector(False, None, ("regret",))
     _observe(collector, [("a", 1.0, {"regret": 0.25}), ("b", 1.0, {"regret": None})])
     assert collector.steps() == [] and collector.curves == {"regret": [0.25]}
-
-
-def test_several_curves_with_the_trace_follow_the_rule_of_first_values() -> None:
-    """The observer for a trace and several curves keeps what the key-by-key rule keeps."""
-    steps = [
-        ("a", 1.0, {"early": 1}),  # "late" missing: the slow path enters "early" alone
-        ("b", 0.0, {"early": np.float64(2.5), "late": None}),
-        ("a", 1.0, {"early": 3, "late": 0.5}),  # "late" entered after "early"
-        ("c", 0.0, {"early": 4.0, "late": np.int64(7), "other": 1}),  # all present: fast path
-        ("a", 1.0, {"early": True, "late": "1.5"}),  # float() takes them, as before
-    ]
-    for keys in (("late", "early"), ("early", "late")):
-        collector = TraceCollector(True, None, keys)
-        _observe(collector, steps)
-        expected: dict[str, list[float]] = {}
-        for _, _, info in steps:
-            for key in keys:
-                if info.get(key) is not None:
-                    expected.setdefault(key, []).append(float(info[key]))
-        assert list(collector.curves.items()) == list(expected.items())
-        assert all(type(v) is float for series in collector.curves.values() for v in series)
-        assert [step.action for step in collector.steps()] == ["a", "b", "a", "c", "a"]
-    collector = TraceCollector(True, None, ("early", "late"))
-    with pytest.raises(ValueError, match="could not convert"):
-        _observe(collector, [("a", 1.0, {"early": 1.0, "late": 2.0}),
-                             ("a", 1.0, {"early": 3.0, "late": "x"})])  # fmt: skip
-    assert collector.curves == {"early": [1.0, 3.0], "late": [2.0]}  # as the loop left them
