@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import json
 import math
+from array import array
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import repeat
+from operator import getitem
 from pathlib import Path
 from typing import Any, Literal
 
@@ -105,6 +107,59 @@ def trusted_step(action: Any, reward: float, probability: float | None) -> Step:
 
 #: Action types whose equal values are written alike, and never equal one of another type.
 _SHAREABLE_ACTIONS = frozenset({str, int, type(None)})
+#: Most steps :func:`shared_steps` keeps for later traces (see :func:`_interned_step`).
+MAX_INTERNED_STEPS = 4096
+#: Longest ``str`` action (in characters) of a step kept for later traces.
+MAX_INTERNED_ACTION_CHARS = 256
+#: (reward, action) -> a step kept for every later trace, and the JSON of each such step by
+#: its ``id``: the steps are never dropped, so their ids stay theirs.
+_interned: dict[tuple[float, Any], Step] = {}
+_interned_json: dict[int, str] = {}
+
+
+def _interned_step(reward: float, action: Any) -> Step:
+    """The trusted step of ``(action, reward)``, one object for the whole process.
+
+    A run's traces repeat the same few steps episode after episode (a bandit's buttons and
+    rewards): a step kept from an earlier trace spares building it, and writing a record
+    takes its JSON, made once, instead of serialising it again. Steps are frozen, so sharing
+    one among records changes nothing but ``is``. A step is kept when its reward is a
+    ``float`` equal to itself (never NaN, whose every object is a new key) and its action
+    short, and while fewer than :data:`MAX_INTERNED_STEPS` are kept; any other is built on
+    its own.
+    """
+    if (
+        type(reward) is not float
+        or reward != reward
+        or (type(action) is str and len(action) > MAX_INTERNED_ACTION_CHARS)
+    ):
+        return trusted_step(action, reward, None)
+    key = (reward, action)
+    step = _interned.get(key)
+    if step is None:
+        step = trusted_step(action, reward, None)
+        if len(_interned) < MAX_INTERNED_STEPS:
+            _interned[key] = step
+            _interned_json[id(step)] = step.model_dump_json()
+    return step
+
+
+#: The bytes of -0.0 in an ``array("d")``.
+_NEGATIVE_ZERO_BYTES = array("d", [-0.0]).tobytes()
+
+
+def _has_negative_zero(rewards: Sequence[float]) -> bool:
+    """Whether a reward is ``-0.0``: searched in the rewards' bytes, not one by one."""
+    try:
+        data = array("d", rewards).tobytes()
+    except (TypeError, OverflowError):  # not all floats: ask each zero its sign
+        return -1.0 in map(math.copysign, repeat(1.0), filter((0.0).__eq__, rewards))
+    start = data.find(_NEGATIVE_ZERO_BYTES)
+    while start != -1:
+        if start % len(_NEGATIVE_ZERO_BYTES) == 0:  # a whole number, not the end of one
+            return True
+        start = data.find(_NEGATIVE_ZERO_BYTES, start + 1)
+    return False
 
 
 def shared_steps(actions: Sequence[Any], rewards: Sequence[float]) -> list[Step]:
@@ -115,7 +170,8 @@ def shared_steps(actions: Sequence[Any], rewards: Sequence[float]) -> list[Step]
     steps (a 5-armed bandit has 10: five buttons, rewards 0 and 1), while building a step
     costs about a microsecond, more than a fast env's step, and each step built is one more
     object for the garbage collector to walk while the run keeps its records. Steps are
-    frozen, so sharing one object among equal steps changes nothing but ``is``.
+    frozen, so sharing one object among equal steps (of this trace, and of earlier traces:
+    see :func:`_interned_step`) changes nothing but ``is``.
 
     Steps are shared when every action is a ``str``, an ``int`` or None and no reward is
     ``-0.0`` (equal to ``0.0``, yet written differently); otherwise each is built on its own.
@@ -125,9 +181,21 @@ def shared_steps(actions: Sequence[Any], rewards: Sequence[float]) -> list[Step]
     """
     if len(actions) != len(rewards):
         raise ValueError(f"{len(actions)} actions but {len(rewards)} rewards")
-    negative_zero = -1.0 in map(math.copysign, repeat(1.0), filter((0.0).__eq__, rewards))
-    if negative_zero or not _SHAREABLE_ACTIONS.issuperset(map(type, actions)):
+    if _has_negative_zero(rewards) or not _SHAREABLE_ACTIONS.issuperset(map(type, actions)):
         return [trusted_step(a, r, None) for a, r in zip(actions, rewards, strict=True)]
+    distinct_actions = set(actions)
+    distinct_rewards = set(rewards)
+    if len(distinct_actions) * len(distinct_rewards) <= len(actions) and {float}.issuperset(
+        map(type, distinct_rewards)
+    ):
+        # Few distinct steps (the usual case): a row of steps per reward, every action in
+        # each, then the trace is looked up in C rather than step by step in Python. Equal
+        # float rewards are written alike (-0.0 is excluded above), as equal actions are.
+        rows = {
+            reward: {action: _interned_step(reward, action) for action in distinct_actions}
+            for reward in distinct_rewards
+        }
+        return list(map(getitem, map(rows.__getitem__, rewards), actions))
     # Reward -> action -> step: no key tuple per step, so no garbage-collected object.
     table: dict[float, dict[Any, Step]] = {}
     steps: list[Step] = []
@@ -137,7 +205,7 @@ def shared_steps(actions: Sequence[Any], rewards: Sequence[float]) -> list[Step]
             row = table[reward] = {}
         step = row.get(action)
         if step is None:
-            step = row[action] = trusted_step(action, reward, None)
+            step = row[action] = _interned_step(reward, action)
         steps.append(step)
     return steps
 
@@ -232,7 +300,8 @@ class EpisodeRecord(BaseModel):
         distinct = dict(zip(ids, trace, strict=True))
         if len(distinct) * _SHARED_TRACE_RATIO > len(trace):
             return self.model_dump_json()
-        made = {key: step.model_dump_json() for key, step in distinct.items()}
+        known = _interned_json.get
+        made = {key: known(key) or step.model_dump_json() for key, step in distinct.items()}
         steps = ",".join(map(made.__getitem__, ids))
         head = self.model_dump_json(exclude=_TRACE_AND_AFTER)
         if not _AFTER_TRACE:

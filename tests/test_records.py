@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import json
 import math
+import struct
 
 import numpy as np
 import pytest
@@ -200,3 +201,32 @@ def test_a_trace_of_shared_steps_is_written_as_pydantic_writes_it() -> None:
         assert record.to_json_line() == record.model_dump_json()
         again = EpisodeRecord.from_json_line(record.to_json_line())  # its steps not shared
         assert again.to_json_line() == record.to_json_line()
+
+
+def test_shared_steps_write_what_a_step_by_step_trace_writes() -> None:
+    """Shared, interned or not, a trace's steps are the steps built one by one, in JSON."""
+    from envsuite.records import MAX_INTERNED_ACTION_CHARS, shared_steps, trusted_step
+
+    long = "x" * (MAX_INTERNED_ACTION_CHARS + 1)
+    # Two rewards whose bytes hold -0.0's (seven zero bytes, then 0x80) across them.
+    tricky = struct.unpack("<d", b"\x80" + struct.pack("<d", 1.0)[1:])[0]
+    assert (struct.pack("<d", 5e-324) + struct.pack("<d", tricky)).find(
+        struct.pack("<d", -0.0)
+    ) == 1
+    cases = [
+        (["a", "b", "a", None, 3], [0.0, 1.0, 0.0, 0.5, 1.0]),
+        (["a", "b", "a"], [0.0, -0.0, 0.0]),  # -0.0 is written apart from 0.0
+        (["a", "b", "a", "b"], [0.0, 5e-324, tricky, 0.0]),
+        ([long, long, "a", "a"], [float("nan"), float("nan"), 0.0, 0.0]),
+        ([1, True, 1], [0.0, 0.0, 0.0]),  # a bool action is never shared with an int
+    ]
+    for actions, rewards in cases:
+        for _ in range(2):  # the second call takes the steps kept by the first
+            shared = shared_steps(actions, rewards)
+            one_by_one = [trusted_step(a, r, None) for a, r in zip(actions, rewards, strict=True)]
+            assert [s.model_dump_json() for s in shared] == [
+                s.model_dump_json() for s in one_by_one
+            ]
+            record = _record(trace=shared)
+            assert record.to_json_line() == record.model_dump_json()
+    assert shared_steps(["a"], [0.5])[0] is shared_steps(["a", "b"], [0.5, 0.0])[0]

@@ -85,7 +85,14 @@ def per_seed_means(values: np.ndarray, seeds: list[int]) -> np.ndarray:
         rows[seed].append(row)
     if not rows:
         return values
-    return np.stack([values[rows[seed]].mean(axis=0) for seed in sorted(rows)])
+    order = sorted(rows)
+    if len(order) == len(seeds):
+        # One row per seed (one attempt each, the usual run): the mean of one row is that
+        # row to the bit once added to 0.0 (numpy's sum starts there, which turns -0.0
+        # into 0.0; the division by 1 changes nothing), so the rows are taken that way
+        # instead of averaging each alone, which cost a run's summary milliseconds.
+        return values[[rows[seed][0] for seed in order]] + 0.0
+    return np.stack([values[rows[seed]].mean(axis=0) for seed in order])
 
 
 @dataclass(frozen=True)
