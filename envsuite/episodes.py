@@ -15,10 +15,7 @@ callers is passed in:
 
 Each loop is a generator underneath (:func:`episode_steps`): it yields every decision and
 is sent the action, so :func:`run_episode` (a plain policy) and :func:`arun_episode` (a
-coroutine policy, many episodes on one event loop) play the very same loop. The one
-exception is :func:`run_episode` on a Gymnasium env, the runner's hot loop: it plays the
-Gymnasium loop written out without the generator (:func:`_play_gymnasium`), statement for
-statement the same, which a test holds to the generator's every call and result.
+coroutine policy, many episodes on one event loop) play the very same loop.
 
 The env kind is the caller's to say (``spec.api``, and whether the Parallel form was
 made): :func:`run_episode` takes it as an argument and never probes the env.
@@ -171,8 +168,6 @@ def run_episode(
         EnvCallError: the env raised. Exceptions of the policy and observer other than
             :class:`StopEpisode` pass through.
     """
-    if kind == "gymnasium":
-        return _play_gymnasium(env, seed, policy, observer, stop)
     steps = episode_steps(kind, env, seed, observer=observer, stop=stop)
     try:
         decision = next(steps)
@@ -354,81 +349,6 @@ def _gymnasium_steps(
                 observer(None, action, observation, reward, terminated, truncated, info)
     except StopEpisode as signal:
         reason = signal.reason
-    return _gymnasium_result(
-        total,
-        info,
-        observation,
-        length,
-        terminated,
-        truncated,
-        reason,
-        reset_observation,
-        reset_info,
-    )
-
-
-def _play_gymnasium(
-    env: Any,
-    seed: int | None,
-    policy: Policy,
-    observer: StepObserver | None,
-    stop: StopCheck | None,
-) -> EpisodeResult:
-    """:func:`_gymnasium_steps` driven by :func:`run_episode`, written as a plain loop.
-
-    The same loop, statement for statement, with ``policy`` called where the generator
-    yields: resuming a generator for every action cost about 1,300 CPU instructions a step
-    (callgrind), a tenth of the runner's overhead on a Bandit episode. tests/test_episodes.py
-    plays both on the same episodes and compares every call.
-    """
-    observation, info = _reset(env, seed)
-    reset_observation, reset_info = observation, info
-    total, length = 0.0, 0
-    terminated = truncated = False
-    reason: str | None = None
-    try:
-        while not (terminated or truncated):
-            if stop is not None:
-                reason = stop(length)
-                if reason is not None:
-                    break
-            action = policy(None, observation, info)
-            try:
-                observation, reward, terminated, truncated, info = env.step(action)
-            except Exception as exc:
-                raise EnvCallError("env.step", exc) from exc
-            reward = float(reward)
-            total += reward
-            length += 1
-            if observer is not None:
-                observer(None, action, observation, reward, terminated, truncated, info)
-    except StopEpisode as signal:
-        reason = signal.reason
-    return _gymnasium_result(
-        total,
-        info,
-        observation,
-        length,
-        terminated,
-        truncated,
-        reason,
-        reset_observation,
-        reset_info,
-    )
-
-
-def _gymnasium_result(
-    total: float,
-    info: Any,
-    observation: Any,
-    length: int,
-    terminated: Any,
-    truncated: Any,
-    reason: str | None,
-    reset_observation: Any,
-    reset_info: Any,
-) -> EpisodeResult:
-    """The :class:`EpisodeResult` of a finished Gymnasium loop."""
     return EpisodeResult(
         episode_return=total,
         final_info=info,

@@ -16,7 +16,6 @@ from envsuite.episodes import (
     StopEpisode,
     arun_episode,
     env_kind,
-    episode_steps,
     from_json_action,
     native_kind,
     run_aec_episode,
@@ -322,85 +321,3 @@ def test_a_stop_from_a_coroutine_policy_ends_the_episode() -> None:
 
     result = asyncio.run(arun_episode("aec", TurnGame(turns=5), 0, policy))
     assert (result.length, result.stop_reason) == (0, "human left")
-
-
-# -- the plain Gymnasium loop of run_episode -----------------------------------------------------
-def _driven_by_hand(env: Any, seed: int, policy: Any, **kw: Any) -> Any:
-    """The Gymnasium generator driven as ``run_episode`` drives the other loops."""
-    steps = episode_steps("gymnasium", env, seed, **kw)
-    try:
-        decision = next(steps)
-        while True:
-            try:
-                action = policy(*decision)
-            except StopEpisode as signal:
-                decision = steps.throw(signal)
-            else:
-                decision = steps.send(action)
-    except StopIteration as done:
-        return done.value
-
-
-def _gymnasium_cases() -> list[tuple[str, Any, Any]]:
-    def stopping_policy(after: int) -> Any:
-        calls = 0
-
-        def policy(agent: Any, observation: Any, info: Mapping[str, Any]) -> Any:
-            nonlocal calls
-            calls += 1
-            if calls > after:
-                raise StopEpisode("policy stop")
-            return info["legal_actions"][calls % 3] if calls % 4 else "no such button"
-
-        return policy
-
-    def stopping_observer(log: list[Any], after: int) -> Any:
-        def observer(*step: Any) -> None:
-            log.append(repr(step))
-            if len(log) == after:
-                raise StopEpisode("observer stop")
-
-        return observer
-
-    return [
-        ("whole episode", lambda: stopping_policy(10**6), lambda log: stopping_observer(log, -1)),
-        ("policy stops", lambda: stopping_policy(4), lambda log: stopping_observer(log, -1)),
-        ("observer stops", lambda: stopping_policy(10**6), lambda log: stopping_observer(log, 3)),
-        ("stop check", lambda: stopping_policy(10**6), lambda log: stopping_observer(log, -1)),
-    ]
-
-
-@pytest.mark.parametrize(("name", "policy", "observer"), _gymnasium_cases())
-def test_run_episode_plays_the_gymnasium_generators_loop(
-    name: str, policy: Any, observer: Any
-) -> None:
-    """``run_episode``'s plain Gymnasium loop makes every call and result the generator does."""
-    results, logs = [], []
-    for play in (run_gymnasium_episode, _driven_by_hand):
-        log: list[Any] = []
-        stops: list[int] = []
-
-        def stop(steps: int, _stops: list[int] = stops) -> str | None:
-            _stops.append(steps)
-            return "budget" if name == "stop check" and steps >= 5 else None
-
-        kwargs = {"stop": stop, "observer": observer(log)}
-        result = play(envsuite.make(BANDIT, horizon=12), 5, policy(), **kwargs)
-        results.append(repr(vars(result)))
-        logs.append((log, stops))
-        reasons = {"policy stops": "policy stop", "observer stops": "observer stop"}
-        assert result.stop_reason == reasons.get(name, "budget" if stops[-1] == 5 else "terminated")
-    assert results[0] == results[1]
-    assert logs[0] == logs[1] and logs[0][1]
-
-
-def test_run_episodes_gymnasium_loop_raises_as_the_generator_does() -> None:
-    def failing_policy(*args: Any) -> Any:
-        raise KeyError("the agent's own bug")
-
-    for play in (run_gymnasium_episode, _driven_by_hand):
-        with pytest.raises(EnvCallError, match=r"env\.step raised RuntimeError") as info:
-            play(BrokenStep(), 0, lambda *args: 1)
-        assert isinstance(info.value.__cause__, RuntimeError)
-        with pytest.raises(KeyError, match="the agent's own bug"):
-            play(envsuite.make(BANDIT, horizon=3), 0, failing_policy)
