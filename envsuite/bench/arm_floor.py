@@ -22,7 +22,10 @@ them, so they equal the env's to the bit (the env's clip never bites in this epi
 
 The ``arm-step`` row times it beside ArmPush-v0 and the raw loop: ``floor / raw`` is what
 the Gymnasium API (and observing the state reached) adds to the raw loop, the part of
-envsuite's ratio that no env of this interface can remove.
+envsuite's ratio that no env of this interface can remove. ``envsuite bench --rows arm-step``,
+three runs on this repo's shared 2-core machine at load average 2.0 (2026-11-29), best
+rounds: ``floor_vs_raw_best`` 1.04-1.05, ``envsuite_vs_floor_best`` 1.02-1.03, envsuite over
+raw 1.06-1.07x.
 """
 
 from __future__ import annotations
