@@ -109,3 +109,32 @@ def test_markdown_figures_have_separators_from_a_thousand_up() -> None:
     machine = {"versions": {}, "load_average": [], "cpu": "x", "cores": 1, "usable_cores": 1,
                "python": "3", "platform": "p"}  # fmt: skip
     assert "| rate 1,234,568; ratio 1.23 |" in report.as_markdown(machine, [result])
+
+
+def test_arm_step_row_times_the_gymnasium_floor() -> None:
+    if os.environ.get("ENVSUITE_REQUIRE_ALL_EXTRAS") != "1":
+        pytest.importorskip("mujoco")
+    from envsuite.bench import arm  # needs mujoco
+
+    result = invoke("--rows", "arm-step", "--quick", "--json")
+    assert result.exit_code == 0, result.output
+    [row] = json.loads(result.output)["rows"]
+    assert row["skipped"] is None and row["unit"] == "steps" and row["units"] == arm.STEPS
+    assert set(row["seconds"]) == {"envsuite", "raw", "floor"}
+    assert set(row["ratios"]) == {"envsuite/raw"}
+    figures = row["figures"]
+    assert set(figures) == {"floor_vs_raw_best", "envsuite_vs_floor_best"}
+    # The two figures split envsuite's ratio to the raw loop at the floor.
+    split = figures["floor_vs_raw_best"] * figures["envsuite_vs_floor_best"]
+    assert split == pytest.approx(row["ratios"]["envsuite/raw"]["best"])
+
+
+def test_drone_and_arm_rows_share_the_floor_figures() -> None:
+    times = {"envsuite": [3.0, 4.0], "raw": [2.0, 2.5], "floor": [2.4, 2.6]}
+    floor = {"floor_vs_raw_best": 1.2, "envsuite_vs_floor_best": 1.25}
+    assert rows._floor_figures(times) == pytest.approx(floor)
+    drone = rows._drone_figures(times)
+    assert {key: drone[key] for key in floor} == pytest.approx(floor)
+    del times["floor"]
+    assert rows._floor_figures(times) == {}
+    assert not set(floor) & set(rows._drone_figures(times))

@@ -5,8 +5,10 @@ One episode of recorded oracle actions (so the hand really pushes the cube) thro
 the same initial state and per step only ``data.mocap_pos[0] = ...; data.ctrl[0] = ...;
 mj_step(model, data, nstep=frame_skip)`` with the inputs the env produced. Both end in the
 bit-identical state. ``tests/benchmarks/test_arm_speed.py`` and ``envsuite bench --rows
-arm-step`` time these loops. ``--rows arm-batch`` times the batched vector env (8 envs)
-against the raw ``mujoco.batch.Batch`` doing the same physics, and SyncVectorEnv.
+arm-step`` time these loops, and the raw loop as the leanest ``gymnasium.Env``
+(:mod:`envsuite.bench.arm_floor`), which ends there too. ``--rows arm-batch`` times the
+batched vector env (8 envs) against the raw ``mujoco.batch.Batch`` doing the same physics,
+and SyncVectorEnv.
 """
 
 from __future__ import annotations

@@ -195,6 +195,21 @@ def _sat_reset(quick: bool) -> Case:
     )
 
 
+def _floor_figures(times: dict[str, list[float]]) -> dict[str, float]:
+    """A ``floor`` loop's figures: ``floor / raw`` and ``envsuite / floor``, best rounds.
+
+    The floor is a row's raw loop as the leanest ``gymnasium.Env`` (bench/drone_floor.py,
+    bench/arm_floor.py): the first figure is the Gymnasium API's own share of envsuite's
+    ratio, the second envsuite's share beyond it. Rows without a floor get none.
+    """
+    if "floor" not in times:
+        return {}
+    return {
+        "floor_vs_raw_best": min(times["floor"]) / min(times["raw"]),
+        "envsuite_vs_floor_best": min(times["envsuite"]) / min(times["floor"]),
+    }
+
+
 def _drone_figures(times: dict[str, list[float]]) -> dict[str, float]:
     """Python's cost per step over the raw loop (best rounds) and the raw loops' rates."""
     from envsuite.bench import drone
@@ -205,10 +220,7 @@ def _drone_figures(times: dict[str, list[float]]) -> dict[str, float]:
     }
     if "reference_style" in times:
         figures["reference_style_steps_per_s"] = drone.STEPS / min(times["reference_style"])
-    if "floor" in times:  # the Gymnasium API's own share of the ratio (bench/drone_floor.py)
-        figures["floor_vs_raw_best"] = min(times["floor"]) / min(times["raw"])
-        figures["envsuite_vs_floor_best"] = min(times["envsuite"]) / min(times["floor"])
-    return figures
+    return figures | _floor_figures(times)
 
 
 def _drone_hover(quick: bool) -> Case:
@@ -252,19 +264,23 @@ def _arm_step(quick: bool) -> Case:
 
     import envsuite
     from envsuite.bench import arm
+    from envsuite.bench.arm_floor import FloorArm
     from envsuite.families.physics.arm.base_env import new_model
 
     episode = arm.record(arm.SEED, arm.STEPS)
-    env = envsuite.make(arm.ARM)
+    env, floor = envsuite.make(arm.ARM), FloorArm()
     model = new_model()
     data = mujoco.MjData(model)
     return Case(
         {
             "envsuite": lambda: arm.env_episode(env, episode.actions),
             "raw": lambda: arm.raw_episode(model, data, episode),
+            # The raw loop as the leanest gymnasium.Env: the API's floor, a figure.
+            "floor": lambda: arm.env_episode(floor, episode.actions),
         },
         arm.STEPS,
         "steps",
+        _floor_figures,
     )
 
 

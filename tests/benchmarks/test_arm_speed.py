@@ -6,7 +6,10 @@ through the unwrapped env, and as the raw engine loop: the same model, the same 
 state, and per step only ``data.mocap_pos[0] = ...; data.ctrl[0] = ...;
 mj_step(model, data, nstep=frame_skip)`` with the inputs the env produced. Every pair
 ends in the bit-identical state (asserted), so the ratio of an envsuite row to the raw row
-is envsuite's overhead.
+is envsuite's overhead. The group also times ``gymnasium_floor``: the raw loop as the
+leanest ``gymnasium.Env`` (``envsuite/bench/arm_floor.py``: no wrapper, no action check,
+but ``mj_kinematics`` to observe the hand), what the API alone adds to the raw loop. It
+reaches the env's state, observations and rewards to the bit (asserted).
 
 Group ``arm-vector-8``: 8 ArmPush envs for ``VECTOR_STEPS`` steps of recorded oracle
 actions: Gymnasium's ``SyncVectorEnv`` (what ``envsuite.make_vec`` builds by default), the
@@ -68,6 +71,7 @@ from envsuite.bench.arm import (
     raw_start,
     record,
 )
+from envsuite.bench.arm_floor import FloorArm
 from envsuite.families.physics.arm.base_env import new_model
 from envsuite.seeding import derive_seeds, make_generator
 
@@ -102,6 +106,35 @@ def test_arm_step_envsuite_make(benchmark: Any, episode: Recording) -> None:
 def test_arm_step_envsuite_unwrapped(benchmark: Any, episode: Recording) -> None:
     env = envsuite.make(ARM).unwrapped
     assert benchmark(env_episode, env, episode.actions) == episode.final_qpos
+
+
+def integration_state(env: Any) -> bytes:
+    """Everything MuJoCo integrates from (time, qpos, qvel, warm start, ctrl, mocap, ...)."""
+    model, data = env.unwrapped.model, env.unwrapped.data
+    kind = mujoco.mjtState.mjSTATE_INTEGRATION
+    state = np.empty(mujoco.mj_stateSize(model, kind))
+    mujoco.mj_getState(model, data, state, kind)
+    return state.tobytes()
+
+
+@pytest.mark.benchmark(group="arm-step")
+def test_arm_step_gymnasium_floor(benchmark: Any, episode: Recording) -> None:
+    floor = FloorArm()
+    assert benchmark(env_episode, floor, episode.actions) == episode.final_qpos
+    # Step by step beside the env: the same observations and rewards, bit for bit ...
+    env = envsuite.make(ARM)
+    env_first, floor_first = env.reset(seed=SEED)[0], floor.reset(seed=SEED)[0]
+    assert floor_first.tobytes() == env_first.tobytes()
+    for action in episode.actions:
+        env_step, floor_step = env.step(action), floor.step(action)
+        assert floor_step[0].tobytes() == env_step[0].tobytes()
+        assert floor_step[1:4] == env_step[1:4]
+        assert floor_step[4]["success"] == env_step[4]["success"]
+        assert floor.observation_space.contains(floor_step[0])
+    # ... and the same final state: what MuJoCo integrates from, and the observed positions.
+    assert integration_state(floor) == integration_state(env)
+    assert floor.data.site_xpos.tobytes() == env.unwrapped.data.site_xpos.tobytes()
+    assert floor.data.xpos.tobytes() == env.unwrapped.data.xpos.tobytes()
 
 
 # -- eight envs ------------------------------------------------------------------------------
