@@ -52,7 +52,9 @@ class FloorHover(gymnasium.Env[np.ndarray, np.ndarray]):
         p.resetBasePositionAndOrientation(raw.body, position, quaternion, raw.client)
         p.resetBaseVelocity(raw.body, [0.0, 0.0, 0.0], [0.0, 0.0, 0.0], raw.client)
         self._steps = 0
-        return np.zeros(OBSERVATION_SIZE, np.float32), {}
+        # The start state, as DroneHover observes it (at rest, no action yet).
+        start = (*position, *quaternion, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+        return np.array(start, np.float32), {}
 
     def step(self, action: np.ndarray) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """The raw loop's work for one action, returned as the API requires."""
