@@ -203,9 +203,17 @@ def test_a_trace_of_shared_steps_is_written_as_pydantic_writes_it() -> None:
         assert again.to_json_line() == record.to_json_line()
 
 
-def test_shared_steps_write_what_a_step_by_step_trace_writes() -> None:
+def test_shared_steps_write_what_a_step_by_step_trace_writes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Shared, interned or not, a trace's steps are the steps built one by one, in JSON."""
+    from envsuite import records
     from envsuite.records import MAX_INTERNED_ACTION_CHARS, shared_steps, trusted_step
+
+    # The kept steps of a fresh process: earlier tests may have filled the process's table
+    # (it stops keeping steps at MAX_INTERNED_STEPS), and the last check needs room.
+    monkeypatch.setattr(records, "_interned", {})
+    monkeypatch.setattr(records, "_interned_json", {})
 
     long = "x" * (MAX_INTERNED_ACTION_CHARS + 1)
     # Two rewards whose bytes hold -0.0's (seven zero bytes, then 0x80) across them.
