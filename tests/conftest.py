@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import os
 
+import pytest
+
 #: The variables and their default in the tests (``0`` in the environment opts out).
 REQUIRED_BY_DEFAULT = ("ENVSUITE_REQUIRE_DOCKER", "ENVSUITE_REQUIRE_ALL_EXTRAS")
 
@@ -25,8 +27,13 @@ def pytest_sessionstart(session):
     start_image_build_early(session.config)
 
 
+@pytest.hookimpl(trylast=True)  # after -k, -m, --deselect and --lf have chosen the tests
 def pytest_collection_modifyitems(config, items):
-    """Start the README's commands on a fresh machine early (see tests/fresh_machine_runs.py)."""
+    """Start the README's commands on a fresh machine early (see tests/fresh_machine_runs.py).
+
+    Only for the tests that will run: a fresh-machine test deselected by ``-k`` starts no
+    container, and no suite split waits for one.
+    """
     from tests.fresh_machine import setup_commands
     from tests.fresh_machine_runs import start_fresh_machine_runs
     from tests.split_suite import SPLIT_KEY, container_split
