@@ -60,7 +60,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
 
     split = config.stash.get(SPLIT_KEY, None)
     if split is not None:
-        terminalreporter.write_line(split.summary())
+        terminalreporter.write_line(split.summary(exitstatus == pytest.ExitCode.INTERRUPTED))
 
 
 def pytest_sessionfinish(session, exitstatus):

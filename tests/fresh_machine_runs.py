@@ -19,13 +19,15 @@ all of it (:mod:`tests.split_suite`): a queue folder on this machine is mounted 
 container, and each test module runs once, on whichever side claims it first. The commands
 themselves are the README's, verbatim, in separate fresh containers (they share nothing but
 the image and that folder), with the same time limits. The image and containers are removed
-when the session ends, also after ``-x`` or Ctrl-C (a still-running container is killed).
+when the session ends, also after ``-x``, Ctrl-C or SIGTERM (``timeout``, a cancelled CI job):
+a still-running container is killed. Only SIGKILL leaves them behind.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import tempfile
 import threading
 from concurrent.futures import Future
@@ -246,7 +248,27 @@ def start_fresh_machine_runs(
         runs.queue_folder = split.queue.folder
         config.stash[SPLIT_KEY] = split
     config.stash[RUNS_KEY] = runs
+    interrupt_on_sigterm()
     runs.start(build_started=early is not None)
+
+
+def interrupt_on_sigterm() -> None:
+    """Make SIGTERM end this pytest as Ctrl-C does, so that the session still finishes.
+
+    By default SIGTERM (sent by ``timeout`` or a cancelled CI job) ends the process at once,
+    and the containers and image this module started outlive it. As a KeyboardInterrupt,
+    pytest stops the run and calls ``pytest_sessionfinish``, which removes them. Only from
+    the main thread, and only while SIGTERM has its default action (a handler someone else
+    installed is kept).
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return
+    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, _raise_keyboard_interrupt)
+
+
+def _raise_keyboard_interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt(f"stopped by signal {signum}")
 
 
 def start_image_build_early(config: pytest.Config) -> None:
@@ -265,6 +287,7 @@ def start_image_build_early(config: pytest.Config) -> None:
         return
     build = ImageBuild(_new_log_dir())
     config.stash[EARLY_BUILD_KEY] = build
+    interrupt_on_sigterm()
     build.start()
 
 

@@ -229,10 +229,15 @@ class SuiteSplit:
         if report.skipped and not hasattr(report, "wasxfail"):
             self._skipped.add(report.nodeid)
 
-    def summary(self) -> str:
-        """One line for the terminal summary."""
+    def summary(self, interrupted: bool = False) -> str:
+        """One line for the terminal summary (``interrupted``: the run stopped before its end)."""
         where = "this machine" if self.side == HOST else "the fresh-machine container"
         other = "the fresh-machine container" if self.side == HOST else "this machine"
+        if interrupted:
+            return (
+                f"suite split: interrupted after {where} had started {len(self.ran)} "
+                f"modules ({sum(self.ran.values())} tests); the rest did not run here"
+            )
         line = (
             f"suite split: {where} ran {sum(self.ran.values())} tests of {len(self.ran)} "
             f"modules; the rest of the collected modules ran on {other}"

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.split_suite import CONTAINER, HOST, TestQueue
+from tests.split_suite import CONTAINER, HOST, SuiteSplit, TestQueue
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -43,7 +43,7 @@ def pytest_runtestloop(session):
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
-    terminalreporter.write_line(config.stash[SPLIT_KEY].summary())
+    terminalreporter.write_line(config.stash[SPLIT_KEY].summary(exitstatus == 2))
 """
 
 MODULE = """
@@ -244,3 +244,11 @@ def test_a_failure_fails_the_side_that_ran_it(tmp_path, side):
     (tmp_path / "container-done").touch()
     status, output = _finish(_start(project, side))
     assert status == 1 and ("FAILED", "test_bad.py::test_bad") in _outcomes(output), output
+
+
+def test_an_interrupted_side_does_not_say_the_other_ran_the_rest(tmp_path: Path) -> None:
+    split = SuiteSplit(TestQueue(tmp_path), HOST, ran={"tests/test_a.py": 3})
+    assert "the rest of the collected modules ran on" in split.summary()
+    line = split.summary(interrupted=True)
+    assert line.startswith("suite split: interrupted after this machine had started 1 modules")
+    assert "ran on" not in line
