@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Literal
 
 import numpy as np
@@ -9,6 +10,7 @@ from gymnasium import spaces
 
 from envsuite.action_parsing import exact_answers, parse_choice
 from envsuite.env_base import EnvsuiteEnv
+from envsuite.families.decision.bernoulli_draws import bernoulli_draws
 from envsuite.families.decision.size_limits import (
     MAX_ARMS,
     MAX_HORIZON,
@@ -26,6 +28,9 @@ TextHistory = Literal["last", "summary", "full"]
 BERNOULLI_GAP: dict[str, float] = {"easy": 0.5, "hard": 0.2}
 #: Standard deviation σ of the Gaussian arms' means (means ~ N(0, σ)), per EVOLvE.
 GAUSSIAN_MEAN_STD: dict[str, float] = {"easy": 1.0, "hard": 3.0}
+
+#: What ``_draws_from`` holds before a Bernoulli pull has followed a generator.
+_NOTHING_FOLLOWED = object()
 
 BUTTON_COLOURS = (
     "blue", "green", "red", "yellow", "purple", "orange", "pink", "brown", "black", "white",
@@ -184,6 +189,10 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
         self._quick_ints = (
             self._bernoulli and self._vector and not self._sums_rewards and render_mode != "human"
         )
+        # A Bernoulli pull pays when _draw() < _pay_limits[arm]; _follow_generator makes
+        # both before the first pull of each episode (these are never used).
+        self._draw: Callable[[], Any] = float
+        self._pay_limits: list[Any] = []
         self._reset_counters()
 
     def _reset_counters(self) -> None:
@@ -199,6 +208,8 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
         # first pull this episode): copying it costs less than building the dict.
         self._paid_infos: list[dict[str, Any] | None] = [None] * self.num_arms
         self._unpaid_infos: list[dict[str, Any] | None] = [None] * self.num_arms
+        # No generator followed yet: the episode's first Bernoulli pull makes the draw.
+        self._draws_from: object = _NOTHING_FOLLOWED
         self.cumulative_regret = 0.0
         self.history: list[str] = []
         self.text = ""
@@ -257,7 +268,9 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
         ):
             # _pull for this case, written out: the call and its branches would cost a
             # fifth of the step.
-            if self._np_random.random() < self.mean_list[action]:  # type: ignore[union-attr]
+            if self._np_random is not self._draws_from:
+                self._follow_generator()
+            if self._draw() < self._pay_limits[action]:
                 reward = 1.0
                 info = self._paid_infos[action]
                 observation = self._paid_rows[action].copy()
@@ -309,14 +322,16 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
         The info ends with ``parse_error`` None (the base's ``step`` overwrites it), so
         that a shortcut step can return the result as it is.
         """
-        arm_mean = self.mean_list[arm]
-        # The generator itself, not the np_random property: a step follows a reset, which
-        # seeded it (the property would make one if there were none).
         paid = False
         if self._bernoulli:
-            paid = self._np_random.random() < arm_mean  # type: ignore[union-attr]
+            if self._np_random is not self._draws_from:
+                self._follow_generator()
+            paid = self._draw() < self._pay_limits[arm]
             reward = 1.0 if paid else 0.0
         else:
+            # The generator itself, not the np_random property: a step follows a reset,
+            # which seeded it (the property would make one if there were none).
+            arm_mean = self.mean_list[arm]
             reward = float(self._np_random.normal(arm_mean, self.reward_std))  # type: ignore[union-attr]
         # Per step only what every step needs; the end-of-episode figures come from counts.
         t = self.t = self.t + 1
@@ -347,6 +362,19 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
         if t < self.horizon:
             return observation, reward, False, False, info
         return self._end_episode(observation, reward, info)
+
+    def _follow_generator(self) -> None:
+        """Draw Bernoulli pulls from ``self._np_random`` as it is now.
+
+        ``self._draw() < self._pay_limits[arm]`` is ``self._np_random.random() < mean``
+        with the same bits drawn (see :func:`bernoulli_draws`). The generator itself, not
+        the np_random property: a step follows a reset, which seeded it (the property
+        would make one if there were none). A step checks that the generator is still the
+        one followed (``reset(seed=...)`` and the ``np_random`` setter replace it).
+        """
+        rng = self._np_random
+        self._draw, self._pay_limits = bernoulli_draws(rng, self.mean_list)  # type: ignore[arg-type]
+        self._draws_from = rng
 
     def _end_episode(
         self, observation: Any, reward: float, info: dict[str, Any]
