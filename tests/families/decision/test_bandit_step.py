@@ -6,8 +6,11 @@ import copy
 import pickle
 
 import numpy as np
+import pytest
+from gymnasium.error import ResetNeeded
 
 import envsuite
+from envsuite.env_base import EPISODE_OVER
 
 
 def _episode(actions: list[object], **kwargs: object) -> list[tuple[object, ...]]:
@@ -104,3 +107,18 @@ def test_copies_draw_from_their_own_generator() -> None:
             twin.unwrapped.np_random.bit_generator.state
             == env.unwrapped.np_random.bit_generator.state
         )
+
+
+def test_int_actions_outside_an_episode_get_the_base_answers() -> None:
+    """Before the first reset the base raises ResetNeeded; after the end, the last answer."""
+    env = envsuite.make("envsuite/Bandit-v0", observation_mode="vector", horizon=3).unwrapped
+    with pytest.raises(ResetNeeded):
+        env.step(0)
+    env.reset(seed=0)
+    last = [env.step(arm) for arm in (0, 1, 2)][-1]
+    for _ in range(2):
+        observation, reward, terminated, truncated, info = env.step(1)
+        assert observation is last[0]
+        assert (reward, terminated, truncated) == (0.0, True, False)
+        assert info == {"parse_error": EPISODE_OVER}
+    assert env.t == 3
