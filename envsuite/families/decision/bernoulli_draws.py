@@ -5,8 +5,8 @@ generator and returns ``(raw >> 11) * 2**-53``. For an integer ``x < 2**53``,
 ``x * 2**-53 < p`` exactly when ``x < ceil(p * 2**53)`` (scaling by a power of two is
 exact), so ``rng.random() < p`` is ``raw < ceil(p * 2**53) << 11``, with ``raw`` from
 ``rng.bit_generator.random_raw()``: the same 64 bits drawn, the generator left in the same
-state, without the argument parsing, dtype checks and lock release of ``random()`` (which
-cost more than half a Bernoulli bandit step). Other generators keep ``random()``.
+state, without ``random()``'s argument parsing, dtype check and release of the GIL. Other
+generators (and subclasses of ``Generator``) keep ``random()``.
 """
 
 from __future__ import annotations
