@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Literal
 
 import numpy as np
@@ -9,6 +10,7 @@ from gymnasium import spaces
 
 from envsuite.action_parsing import exact_answers, parse_choice
 from envsuite.env_base import EnvsuiteEnv
+from envsuite.families.decision.bernoulli_draws import bernoulli_draws
 from envsuite.families.decision.size_limits import (
     MAX_ARMS,
     MAX_HORIZON,
@@ -26,6 +28,9 @@ TextHistory = Literal["last", "summary", "full"]
 BERNOULLI_GAP: dict[str, float] = {"easy": 0.5, "hard": 0.2}
 #: Standard deviation σ of the Gaussian arms' means (means ~ N(0, σ)), per EVOLvE.
 GAUSSIAN_MEAN_STD: dict[str, float] = {"easy": 1.0, "hard": 3.0}
+
+#: What ``_draws_from`` holds before a Bernoulli pull has followed a generator.
+_NOTHING_FOLLOWED = object()
 
 BUTTON_COLOURS = (
     "blue", "green", "red", "yellow", "purple", "orange", "pink", "brown", "black", "white",
@@ -184,6 +189,13 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
         self._quick_ints = (
             self._bernoulli and self._vector and not self._sums_rewards and render_mode != "human"
         )
+        # The int actions that take it: every arm while an episode runs (from new_episode
+        # to _end_episode, as the base's _episode_over says), none before or after.
+        self._quick_arms: frozenset[int] = frozenset()
+        # A Bernoulli pull pays when _draw() < _pay_limits[arm]; _follow_generator makes
+        # both before the first pull of each episode (these are never used).
+        self._draw: Callable[[], Any] = float
+        self._pay_limits: list[Any] = []
         self._reset_counters()
 
     def _reset_counters(self) -> None:
@@ -192,13 +204,18 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
         self.counts = [0] * self.num_arms
         # The counts after the first half of the horizon (taken as it ends), for success.
         self.first_half_counts = [0] * self.num_arms
+        # The step at which a pull does more than count: half the horizon, then its end.
+        self._next_milestone = self._half or self.horizon
         self.reward_sums = [0.0] * self.num_arms
         self.mean_list: list[float] = self.means.tolist()
         self.optimal_mean = max(self.mean_list)
+        self._regrets = [self.optimal_mean - mean for mean in self.mean_list]
         # Per arm, the info of a pull with the entries every pull of it shares (made at its
         # first pull this episode): copying it costs less than building the dict.
         self._paid_infos: list[dict[str, Any] | None] = [None] * self.num_arms
         self._unpaid_infos: list[dict[str, Any] | None] = [None] * self.num_arms
+        # No generator followed yet: the episode's first Bernoulli pull makes the draw.
+        self._draws_from: object = _NOTHING_FOLLOWED
         self.cumulative_regret = 0.0
         self.history: list[str] = []
         self.text = ""
@@ -225,6 +242,8 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
         info: dict[str, Any] = {"optimal_mean": self.optimal_mean, "t": 0}
         if self.observation_mode == "text":
             info["legal_actions"] = list(self.names)
+        if self._quick_ints:
+            self._quick_arms = frozenset(range(self.num_arms))
         return self._observation(last_arm=None, last_reward=0.0), info
 
     def instructions(self) -> str:
@@ -249,15 +268,13 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
         the shortcut spares a step the general action checks, which cost more than the
         pull.
         """
-        if (
-            type(action) is int
-            and self._quick_ints
-            and 0 <= action < self.num_arms
-            and not self._episode_over
-        ):
+        if type(action) is int and action in self._quick_arms:
             # _pull for this case, written out: the call and its branches would cost a
             # fifth of the step.
-            if self._np_random.random() < self.mean_list[action]:  # type: ignore[union-attr]
+            if self._np_random is not self._draws_from:
+                self._follow_generator()
+            draw = self._draw  # read as an attribute: self._draw() looks for a method first
+            if draw() < self._pay_limits[action]:
                 reward = 1.0
                 info = self._paid_infos[action]
                 observation = self._paid_rows[action].copy()
@@ -267,17 +284,14 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
                 observation = self._one_hot_rows[action].copy()
             info = (info or self._info_template(action, reward > 0.0)).copy()
             t = self.t = info["t"] = self.t + 1
-            counts = self.counts
-            counts[action] += 1
-            if t == self._half:
-                self.first_half_counts = list(counts)
+            self.counts[action] += 1
             info["cumulative_regret"] = self.cumulative_regret = (
-                self.cumulative_regret + info["regret"]
+                self.cumulative_regret + self._regrets[action]
             )
             observation[-1] = t / self.horizon
-            if t < self.horizon:
+            if t < self._next_milestone:
                 return observation, reward, False, False, info
-            return self._end_episode(observation, reward, info)
+            return self._at_milestone(observation, reward, info)
         if self._episode_over or self.render_mode == "human":
             return super().step(action)
         kind = type(action)
@@ -309,27 +323,26 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
         The info ends with ``parse_error`` None (the base's ``step`` overwrites it), so
         that a shortcut step can return the result as it is.
         """
-        arm_mean = self.mean_list[arm]
-        # The generator itself, not the np_random property: a step follows a reset, which
-        # seeded it (the property would make one if there were none).
         paid = False
         if self._bernoulli:
-            paid = self._np_random.random() < arm_mean  # type: ignore[union-attr]
+            if self._np_random is not self._draws_from:
+                self._follow_generator()
+            paid = self._draw() < self._pay_limits[arm]
             reward = 1.0 if paid else 0.0
         else:
+            # The generator itself, not the np_random property: a step follows a reset,
+            # which seeded it (the property would make one if there were none).
+            arm_mean = self.mean_list[arm]
             reward = float(self._np_random.normal(arm_mean, self.reward_std))  # type: ignore[union-attr]
         # Per step only what every step needs; the end-of-episode figures come from counts.
         t = self.t = self.t + 1
-        counts = self.counts
-        counts[arm] += 1
-        if t == self._half:
-            self.first_half_counts = list(counts)
+        self.counts[arm] += 1
         if self._sums_rewards:
             self.reward_sums[arm] += reward
         info = (self._paid_infos if paid else self._unpaid_infos)[arm]
         info = (info or self._info_template(arm, paid)).copy()
         info["reward"] = reward
-        cumulative_regret = self.cumulative_regret = self.cumulative_regret + info["regret"]
+        cumulative_regret = self.cumulative_regret = self.cumulative_regret + self._regrets[arm]
         info["cumulative_regret"] = cumulative_regret
         info["t"] = t
         observation: Any
@@ -344,7 +357,34 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
         else:
             info["legal_actions"] = list(self.names)
             observation = self.text = self._round_text(arm, paid, reward, penalised, t)
-        if t < self.horizon:
+        if t < self._next_milestone:
+            return observation, reward, False, False, info
+        return self._at_milestone(observation, reward, info)
+
+    def _follow_generator(self) -> None:
+        """Draw Bernoulli pulls from ``self._np_random`` as it is now.
+
+        ``self._draw() < self._pay_limits[arm]`` is ``self._np_random.random() < mean``
+        with the same bits drawn (see :func:`bernoulli_draws`). The generator itself, not
+        the np_random property: a step follows a reset, which seeded it (the property
+        would make one if there were none). A step checks that the generator is still the
+        one followed (``reset(seed=...)`` and the ``np_random`` setter replace it).
+        """
+        rng = self._np_random
+        self._draw, self._pay_limits = bernoulli_draws(rng, self.mean_list)  # type: ignore[arg-type]
+        self._draws_from = rng
+
+    def _at_milestone(
+        self, observation: Any, reward: float, info: dict[str, Any]
+    ) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The result of the pull that reached ``_next_milestone``.
+
+        Half the horizon: the counts are kept (success is judged on the second half's),
+        and the next milestone is the end of the episode.
+        """
+        if self.t == self._half:
+            self.first_half_counts = list(self.counts)
+            self._next_milestone = self.horizon
             return observation, reward, False, False, info
         return self._end_episode(observation, reward, info)
 
@@ -357,6 +397,7 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
         ``step`` reads it only then, so the pulls before leave it alone).
         """
         self._last_observation = observation
+        self._quick_arms = frozenset()
         del info["parse_error"]  # it comes last, after the end-of-episode figures
         info.update(self._final_info())
         info["parse_error"] = None
@@ -376,7 +417,7 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
             "reward": reward,
             "optimal_mean": self.optimal_mean,
             "arm_mean": arm_mean,
-            "regret": self.optimal_mean - arm_mean,
+            "regret": self._regrets[arm],
             "cumulative_regret": None,
             "t": None,
         }
