@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 import numpy as np
 from gymnasium import spaces
+from gymnasium.utils import seeding
 
 from envsuite.action_parsing import exact_answers, parse_choice
 from envsuite.env_base import EnvsuiteEnv
@@ -236,6 +237,10 @@ class BanditEnv(EnvsuiteEnv[Any, Any, int]):
         self, seed: int | None, options: dict[str, Any] | None
     ) -> tuple[Any, dict[str, Any]]:
         """Draw a new instance and show the instructions."""
+        if self._np_random is None:
+            # A first reset without a seed: the steps read the generator itself, so make
+            # the one Gymnasium makes on first use (fixed means draw nothing at reset).
+            self._np_random, self._np_random_seed = seeding.np_random()
         self.means = self.draw_means()
         self._reset_counters()
         self.text = self.instructions()

@@ -122,3 +122,25 @@ def test_int_actions_outside_an_episode_get_the_base_answers() -> None:
         assert (reward, terminated, truncated) == (0.0, True, False)
         assert info == {"parse_error": EPISODE_OVER}
     assert env.t == 3
+
+
+@pytest.mark.parametrize("observation_mode", ["vector", "text"])
+@pytest.mark.parametrize("arm_type", ["bernoulli", "gaussian"])
+def test_fixed_means_step_after_a_first_reset_without_a_seed(
+    observation_mode: str, arm_type: str
+) -> None:
+    """Fixed means draw nothing at reset: the first step still has a generator to draw from."""
+    env = envsuite.make(
+        "envsuite/Bandit-v0",
+        num_arms=3,
+        arm_means=(0.1, 0.5, 0.9),
+        arm_type=arm_type,
+        horizon=4,
+        observation_mode=observation_mode,
+    )
+    env.reset()
+    action = 1 if observation_mode == "vector" else "green"
+    _, reward, terminated, truncated, info = env.step(action)
+    assert info["parse_error"] is None and info["t"] == 1
+    assert isinstance(reward, float) and not (terminated or truncated)
+    assert isinstance(env.unwrapped.np_random_seed, int)
