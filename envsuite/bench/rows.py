@@ -334,8 +334,7 @@ def _arm_batch(quick: bool) -> Case:
     def figures(times: dict[str, list[float]]) -> dict[str, float]:
         batch_python.outside_seconds(counted, actions, arm.SEED)  # warm-up
         outside = [
-            batch_python.outside_seconds(counted, actions, arm.SEED)
-            for _ in times["envsuite"]
+            batch_python.outside_seconds(counted, actions, arm.SEED) for _ in times["envsuite"]
         ]
         counter = min(batch_python.counter_seconds() for _ in range(3))
         ours, sync_wall = walls["envsuite"][1:], walls["sync"][1:]
