@@ -138,3 +138,28 @@ def test_drone_and_arm_rows_share_the_floor_figures() -> None:
     del times["floor"]
     assert rows._floor_figures(times) == {}
     assert not set(floor) & set(rows._drone_figures(times))
+
+
+def test_arm_batch_row_counts_the_python_outside_the_batch_step() -> None:
+    if os.environ.get("ENVSUITE_REQUIRE_ALL_EXTRAS") != "1":
+        pytest.importorskip("mujoco")
+    from envsuite.bench import arm  # needs mujoco
+
+    result = invoke("--rows", "arm-batch", "--quick", "--json")
+    assert result.exit_code == 0, result.output
+    [row] = json.loads(result.output)["rows"]
+    assert row["skipped"] is None and row["units"] == arm.NUM_ENVS * arm.VECTOR_STEPS
+    assert set(row["seconds"]) == {"envsuite", "raw", "sync"}
+    figures = row["figures"]
+    assert set(figures) == {
+        "python_us_per_step",
+        "python_us_per_step_median",
+        "speed_vs_sync_best",
+        "speed_vs_sync_median",
+        "wall_speed_vs_sync_best",
+        "wall_speed_vs_sync_median",
+        "nthread",
+    }
+    # Counted, not a difference of two loops' times: never below zero.
+    assert 0 < figures["python_us_per_step"] <= figures["python_us_per_step_median"]
+    assert "Python outside Batch.step" in row["goal"]

@@ -45,6 +45,9 @@ class BatchScorer:
         self._goal_pair, self._cube_pair = self._pairs[:, 0], self._pairs[:, 1]
         self._distances = np.zeros((2, n))
         self._terms = np.zeros((2, n))
+        # Rows bound once: unpacking an array raises and catches an IndexError each time.
+        self._square_rows = tuple(self._squares)
+        self._goal_distance, self._term_rows = self._distances[0], tuple(self._terms)
         self._with_cube = bool(task.tcp_cube_weight)
         # Constants as arrays: numpy converts a Python float on every call.
         self._weights = np.repeat([[task.goal_weight], [task.tcp_cube_weight]], n, axis=1)
@@ -55,28 +58,30 @@ class BatchScorer:
     def evaluate(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(score, success, goal distance)`` of every env, each a new array."""
         pairs, squares, distances, terms = self._pairs, self._squares, self._distances, self._terms
-        np.subtract(self._achieved_rows, self._goal_rows, out=self._goal_pair)
+        # Outputs given as positional arguments: numpy parses keywords on every call.
+        np.subtract(self._achieved_rows, self._goal_rows, self._goal_pair)
         if self._with_cube:
-            np.subtract(self._tcp_rows, self._cube_rows, out=self._cube_pair)
-        np.multiply(pairs, pairs, out=squares)
-        x, y, z = squares
-        np.add(x, y, out=distances)  # (x² + y²) + z², as the task's distance
-        np.add(distances, z, out=distances)
-        np.sqrt(distances, out=distances)
-        goal_distance = distances[0].copy()
+            np.subtract(self._tcp_rows, self._cube_rows, self._cube_pair)
+        np.multiply(pairs, pairs, squares)
+        x, y, z = self._square_rows
+        np.add(x, y, distances)  # (x² + y²) + z², as the task's distance
+        np.add(distances, z, distances)
+        np.sqrt(distances, distances)
+        goal_distance = self._goal_distance.copy()
         success = np.less(goal_distance, self._success_distance)
         # nearness, s / (s + d); then weight × nearness, as progress has it
-        np.add(self._scale, distances, out=terms)
-        np.divide(self._scale, terms, out=terms)
-        np.multiply(terms, self._weights, out=terms)
+        np.add(self._scale, distances, terms)
+        np.divide(self._scale, terms, terms)
+        np.multiply(terms, self._weights, terms)
         task = self.task
+        goal_term, cube_term = self._term_rows
         if self._with_cube:
             if task.lift_weight:
-                progress = np.add(terms[1], task.lift_weight * task.lift(self._cube, ARRAY))
-                progress += terms[0]
+                progress = np.add(cube_term, task.lift_weight * task.lift(self._cube, ARRAY))
+                progress += goal_term
             else:
-                progress = np.add(terms[1], terms[0])
+                progress = np.add(cube_term, goal_term)
         else:
-            progress = terms[0]
+            progress = goal_term
         score: np.ndarray = np.where(success, self._ones, progress)
         return score, success, goal_distance

@@ -347,7 +347,7 @@ class ArmBatchedVectorEnv(VectorEnv[Any, np.ndarray, np.ndarray]):
         ):
             rows = self._action_rows
             rows[...] = actions.T  # widened to float64, then clipped
-            clip(rows, self._minus_ones, self._ones, out=rows)
+            clip(rows, self._minus_ones, self._ones, rows)
             return self._step_every_env()
         values, errors = self._parse(actions)
         if errors is None and not self._any_autoreset:
@@ -362,14 +362,15 @@ class ArmBatchedVectorEnv(VectorEnv[Any, np.ndarray, np.ndarray]):
         place, in the single env's order: target + move × scale, clipped into the box.
         """
         targets, scaled, grip = self._target_rows, self._scaled, self._grip_targets
-        np.multiply(self._moves, self._scales, out=scaled)
-        np.add(targets, scaled, out=targets)
-        clip(targets, self._box_low, self._box_high, out=targets)
-        np.add(targets, self._tcp_to_hands, out=self._hand_rows)
+        # Outputs given as positional arguments: numpy parses keywords on every call.
+        np.multiply(self._moves, self._scales, scaled)
+        np.add(targets, scaled, targets)
+        clip(targets, self._box_low, self._box_high, targets)
+        np.add(targets, self._tcp_to_hands, self._hand_rows)
         # gripper_control, in place: margin + half span × (1 - command)
-        np.subtract(self._grip_ones, self._grips, out=grip)
-        np.multiply(self._half_spans, grip, out=grip)
-        np.add(self._margins, grip, out=self._grip)
+        np.subtract(self._grip_ones, self._grips, grip)
+        np.multiply(self._half_spans, grip, grip)
+        np.add(self._margins, grip, self._grip)
         # Every batch call is followed by a write, so the writer holds the TCP positions.
         self._previous_rows[...] = self._writer.tcp
         self.batch.step(None, self.frame_skip, self._stage)
@@ -418,7 +419,9 @@ class ArmBatchedVectorEnv(VectorEnv[Any, np.ndarray, np.ndarray]):
         terminate = self.template.terminate_on_success
         truncate = self._steps >= self._first_truncation
         if not (terminate or truncate):  # the common step: one new array for both
-            terminated, truncated = np.zeros((2, self.num_envs), dtype=bool)
+            # Its rows by index: unpacking an array raises and catches an IndexError.
+            both = np.zeros((2, self.num_envs), dtype=bool)
+            terminated, truncated = both[0], both[1]
             self._autoreset, self._any_autoreset = self._none, False
             return terminated, truncated
         if terminate:

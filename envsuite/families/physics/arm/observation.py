@@ -229,6 +229,7 @@ class ObservationWriter:
         self._goal = w[SLICES["goal"]]
         self._low = np.repeat(low.astype(np.float64)[:, None], n, axis=1)
         self._high = np.repeat(high.astype(np.float64)[:, None], n, axis=1)
+        self._clipped_rows = self._clipped.T  # (n, SIZE), as the observations are laid out
 
     def set_goals(self, ids: Any, goals: np.ndarray) -> None:
         """Show ``goals`` (``(len(ids), 3)``) in the observations of envs ``ids``."""
@@ -238,13 +239,14 @@ class ObservationWriter:
         """The observations (float32, ``(n, SIZE)``) of the current state, clipped."""
         for target, source in self._copies:
             target[...] = source
-        np.subtract(self.tcp, self._previous, out=self._velocity)
-        np.divide(self._velocity, self._control_dt, out=self._velocity)
+        # Outputs given as positional arguments: numpy parses keywords on every call.
+        np.subtract(self.tcp, self._previous, self._velocity)
+        np.divide(self._velocity, self._control_dt, self._velocity)
         left, right, gap = self._fingers
-        np.add(left, right, out=gap)
-        np.subtract(self.cube, self.tcp, out=self._relative)
-        clip(self.work, self._low, self._high, out=self._clipped)
-        return self._clipped.T.astype(np.float32, order="C")
+        np.add(left, right, gap)
+        np.subtract(self.cube, self.tcp, self._relative)
+        clip(self.work, self._low, self._high, self._clipped)
+        return self._clipped_rows.astype(np.float32, order="C")
 
 
 def observation_rows(
