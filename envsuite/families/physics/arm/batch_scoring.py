@@ -17,6 +17,11 @@ import numpy as np
 
 from envsuite.families.physics.arm.task import ARRAY, SHAPING_SCALE, ArmTask
 
+# The scorer's numpy names, bound once: numpy has a module ``__getattr__``, so Python
+# cannot cache ``np.add`` and looks it up in full on every use.
+add, divide, less, multiply = np.add, np.divide, np.less, np.multiply
+sqrt, subtract, where = np.sqrt, np.subtract, np.where
+
 
 class BatchScorer:
     """``task.evaluate(tcp, cube, goals, ARRAY)`` for arrays that never move.
@@ -59,29 +64,29 @@ class BatchScorer:
         """``(score, success, goal distance)`` of every env, each a new array."""
         pairs, squares, distances, terms = self._pairs, self._squares, self._distances, self._terms
         # Outputs given as positional arguments: numpy parses keywords on every call.
-        np.subtract(self._achieved_rows, self._goal_rows, self._goal_pair)
+        subtract(self._achieved_rows, self._goal_rows, self._goal_pair)
         if self._with_cube:
-            np.subtract(self._tcp_rows, self._cube_rows, self._cube_pair)
-        np.multiply(pairs, pairs, squares)
+            subtract(self._tcp_rows, self._cube_rows, self._cube_pair)
+        multiply(pairs, pairs, squares)
         x, y, z = self._square_rows
-        np.add(x, y, distances)  # (x² + y²) + z², as the task's distance
-        np.add(distances, z, distances)
-        np.sqrt(distances, distances)
+        add(x, y, distances)  # (x² + y²) + z², as the task's distance
+        add(distances, z, distances)
+        sqrt(distances, distances)
         goal_distance = self._goal_distance.copy()
-        success = np.less(goal_distance, self._success_distance)
+        success = less(goal_distance, self._success_distance)
         # nearness, s / (s + d); then weight × nearness, as progress has it
-        np.add(self._scale, distances, terms)
-        np.divide(self._scale, terms, terms)
-        np.multiply(terms, self._weights, terms)
+        add(self._scale, distances, terms)
+        divide(self._scale, terms, terms)
+        multiply(terms, self._weights, terms)
         task = self.task
         goal_term, cube_term = self._term_rows
         if self._with_cube:
             if task.lift_weight:
-                progress = np.add(cube_term, task.lift_weight * task.lift(self._cube, ARRAY))
+                progress = add(cube_term, task.lift_weight * task.lift(self._cube, ARRAY))
                 progress += goal_term
             else:
-                progress = np.add(cube_term, goal_term)
+                progress = add(cube_term, goal_term)
         else:
             progress = goal_term
-        score: np.ndarray = np.where(success, self._ones, progress)
+        score: np.ndarray = where(success, self._ones, progress)
         return score, success, goal_distance
