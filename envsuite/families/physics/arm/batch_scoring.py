@@ -43,11 +43,15 @@ class BatchScorer:
         self._cube = cube
         self._tcp_rows, self._cube_rows, self._goal_rows = tcp.T, cube.T, goals.T
         self._achieved_rows = task.achieved(tcp, cube).T
-        # Per coordinate, pair 0: achieved goal - goal; pair 1: TCP - cube (Reach leaves
-        # it zero). Coordinates first, so that the sums read contiguous blocks.
-        self._pairs = np.zeros((3, 2, n))
+        # Pair 0: achieved goal - goal; pair 1: TCP - cube (Reach leaves it zero). The
+        # differences are written pair by pair, each into a contiguous block, and their
+        # squares coordinate by coordinate, so that the sums read contiguous blocks too:
+        # numpy iterates any other layout with a general iterator, which costs more than
+        # the call. One call, the squaring, crosses from one layout to the other.
+        self._pairs = np.zeros((2, 3, n))
         self._squares = np.zeros((3, 2, n))
-        self._goal_pair, self._cube_pair = self._pairs[:, 0], self._pairs[:, 1]
+        self._squares_by_pair = self._squares.transpose(1, 0, 2)
+        self._goal_pair, self._cube_pair = self._pairs
         self._distances = np.zeros((2, n))
         self._terms = np.zeros((2, n))
         # Rows bound once: unpacking an array raises and catches an IndexError each time.
@@ -62,12 +66,12 @@ class BatchScorer:
 
     def evaluate(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(score, success, goal distance)`` of every env, each a new array."""
-        pairs, squares, distances, terms = self._pairs, self._squares, self._distances, self._terms
+        pairs, distances, terms = self._pairs, self._distances, self._terms
         # Outputs given as positional arguments: numpy parses keywords on every call.
         subtract(self._achieved_rows, self._goal_rows, self._goal_pair)
         if self._with_cube:
             subtract(self._tcp_rows, self._cube_rows, self._cube_pair)
-        multiply(pairs, pairs, squares)
+        multiply(pairs, pairs, self._squares_by_pair)
         x, y, z = self._square_rows
         add(x, y, distances)  # (x² + y²) + z², as the task's distance
         add(distances, z, distances)
