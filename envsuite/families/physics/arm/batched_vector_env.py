@@ -240,7 +240,8 @@ class ArmBatchedVectorEnv(VectorEnv[Any, np.ndarray, np.ndarray]):
         self._box_low = np.repeat(self._tcp_low[:, None], n, axis=1)
         self._box_high = np.repeat(self._tcp_high[:, None], n, axis=1)
         self._tcp_to_hands = np.repeat(self._tcp_to_hand[:, None], n, axis=1)
-        self._hand_rows = self._hand.T
+        self._hand_buffer = np.zeros((3, n))
+        self._hands = self._hand_buffer.T
         self._grip_targets = np.zeros(n)
         self._grip_ones = np.ones(n)
         self._half_spans = np.full(n, HALF_GRIPPER_SPAN)
@@ -379,7 +380,10 @@ class ArmBatchedVectorEnv(VectorEnv[Any, np.ndarray, np.ndarray]):
         multiply(self._moves, self._scales, scaled)
         add(targets, scaled, targets)
         clip(targets, self._box_low, self._box_high, targets)
-        add(targets, self._tcp_to_hands, self._hand_rows)
+        # The hands through a contiguous buffer: a ufunc writing the strided mocap rows
+        # would take numpy's general iterator, which costs more than this copy.
+        add(targets, self._tcp_to_hands, self._hand_buffer)
+        self._hand[...] = self._hands
         # gripper_control, in place: margin + half span × (1 - command)
         subtract(self._grip_ones, self._grips, grip)
         multiply(self._half_spans, grip, grip)
