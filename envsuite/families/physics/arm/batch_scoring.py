@@ -3,12 +3,12 @@
 ``ArmTask.evaluate`` on ``(n, 3)`` arrays (the ``ARRAY`` numerics) makes about twenty
 numpy calls on small temporaries, each costing more than its arithmetic at the batch
 sizes a vector env has. :class:`BatchScorer` gives the same results from buffers bound
-once: both distances (achieved goal to goal, TCP to cube) in one pass over an
-``(n, 2, 3)`` array, both nearness terms in one pass over ``(n, 2)``, then the task's
+once: both distances (achieved goal to goal, TCP to cube) in one pass over the two
+pairs' differences, both nearness terms in one pass over ``(2, n)``, then the task's
 weights, summed in the order every task's ``progress`` sums them (see
-:class:`~envsuite.families.physics.arm.task.ArmTask`). Every value is the same IEEE
-operation on the same operands as in ``evaluate``, so the bits are the same; a test
-holds the two to that.
+:class:`~envsuite.families.physics.arm.task.ArmTask`), and one on success. Every value
+is the same IEEE operation on the same operands as in ``evaluate``, so the bits are the
+same; a test holds the two to that.
 """
 
 from __future__ import annotations

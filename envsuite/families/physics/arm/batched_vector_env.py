@@ -32,11 +32,17 @@ count less each episode's first step (no array update, no truncation test before
 earliest episode can reach the limit), the infos' constant arrays copied from templates.
 Its work arrays are coordinate-major (``(3, n)``; the env's ``(n, 3)`` arrays are their
 transposes), because at a vector env's sizes numpy's per-call cost is the cost, and it is
-two to three times higher on strided views. ``envsuite bench --rows arm-batch`` reports
-the step's Python outside ``Batch.step`` on your machine. In a real episode that Python
-costs several times what it costs in a tight loop with the physics left out: between two
-``Batch.step`` calls the physics and the other processes evict numpy's code and data from
-the caches, and every numpy call then pays for it; fewer calls is what helps.
+two to three times higher on strided views (a ufunc writing or reading two-dimensional
+strided views takes numpy's general iterator). The same cost shapes the rest: no array
+is unpacked (that raises and catches an IndexError), outputs are positional (numpy
+parses keywords), numpy's names are bound at import (numpy's module ``__getattr__``
+keeps Python from caching ``np.add``), and finiteness is tested by flags compared as
+bytes, not by a reduction. ``envsuite bench --rows arm-batch`` reports the step's
+Python outside ``Batch.step`` on your machine, counted on the thread that runs it. In a
+real episode that Python costs several times what it costs in a tight loop with the
+physics left out: between two ``Batch.step`` calls the physics and the other processes
+evict numpy's code and data from the caches, and every numpy call then pays for it;
+fewer calls is what helps.
 
 Threads: ``nthread=0`` (the default) takes :func:`free_cores`, the smaller of the cores
 the load average leaves free and the cores idle over 50 ms (``/proc/stat``), so
