@@ -22,7 +22,7 @@ costs in a loop with the physics left out.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection
 from typing import Any
 
 #: The thread's CPU seconds (see the module docstring).
@@ -66,7 +66,7 @@ class CountedBatch:
 
 
 def outside_seconds(
-    env: Any, actions: Sequence[Any], seed: int, clock: Clock = time.thread_time
+    env: Any, actions: Collection[Any], seed: int, clock: Clock = time.thread_time
 ) -> float:
     """CPU seconds a step of ``env`` spends outside ``Batch.step``, over one episode.
 

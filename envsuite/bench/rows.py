@@ -296,7 +296,9 @@ def _arm_batch(quick: bool) -> Case:
     the timed env picked for the load of the moment, and no second thread of the batch
     shares the cores with the Python. A difference of CPU times (envsuite less raw)
     would put the noise of the physics, hundreds of microseconds a step, into a figure
-    of tens: across runs it gave anything from -2 to 199 us.
+    of tens: across runs it gave anything from -2 to 199 us. The count keeps what cache
+    misses cost the Python in a real episode, so on a machine shared with other work it
+    grows with their load: they evict the Python's code and data too.
 
     The speeds against SyncVectorEnv are the timed loops': CPU time, and the wall clock
     (CPU time sums the batch's threads, which hides what they gain).

@@ -3,12 +3,12 @@
 ``ArmTask.evaluate`` on ``(n, 3)`` arrays (the ``ARRAY`` numerics) makes about twenty
 numpy calls on small temporaries, each costing more than its arithmetic at the batch
 sizes a vector env has. :class:`BatchScorer` gives the same results from buffers bound
-once: both distances (achieved goal to goal, TCP to cube) in one pass over an
-``(n, 2, 3)`` array, both nearness terms in one pass over ``(n, 2)``, then the task's
+once: both distances (achieved goal to goal, TCP to cube) in one pass over the two
+pairs' differences, both nearness terms in one pass over ``(2, n)``, then the task's
 weights, summed in the order every task's ``progress`` sums them (see
-:class:`~envsuite.families.physics.arm.task.ArmTask`). Every value is the same IEEE
-operation on the same operands as in ``evaluate``, so the bits are the same; a test
-holds the two to that.
+:class:`~envsuite.families.physics.arm.task.ArmTask`), and one on success. Every value
+is the same IEEE operation on the same operands as in ``evaluate``, so the bits are the
+same; a test holds the two to that.
 """
 
 from __future__ import annotations
@@ -16,6 +16,11 @@ from __future__ import annotations
 import numpy as np
 
 from envsuite.families.physics.arm.task import ARRAY, SHAPING_SCALE, ArmTask
+
+# The scorer's numpy names, bound once: numpy has a module ``__getattr__``, so Python
+# cannot cache ``np.add`` and looks it up in full on every use.
+add, divide, less, multiply = np.add, np.divide, np.less, np.multiply
+copyto, sqrt, subtract = np.copyto, np.sqrt, np.subtract
 
 
 class BatchScorer:
@@ -38,11 +43,15 @@ class BatchScorer:
         self._cube = cube
         self._tcp_rows, self._cube_rows, self._goal_rows = tcp.T, cube.T, goals.T
         self._achieved_rows = task.achieved(tcp, cube).T
-        # Per coordinate, pair 0: achieved goal - goal; pair 1: TCP - cube (Reach leaves
-        # it zero). Coordinates first, so that the sums read contiguous blocks.
-        self._pairs = np.zeros((3, 2, n))
+        # Pair 0: achieved goal - goal; pair 1: TCP - cube (Reach leaves it zero). The
+        # differences are written pair by pair, each into a contiguous block, and their
+        # squares coordinate by coordinate, so that the sums read contiguous blocks too:
+        # numpy iterates any other layout with a general iterator, which costs more than
+        # the call. One call, the squaring, crosses from one layout to the other.
+        self._pairs = np.zeros((2, 3, n))
         self._squares = np.zeros((3, 2, n))
-        self._goal_pair, self._cube_pair = self._pairs[:, 0], self._pairs[:, 1]
+        self._squares_by_pair = self._squares.transpose(1, 0, 2)
+        self._goal_pair, self._cube_pair = self._pairs
         self._distances = np.zeros((2, n))
         self._terms = np.zeros((2, n))
         # Rows bound once: unpacking an array raises and catches an IndexError each time.
@@ -57,31 +66,34 @@ class BatchScorer:
 
     def evaluate(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(score, success, goal distance)`` of every env, each a new array."""
-        pairs, squares, distances, terms = self._pairs, self._squares, self._distances, self._terms
+        pairs, distances, terms = self._pairs, self._distances, self._terms
         # Outputs given as positional arguments: numpy parses keywords on every call.
-        np.subtract(self._achieved_rows, self._goal_rows, self._goal_pair)
+        subtract(self._achieved_rows, self._goal_rows, self._goal_pair)
         if self._with_cube:
-            np.subtract(self._tcp_rows, self._cube_rows, self._cube_pair)
-        np.multiply(pairs, pairs, squares)
+            subtract(self._tcp_rows, self._cube_rows, self._cube_pair)
+        multiply(pairs, pairs, self._squares_by_pair)
         x, y, z = self._square_rows
-        np.add(x, y, distances)  # (x² + y²) + z², as the task's distance
-        np.add(distances, z, distances)
-        np.sqrt(distances, distances)
+        add(x, y, distances)  # (x² + y²) + z², as the task's distance
+        add(distances, z, distances)
+        sqrt(distances, distances)
         goal_distance = self._goal_distance.copy()
-        success = np.less(goal_distance, self._success_distance)
+        success = less(goal_distance, self._success_distance)
         # nearness, s / (s + d); then weight × nearness, as progress has it
-        np.add(self._scale, distances, terms)
-        np.divide(self._scale, terms, terms)
-        np.multiply(terms, self._weights, terms)
+        add(self._scale, distances, terms)
+        divide(self._scale, terms, terms)
+        multiply(terms, self._weights, terms)
         task = self.task
         goal_term, cube_term = self._term_rows
+        score: np.ndarray
         if self._with_cube:
             if task.lift_weight:
-                progress = np.add(cube_term, task.lift_weight * task.lift(self._cube, ARRAY))
-                progress += goal_term
+                score = add(cube_term, task.lift_weight * task.lift(self._cube, ARRAY))
+                score += goal_term
             else:
-                progress = np.add(cube_term, goal_term)
+                score = add(cube_term, goal_term)
         else:
-            progress = goal_term
-        score: np.ndarray = np.where(success, self._ones, progress)
+            score = goal_term.copy()
+        # One on success, the progress elsewhere: np.where's work, in place on the new
+        # array, for a third of its cost.
+        copyto(score, self._ones, where=success)
         return score, success, goal_distance

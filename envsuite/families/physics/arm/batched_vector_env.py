@@ -32,11 +32,17 @@ count less each episode's first step (no array update, no truncation test before
 earliest episode can reach the limit), the infos' constant arrays copied from templates.
 Its work arrays are coordinate-major (``(3, n)``; the env's ``(n, 3)`` arrays are their
 transposes), because at a vector env's sizes numpy's per-call cost is the cost, and it is
-two to three times higher on strided views. ``envsuite bench --rows arm-batch`` reports
-the step's Python outside ``Batch.step`` on your machine. In a real episode that Python
-costs several times what it costs in a tight loop with the physics left out: between two
-``Batch.step`` calls the physics and the other processes evict numpy's code and data from
-the caches, and every numpy call then pays for it; fewer calls is what helps.
+two to three times higher on strided views (a ufunc writing or reading two-dimensional
+strided views takes numpy's general iterator). The same cost shapes the rest: no array
+is unpacked (that raises and catches an IndexError), outputs are positional (numpy
+parses keywords), numpy's names are bound at import (numpy's module ``__getattr__``
+keeps Python from caching ``np.add``), and finiteness is tested by flags compared as
+bytes, not by a reduction. ``envsuite bench --rows arm-batch`` reports the step's
+Python outside ``Batch.step`` on your machine, counted on the thread that runs it. In a
+real episode that Python costs several times what it costs in a tight loop with the
+physics left out: between two ``Batch.step`` calls the physics and the other processes
+evict numpy's code and data from the caches, and every numpy call then pays for it;
+fewer calls is what helps.
 
 Threads: ``nthread=0`` (the default) takes :func:`free_cores`, the smaller of the cores
 the load average leaves free and the cores idle over 50 ms (``/proc/stat``), so
@@ -77,6 +83,14 @@ from envsuite.families.physics.arm.push import ArmPushEnv
 from envsuite.families.physics.arm.reach import ArmReachEnv
 from envsuite.registry import import_optional
 from envsuite.seeding import derive_seeds
+
+# The common step's numpy names, bound once: numpy has a module ``__getattr__``, so
+# Python cannot cache ``np.add`` and looks it up in full on every use.
+add, isfinite, multiply, subtract = np.add, np.isfinite, np.multiply, np.subtract
+ndarray, zeros = np.ndarray, np.zeros
+#: Action dtypes the common step takes: they widen to float64 without a new infinity
+#: (floats of up to 64 bits, integers); a long double may overflow, and goes the long way.
+WIDENED_EXACTLY = "efd" + np.typecodes["AllInteger"]
 
 #: Seconds over which :func:`idle_cores` watches the cores (a few of Linux's 10 ms ticks).
 IDLE_SAMPLE_SECONDS = 0.05
@@ -223,13 +237,17 @@ class ArmBatchedVectorEnv(VectorEnv[Any, np.ndarray, np.ndarray]):
         n = num_envs
         self._action_rows = np.zeros((4, n))
         self._moves, self._grips = self._action_rows[:3], self._action_rows[3]
+        self._action_values = self._action_rows.reshape(-1)
+        self._finite = np.zeros(4 * n, dtype=bool)
+        self._all_finite = np.ones(4 * n, dtype=bool).tobytes()
         self._minus_ones, self._ones = np.full((4, n), -1.0), np.ones((4, n))
         self._target_rows, self._scaled = np.zeros((3, n)), np.zeros((3, n))
         self._scales = np.full((3, n), self.scale)
         self._box_low = np.repeat(self._tcp_low[:, None], n, axis=1)
         self._box_high = np.repeat(self._tcp_high[:, None], n, axis=1)
         self._tcp_to_hands = np.repeat(self._tcp_to_hand[:, None], n, axis=1)
-        self._hand_rows = self._hand.T
+        self._hand_buffer = np.zeros((3, n))
+        self._hands = self._hand_buffer.T
         self._grip_targets = np.zeros(n)
         self._grip_ones = np.ones(n)
         self._half_spans = np.full(n, HALF_GRIPPER_SPAN)
@@ -339,16 +357,18 @@ class ArmBatchedVectorEnv(VectorEnv[Any, np.ndarray, np.ndarray]):
         """
         if (
             not self._any_autoreset
-            and type(actions) is np.ndarray
+            and type(actions) is ndarray
             and actions.shape == self._action_shape
-            and actions.dtype.kind in "fiu"
-            # A sum is finite when every term is (an overflow only sends it the long way).
-            and math.isfinite(np.add.reduce(actions, axis=None))
+            and actions.dtype.char in WIDENED_EXACTLY
         ):
             rows = self._action_rows
             rows[...] = actions.T  # widened to float64, then clipped
-            clip(rows, self._minus_ones, self._ones, rows)
-            return self._step_every_env()
+            # Every value finite: the flags compared as bytes, a fraction of what a
+            # reduction (np.all, a sum) costs at this size, and never a warning.
+            isfinite(self._action_values, self._finite)
+            if self._finite.tobytes() == self._all_finite:
+                clip(rows, self._minus_ones, self._ones, rows)
+                return self._step_every_env()
         values, errors = self._parse(actions)
         if errors is None and not self._any_autoreset:
             self._action_rows[...] = values.T
@@ -363,14 +383,17 @@ class ArmBatchedVectorEnv(VectorEnv[Any, np.ndarray, np.ndarray]):
         """
         targets, scaled, grip = self._target_rows, self._scaled, self._grip_targets
         # Outputs given as positional arguments: numpy parses keywords on every call.
-        np.multiply(self._moves, self._scales, scaled)
-        np.add(targets, scaled, targets)
+        multiply(self._moves, self._scales, scaled)
+        add(targets, scaled, targets)
         clip(targets, self._box_low, self._box_high, targets)
-        np.add(targets, self._tcp_to_hands, self._hand_rows)
+        # The hands through a contiguous buffer: a ufunc writing the strided mocap rows
+        # would take numpy's general iterator, which costs more than this copy.
+        add(targets, self._tcp_to_hands, self._hand_buffer)
+        self._hand[...] = self._hands
         # gripper_control, in place: margin + half span × (1 - command)
-        np.subtract(self._grip_ones, self._grips, grip)
-        np.multiply(self._half_spans, grip, grip)
-        np.add(self._margins, grip, self._grip)
+        subtract(self._grip_ones, self._grips, grip)
+        multiply(self._half_spans, grip, grip)
+        add(self._margins, grip, self._grip)
         # Every batch call is followed by a write, so the writer holds the TCP positions.
         self._previous_rows[...] = self._writer.tcp
         self.batch.step(None, self.frame_skip, self._stage)
@@ -420,7 +443,7 @@ class ArmBatchedVectorEnv(VectorEnv[Any, np.ndarray, np.ndarray]):
         truncate = self._steps >= self._first_truncation
         if not (terminate or truncate):  # the common step: one new array for both
             # Its rows by index: unpacking an array raises and catches an IndexError.
-            both = np.zeros((2, self.num_envs), dtype=bool)
+            both = zeros((2, self.num_envs), dtype=bool)
             terminated, truncated = both[0], both[1]
             self._autoreset, self._any_autoreset = self._none, False
             return terminated, truncated

@@ -27,6 +27,9 @@ except ImportError:  # numpy 1.x
     _umath = importlib.import_module("numpy.core.umath")
 #: numpy's clip ufunc: ``np.clip``'s work in one call, without its Python wrapper.
 clip: Any = _umath.clip
+# The writer's numpy names, bound once: numpy has a module ``__getattr__``, so Python
+# cannot cache ``np.add`` and looks it up in full on every use.
+add, divide, subtract, float32 = np.add, np.divide, np.subtract, np.float32
 
 #: (name, size) of each observation field, in order.
 FIELDS: tuple[tuple[str, int], ...] = (
@@ -240,13 +243,13 @@ class ObservationWriter:
         for target, source in self._copies:
             target[...] = source
         # Outputs given as positional arguments: numpy parses keywords on every call.
-        np.subtract(self.tcp, self._previous, self._velocity)
-        np.divide(self._velocity, self._control_dt, self._velocity)
+        subtract(self.tcp, self._previous, self._velocity)
+        divide(self._velocity, self._control_dt, self._velocity)
         left, right, gap = self._fingers
-        np.add(left, right, gap)
-        np.subtract(self.cube, self.tcp, self._relative)
+        add(left, right, gap)
+        subtract(self.cube, self.tcp, self._relative)
         clip(self.work, self._low, self._high, self._clipped)
-        return self._clipped_rows.astype(np.float32, order="C")
+        return self._clipped_rows.astype(float32, order="C")
 
 
 def observation_rows(

@@ -7,6 +7,7 @@ malformed rows and float32, float64 and integer action arrays.
 from __future__ import annotations
 
 import os
+import warnings
 
 import gymnasium
 import numpy as np
@@ -116,6 +117,72 @@ def test_bit_identical_to_sync_vector_env_through_autoresets(env_id: str, kwargs
     assert ended >= N  # every sub-env went through at least one autoreset
     if kwargs.get("terminate_on_success"):
         assert batched.elapsed.max() < 40
+
+
+def edge_actions() -> list[np.ndarray]:
+    """Batches whose finiteness the common step must judge as the single env does."""
+    rng = np.random.default_rng(5)
+    batches = []
+    for bad in (np.inf, -np.inf, np.nan):
+        actions = rng.uniform(-1.2, 1.2, (N, 4))
+        actions[1, 2] = bad
+        batches.append(actions)
+    both = rng.uniform(-1, 1, (N, 4))
+    both[0, 0], both[2, 3] = np.inf, -np.inf  # their sum is NaN, their product with 0 too
+    batches.append(both)
+    huge = np.full((N, 4), np.finfo(np.float32).max, dtype=np.float32)  # a sum overflows
+    huge[1] *= -1
+    batches.append(huge)
+    batches.append(rng.uniform(-2, 2, (N, 4)).astype(np.float16))
+    batches.append(np.array([[127, -128, 0, 1]] * N, dtype=np.int8))
+    batches.append(np.array([[2**64 - 1, 0, 1, 2**63]] * N, dtype=np.uint64))
+    batches.append(np.array([[-(2**63), 2**63 - 1, 0, -1]] * N, dtype=np.int64))
+    wide = np.zeros((N, 4), dtype=np.longdouble)  # beyond float64 where long doubles are
+    wide[0, 1] = np.longdouble(np.finfo(np.float64).max) * 4
+    wide[1] = 0.5
+    batches.append(wide)
+    batches.append(np.asfortranarray(rng.uniform(-1, 1, (N, 4))))  # strided rows
+    return batches
+
+
+class LongWay(np.ndarray):
+    """An array the batched env does not take as a plain one: its rows are parsed one by one."""
+
+
+def test_the_common_step_judges_extreme_actions_as_the_parsed_way_does():
+    """Infinities, NaN, overflowing sums and every dtype: the fast path's finiteness test
+    and widening against the row-by-row parse (which the sync test holds to the single
+    env), bit for bit, with no warning from either."""
+    envs = [ArmPushBatchedVectorEnv(N, max_episode_steps=200, nthread=1) for _ in range(2)]
+    for env in envs:
+        env.reset(seed=derive_seeds(4, N, "vector"))
+    errors = []
+    with np.errstate(over="ignore"):  # the long double's cast to float64 overflows
+        for t, actions in enumerate(edge_actions() * 2):
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")
+                fast = envs[0].step(actions)
+            parsed = envs[1].step(actions.view(LongWay))
+            for name, a, b in zip(
+                ("obs", "reward", "terminated", "truncated", "info"), fast, parsed, strict=True
+            ):
+                assert_same(a, b, f"step {t} ({actions.dtype}) {name}")
+            errors.append([e is not None for e in fast[4]["parse_error"]])
+    assert errors[:4] == [[False, True, False, False]] * 3 + [[True, False, True, False]]
+    assert errors[9] == [True, False, False, False]  # the long double beyond float64
+    assert not any(any(row) for row in errors[4:9] + errors[10:11])
+
+
+def test_extreme_actions_give_the_sync_vector_env_observations_and_errors():
+    batched, sync = pair("envsuite/ArmPush-v0", 200)
+    seeds = derive_seeds(4, N, "vector")
+    batched.reset(seed=seeds)
+    sync.reset(seed=seeds)
+    with np.errstate(over="ignore"):
+        for t, actions in enumerate(edge_actions()):
+            out, out_sync = batched.step(actions), sync.step(actions)
+            assert_same(out[0], out_sync[0], f"step {t} ({actions.dtype}) obs")
+            assert_same(out[4]["parse_error"], out_sync[4]["parse_error"], f"step {t} parse_error")
 
 
 def test_success_on_the_last_step_both_terminates_and_truncates_as_time_limit_does():

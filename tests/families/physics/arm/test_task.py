@@ -85,6 +85,21 @@ def test_the_batch_scorer_gives_the_bits_of_evaluate(task: ArmTask):
         cube -= 0.005
 
 
+@pytest.mark.parametrize("task", TASKS, ids=IDS)
+def test_the_batch_scorer_returns_new_arrays_that_later_calls_leave_alone(task: ArmTask):
+    tcp, cube, goal = random_states(4, 60)
+    scorer = BatchScorer(task, tcp, cube, goal)
+    first = scorer.evaluate()
+    kept = [a.copy() for a in first]
+    assert first[1].any() and not first[1].all()  # both sides of success
+    tcp += 0.02
+    cube -= 0.01
+    second = scorer.evaluate()
+    for mine, before in zip(first, kept, strict=True):
+        assert mine.tobytes() == before.tobytes()
+    assert second[0].tobytes() != kept[0].tobytes()
+
+
 def test_shaping_rewards_getting_closer():
     task = PushTask()
     goal = np.array([[0.5, 0.2, 0.02]])
