@@ -11,8 +11,7 @@ distribution, vectorised over a batch, from a :class:`numpy.random.Generator`.
 from __future__ import annotations
 
 import functools
-from operator import itemgetter
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -190,7 +189,8 @@ TABLE_MAX_ENTRIES = 1 << 16
 
 #: A table entry: the clause's sort key in canonical order, and the clause.
 _Entry = tuple[Any, Clause]
-_entry_clause = itemgetter(1)
+#: A level's table: sort key by :func:`_candidate_keys` code, and clause by sort key.
+_ClauseTable = tuple[dict[int, Any], dict[Any, Clause]]
 
 
 def _planted_by_table(rng: np.random.Generator, level: Level) -> PlantedInstance:
@@ -210,20 +210,20 @@ def _planted_by_table(rng: np.random.Generator, level: Level) -> PlantedInstance
         more = _candidate_keys(rng, assignment, 2 * wanted, level)
         kept = list(dict.fromkeys(kept + more))
     del kept[wanted:]
-    table = _clause_table(num_vars, width)
-    if len(table) > TABLE_MAX_ENTRIES:
-        table.clear()
-    found = list(map(table.get, kept))  # map: the usual all-known case runs in C
-    entries = (
-        cast("list[_Entry]", found)
-        if all(found)
-        else [
-            entry or _add_entry(table, key, num_vars, width)
-            for key, entry in zip(kept, found, strict=True)
+    sort_keys, clauses = _clause_table(num_vars, width)
+    if len(sort_keys) > TABLE_MAX_ENTRIES:
+        sort_keys.clear()
+        clauses.clear()
+    found = list(map(sort_keys.get, kept))  # map: the usual all-known case runs in C
+    if None in found:
+        found = [
+            _add_entry(sort_keys, clauses, code, num_vars, width) if key is None else key
+            for code, key in zip(kept, found, strict=True)
         ]
-    )
-    entries.sort()  # distinct clauses have distinct sort keys: the clauses never compare
-    return Formula.trusted(num_vars, tuple(map(_entry_clause, entries))), planted
+    # Distinct clauses have distinct sort keys, ints up to TABLE_MAX_VARS variables at
+    # widths below 62 bits of code (list.sort compares them in C without a tuple each).
+    found.sort()
+    return Formula.trusted(num_vars, tuple(map(clauses.__getitem__, found))), planted
 
 
 def _candidate_keys(
@@ -375,16 +375,25 @@ def _table_entry(key: int, num_vars: int, width: int) -> _Entry:
     return number, clause
 
 
-def _add_entry(table: dict[int, _Entry], key: int, num_vars: int, width: int) -> _Entry:
-    """Make the table's entry for ``key`` (see :func:`_table_entry`) and return it."""
-    entry = table[key] = _table_entry(key, num_vars, width)
-    return entry
+def _add_entry(
+    sort_keys: dict[int, Any], clauses: dict[Any, Clause], code: int, num_vars: int, width: int
+) -> Any:
+    """Enter code ``code``'s clause (see :func:`_table_entry`) in a table; its sort key."""
+    sort_key, clause = _table_entry(code, num_vars, width)
+    sort_keys[code] = sort_key
+    clauses[sort_key] = clause
+    return sort_key
 
 
 @functools.lru_cache(maxsize=64)
-def _clause_table(num_vars: int, width: int) -> dict[int, _Entry]:
-    """The clauses met so far at a level, by :func:`_candidate_keys` code (filled as drawn)."""
-    return {}
+def _clause_table(num_vars: int, width: int) -> _ClauseTable:
+    """The clauses met so far at a level (filled as drawn).
+
+    Two dicts: each :func:`_candidate_keys` code's sort key (see :func:`_table_entry`), and
+    each sort key's clause. A reset sorts the keys (ints at most levels, which
+    ``list.sort`` compares in C) and looks their clauses up.
+    """
+    return {}, {}
 
 
 @functools.lru_cache(maxsize=64)
