@@ -38,14 +38,18 @@ PlantedInstance = tuple[Formula, str]
 
 def check_planted_level(level: Level) -> None:
     """Raise ValueError if ``level`` asks for more distinct clauses than one assignment allows."""
-    problem = _planted_level_problem(level)
+    problem = _planted_level_problem(level.clause_width, level.num_vars, level.num_clauses)
     if problem:
         raise ValueError(problem)
 
 
 @functools.lru_cache(maxsize=256)
-def _planted_level_problem(level: Level) -> str:
-    """Why ``level`` has no planted instances ("" if it has; cached: resets ask every time)."""
+def _planted_level_problem(clause_width: int, num_vars: int, num_clauses: int) -> str:
+    """Why the level has no planted instances ("" if it has; cached: resets ask every time).
+
+    Keyed by the sizes, not the :class:`Level`: a dataclass's hash is a Python call.
+    """
+    level = Level(clause_width, num_vars, num_clauses)
     most = max_distinct_clauses(level.clause_width, level.num_vars, satisfied_by_one=True)
     if level.num_clauses > most:
         return (
@@ -160,6 +164,11 @@ def planted_instance(rng: np.random.Generator, level: Level) -> PlantedInstance:
     (:func:`_draw_by_words`) instead of three numpy draws.
     """
     check_planted_level(level)
+    return planted_instance_unchecked(rng, level)
+
+
+def planted_instance_unchecked(rng: np.random.Generator, level: Level) -> PlantedInstance:
+    """:func:`planted_instance` at a level already checked with :func:`check_planted_level`."""
     if level.num_vars <= TABLE_MAX_VARS:
         return _planted_by_table(rng, level)
     wanted, num_vars = level.num_clauses, level.num_vars
@@ -253,15 +262,14 @@ def _candidate_keys(
 
 
 @functools.lru_cache(maxsize=256)
-def _word_runs(level: Level) -> tuple[Run, ...] | None:
-    """The draws of :func:`_draw_by_words` at ``level`` (None: the level takes numpy's path).
+def _word_runs(width: int, num_vars: int, num_clauses: int) -> tuple[Run, ...] | None:
+    """The draws of :func:`_draw_by_words` at a level (None: the level takes numpy's path).
 
     The assignment's bits (32-bit draws), the candidates' variable keys (``random``, one
     word each) and their sign patterns (32-bit draws; none for width 1, where numpy's
     ``integers(1, 2)`` draws nothing).
     """
-    width, num_vars = level.clause_width, level.num_vars
-    count = level.num_clauses + level.num_clauses // 2 + 8
+    count = num_clauses + num_clauses // 2 + 8
     if 2 * num_vars + width > 62 or num_vars > ARGSORT_MAX_VARS:  # codes past int64
         return None
     if width > 1 and lemire_rejects((1 << width) - 1) is None:
@@ -281,10 +289,10 @@ def _draw_by_words(rng: np.random.Generator, level: Level) -> tuple[str, int, li
     numpy's path, or in the rare draws where numpy retries or breaks a tie (a Lemire
     rejection, two keys equal at the cut): numpy then makes them itself.
     """
-    runs = _word_runs(level)
+    width, num_vars = level.clause_width, level.num_vars
+    runs = _word_runs(width, num_vars, level.num_clauses)
     if runs is None:
         return None
-    width, num_vars = level.clause_width, level.num_vars
     count = level.num_clauses + level.num_clauses // 2 + 8
     bit_generator = rng.bit_generator
     start = bit_generator.state
