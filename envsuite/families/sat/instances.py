@@ -17,7 +17,7 @@ import numpy as np
 from envsuite.families.sat import solver
 from envsuite.families.sat.cnf import Formula
 from envsuite.families.sat.levels import Level, saturn_difficulty
-from envsuite.families.sat.planted_ksat import check_planted_level, planted_instance
+from envsuite.families.sat.planted_ksat import check_planted_level, planted_instance_unchecked
 from envsuite.families.sat.random_ksat import (
     GenerationError,
     check_random_level,
@@ -61,6 +61,36 @@ class Instance:
     planted: str | None = None
     generator: str = "planted"
     source: str = ""
+
+    @classmethod
+    def trusted(
+        cls,
+        formula: Formula,
+        clause_width: int,
+        satisfiable: bool,
+        num_solutions: int | None,
+        solution_cap: int,
+        planted: str | None,
+        generator: str,
+    ) -> Instance:
+        """The instance with these fields, made without the frozen dataclass's ``__init__``.
+
+        That ``__init__`` sets each field with its own ``object.__setattr__`` call, which
+        costs a reset more than the rest of building the instance; this fills the
+        instance's ``__dict__`` in one update (the same fields, in the same order).
+        """
+        instance = object.__new__(cls)
+        instance.__dict__.update(
+            formula=formula,
+            clause_width=clause_width,
+            satisfiable=satisfiable,
+            num_solutions=num_solutions,
+            solution_cap=solution_cap,
+            planted=planted,
+            generator=generator,
+            source="",
+        )
+        return instance
 
     @property
     def level(self) -> Level:
@@ -172,7 +202,7 @@ def generate_instance(
     count: int | None
     for _ in range(tries):
         if settings.generator == "planted":
-            formula, planted = planted_instance(rng, level)
+            formula, planted = planted_instance_unchecked(rng, level)  # checked above
         else:
             formula, planted = random_satisfiable(rng, level)
         if settings.unique_solution:
@@ -183,7 +213,9 @@ def generate_instance(
         else:
             count = _count(formula, cap)
         kept = planted if settings.generator == "planted" else None
-        return Instance(formula, level.clause_width, True, count, cap, kept, settings.generator)
+        return Instance.trusted(
+            formula, level.clause_width, True, count, cap, kept, settings.generator
+        )
     raise GenerationError(
         f"{level.name}: none of {tries} {settings.generator} instances had a unique solution; "
         "add clauses (a unique solution needs the formula to pin every variable down)"

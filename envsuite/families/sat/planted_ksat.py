@@ -11,8 +11,7 @@ distribution, vectorised over a batch, from a :class:`numpy.random.Generator`.
 from __future__ import annotations
 
 import functools
-from operator import itemgetter
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -39,14 +38,18 @@ PlantedInstance = tuple[Formula, str]
 
 def check_planted_level(level: Level) -> None:
     """Raise ValueError if ``level`` asks for more distinct clauses than one assignment allows."""
-    problem = _planted_level_problem(level)
+    problem = _planted_level_problem(level.clause_width, level.num_vars, level.num_clauses)
     if problem:
         raise ValueError(problem)
 
 
 @functools.lru_cache(maxsize=256)
-def _planted_level_problem(level: Level) -> str:
-    """Why ``level`` has no planted instances ("" if it has; cached: resets ask every time)."""
+def _planted_level_problem(clause_width: int, num_vars: int, num_clauses: int) -> str:
+    """Why the level has no planted instances ("" if it has; cached: resets ask every time).
+
+    Keyed by the sizes, not the :class:`Level`: a dataclass's hash is a Python call.
+    """
+    level = Level(clause_width, num_vars, num_clauses)
     most = max_distinct_clauses(level.clause_width, level.num_vars, satisfied_by_one=True)
     if level.num_clauses > most:
         return (
@@ -161,6 +164,11 @@ def planted_instance(rng: np.random.Generator, level: Level) -> PlantedInstance:
     (:func:`_draw_by_words`) instead of three numpy draws.
     """
     check_planted_level(level)
+    return planted_instance_unchecked(rng, level)
+
+
+def planted_instance_unchecked(rng: np.random.Generator, level: Level) -> PlantedInstance:
+    """:func:`planted_instance` at a level already checked with :func:`check_planted_level`."""
     if level.num_vars <= TABLE_MAX_VARS:
         return _planted_by_table(rng, level)
     wanted, num_vars = level.num_clauses, level.num_vars
@@ -190,7 +198,8 @@ TABLE_MAX_ENTRIES = 1 << 16
 
 #: A table entry: the clause's sort key in canonical order, and the clause.
 _Entry = tuple[Any, Clause]
-_entry_clause = itemgetter(1)
+#: A level's table: sort key by :func:`_candidate_keys` code, and clause by sort key.
+_ClauseTable = tuple[dict[int, Any], dict[Any, Clause]]
 
 
 def _planted_by_table(rng: np.random.Generator, level: Level) -> PlantedInstance:
@@ -210,20 +219,20 @@ def _planted_by_table(rng: np.random.Generator, level: Level) -> PlantedInstance
         more = _candidate_keys(rng, assignment, 2 * wanted, level)
         kept = list(dict.fromkeys(kept + more))
     del kept[wanted:]
-    table = _clause_table(num_vars, width)
-    if len(table) > TABLE_MAX_ENTRIES:
-        table.clear()
-    found = list(map(table.get, kept))  # map: the usual all-known case runs in C
-    entries = (
-        cast("list[_Entry]", found)
-        if all(found)
-        else [
-            entry or _add_entry(table, key, num_vars, width)
-            for key, entry in zip(kept, found, strict=True)
+    sort_keys, clauses = _clause_table(num_vars, width)
+    if len(sort_keys) > TABLE_MAX_ENTRIES:
+        sort_keys.clear()
+        clauses.clear()
+    found = list(map(sort_keys.get, kept))  # map: the usual all-known case runs in C
+    if None in found:
+        found = [
+            _add_entry(sort_keys, clauses, code, num_vars, width) if key is None else key
+            for code, key in zip(kept, found, strict=True)
         ]
-    )
-    entries.sort()  # distinct clauses have distinct sort keys: the clauses never compare
-    return Formula.trusted(num_vars, tuple(map(_entry_clause, entries))), planted
+    # Distinct clauses have distinct sort keys, ints up to TABLE_MAX_VARS variables at
+    # widths below 62 bits of code (list.sort compares them in C without a tuple each).
+    found.sort()
+    return Formula.trusted(num_vars, tuple(map(clauses.__getitem__, found))), planted
 
 
 def _candidate_keys(
@@ -253,15 +262,14 @@ def _candidate_keys(
 
 
 @functools.lru_cache(maxsize=256)
-def _word_runs(level: Level) -> tuple[Run, ...] | None:
-    """The draws of :func:`_draw_by_words` at ``level`` (None: the level takes numpy's path).
+def _word_runs(width: int, num_vars: int, num_clauses: int) -> tuple[Run, ...] | None:
+    """The draws of :func:`_draw_by_words` at a level (None: the level takes numpy's path).
 
     The assignment's bits (32-bit draws), the candidates' variable keys (``random``, one
     word each) and their sign patterns (32-bit draws; none for width 1, where numpy's
     ``integers(1, 2)`` draws nothing).
     """
-    width, num_vars = level.clause_width, level.num_vars
-    count = level.num_clauses + level.num_clauses // 2 + 8
+    count = num_clauses + num_clauses // 2 + 8
     if 2 * num_vars + width > 62 or num_vars > ARGSORT_MAX_VARS:  # codes past int64
         return None
     if width > 1 and lemire_rejects((1 << width) - 1) is None:
@@ -281,10 +289,10 @@ def _draw_by_words(rng: np.random.Generator, level: Level) -> tuple[str, int, li
     numpy's path, or in the rare draws where numpy retries or breaks a tie (a Lemire
     rejection, two keys equal at the cut): numpy then makes them itself.
     """
-    runs = _word_runs(level)
+    width, num_vars = level.clause_width, level.num_vars
+    runs = _word_runs(width, num_vars, level.num_clauses)
     if runs is None:
         return None
-    width, num_vars = level.clause_width, level.num_vars
     count = level.num_clauses + level.num_clauses // 2 + 8
     bit_generator = rng.bit_generator
     start = bit_generator.state
@@ -375,16 +383,25 @@ def _table_entry(key: int, num_vars: int, width: int) -> _Entry:
     return number, clause
 
 
-def _add_entry(table: dict[int, _Entry], key: int, num_vars: int, width: int) -> _Entry:
-    """Make the table's entry for ``key`` (see :func:`_table_entry`) and return it."""
-    entry = table[key] = _table_entry(key, num_vars, width)
-    return entry
+def _add_entry(
+    sort_keys: dict[int, Any], clauses: dict[Any, Clause], code: int, num_vars: int, width: int
+) -> Any:
+    """Enter code ``code``'s clause (see :func:`_table_entry`) in a table; its sort key."""
+    sort_key, clause = _table_entry(code, num_vars, width)
+    sort_keys[code] = sort_key
+    clauses[sort_key] = clause
+    return sort_key
 
 
 @functools.lru_cache(maxsize=64)
-def _clause_table(num_vars: int, width: int) -> dict[int, _Entry]:
-    """The clauses met so far at a level, by :func:`_candidate_keys` code (filled as drawn)."""
-    return {}
+def _clause_table(num_vars: int, width: int) -> _ClauseTable:
+    """The clauses met so far at a level (filled as drawn).
+
+    Two dicts: each :func:`_candidate_keys` code's sort key (see :func:`_table_entry`), and
+    each sort key's clause. A reset sorts the keys (ints at most levels, which
+    ``list.sort`` compares in C) and looks their clauses up.
+    """
+    return {}, {}
 
 
 @functools.lru_cache(maxsize=64)

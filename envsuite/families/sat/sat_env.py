@@ -212,7 +212,10 @@ class SATEnv(EnvsuiteEnv[str, str, Any]):
 
     def _info(self) -> dict[str, Any]:
         assert self.instance is not None
-        info = {**self.instance.metadata(), **self.source.curriculum_info()}
+        info = self.instance.metadata()  # a fresh dict
+        curriculum = self.source.curriculum_info()
+        if curriculum:
+            info.update(curriculum)
         if self.task == "decide":
             info["legal_actions"] = list(DECISIONS)
         return info

@@ -10,16 +10,21 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import pickle
 
 import numpy as np
 import pytest
+from gymnasium.utils.seeding import np_random
+
+import envsuite
 
 if os.environ.get("ENVSUITE_REQUIRE_ALL_EXTRAS") != "1":
     pytest.importorskip("pysat")  # the sat extra; CI installs it and wants failures, not skips
 
 from envsuite.families.sat import planted_ksat, solver
 from envsuite.families.sat.cnf import Formula
-from envsuite.families.sat.formats import saturn_problem_line
+from envsuite.families.sat.formats import render_prompt, saturn_problem_line
+from envsuite.families.sat.instances import Instance
 from envsuite.families.sat.levels import Level, max_distinct_clauses
 from envsuite.families.sat.planted_ksat import planted_batch, planted_instance
 from envsuite.families.sat.random_ksat import random_formula
@@ -94,3 +99,43 @@ def test_trusted_formula_equals_the_checked_one():
     clauses = ((1, -2, 3), (-1, 2, 4))
     assert Formula.trusted(4, clauses) == Formula(4, clauses)
     assert hash(Formula.trusted(4, clauses)) == hash(Formula(4, clauses))
+
+
+def test_trusted_instance_equals_the_dataclass_one():
+    formula = Formula(4, ((1, -2, 3), (-1, 2, 4)))
+    fields = (formula, 3, True, 5, 100, "0110", "planted")
+    trusted, made = Instance.trusted(*fields), Instance(*fields)
+    assert trusted == made
+    assert hash(trusted) == hash(made)
+    assert repr(trusted) == repr(made)
+    assert list(vars(trusted).items()) == list(vars(made).items())  # same fields, same order
+    assert pickle.loads(pickle.dumps(trusted)) == made
+    assert pickle.dumps(trusted) == pickle.dumps(made)
+
+
+@pytest.mark.parametrize(
+    "level", [Level(3, 5, 20), Level(2, 3, 9), Level(4, 8, 40)], ids=lambda level: level.name
+)
+def test_seeded_reset_poses_gymnasiums_generator_drawing_the_batch_of_one(level):
+    """SAT-v0's reset, checked against its parts: gymnasium's seeding, the batch generator,
+    the solution count and the prompt; the env's generator ends exactly as the batch's."""
+    env = envsuite.make("envsuite/SAT-v0", **level.as_kwargs())
+    unwrapped = env.unwrapped
+    for seed in range(120):
+        expected, _ = np_random(seed)
+        for reset_seed in (seed, seed, None):  # a seeded reset, again, then the generator runs on
+            if reset_seed is not None:
+                expected, _ = np_random(reset_seed)
+            observation, info = env.reset(seed=reset_seed)
+            formula, planted = planted_batch(expected, level, 1)[0]
+            assert observation == render_prompt(formula, level.clause_width, "saturn", "solve")
+            assert unwrapped.instance == Instance(
+                formula, level.clause_width, True, min(_count_naively(formula), 100), 100, planted
+            )
+            assert info["num_solutions"] == min(_count_naively(formula), 100)
+            assert info["level"] == level.name
+            generator = unwrapped.np_random
+            assert generator.bit_generator.state == expected.bit_generator.state
+            assert unwrapped.np_random_seed == seed
+            assert generator.bit_generator.seed_seq.entropy == seed
+            assert generator.bit_generator.seed_seq.n_children_spawned == 0
