@@ -60,8 +60,8 @@ class FloorHover(gymnasium.Env[np.ndarray, np.ndarray]):
         p.resetBaseVelocity(raw.body, [0.0, 0.0, 0.0], [0.0, 0.0, 0.0], raw.client)
         self._steps = 0
         # The start state, as DroneHover observes it (at rest, no action yet).
-        start = (*position, *quaternion, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
-        return np.array(start, np.float32), {}
+        start = _ROW.pack(*position, *quaternion, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+        return np.frombuffer(bytearray(start), _FLOAT32), {}
 
     def step(self, action: np.ndarray) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """The raw loop's work for one action, returned as the API requires."""
