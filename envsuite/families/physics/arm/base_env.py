@@ -20,7 +20,7 @@ from envsuite.env_base import EnvsuiteEnv, InvalidAction
 from envsuite.families.physics.arm import model, observation
 from envsuite.families.physics.arm.goal_reward import NOT_GOAL_CONDITIONED, TCP_KEY, goal_reward
 from envsuite.families.physics.arm.rendering import OffscreenRenderer, frame_size
-from envsuite.families.physics.arm.task import SCALAR, ArmTask
+from envsuite.families.physics.arm.task import ArmTask
 from envsuite.registry import import_optional
 
 #: The parse error of an action holding NaN or infinite values.
@@ -282,7 +282,7 @@ class ArmEnv(EnvsuiteEnv[Any, np.ndarray, list[float]]):
             self.low,
             self.high,
         )
-        score, success, goal_distance = self.task.evaluate(tcp, qpos[0:3], self._goal, SCALAR)
+        score, success, goal_distance = self.task.evaluate_point(tcp, qpos[0:3], self._goal)
         reward = score if self._dense else float(success)
         info = {
             "success": success,
