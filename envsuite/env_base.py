@@ -186,10 +186,17 @@ class EnvsuiteEnv(
             if "parse_error" not in info:  # info.setdefault, without the method call
                 info["parse_error"] = None
         self._last_observation = observation
-        self._episode_over = bool(terminated or truncated)
+        # Converted only when not already exact (a type test costs less than the call).
+        if type(terminated) is not bool:
+            terminated = bool(terminated)
+        if type(truncated) is not bool:
+            truncated = bool(truncated)
+        self._episode_over = terminated or truncated
         if self.render_mode == "human":
             self.render()
-        return observation, float(reward), bool(terminated), bool(truncated), info
+        if type(reward) is not float:
+            reward = float(reward)
+        return observation, reward, terminated, truncated, info
 
     # -- identity ----------------------------------------------------------------------
     @property

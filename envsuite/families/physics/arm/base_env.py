@@ -253,7 +253,8 @@ class ArmEnv(EnvsuiteEnv[Any, np.ndarray, list[float]]):
         # Element by element: cheaper than numpy's conversion of a sequence.
         hand = self._hand
         hand[0], hand[1], hand[2] = x, y, z + model.WRIST_TO_TCP  # hand_position's sum
-        self._ctrl[0] = gripper_control(parsed[3])
+        # gripper_control's arithmetic, inlined (a call saved on every step).
+        self._ctrl[0] = model.FINGER_LIMIT_MARGIN + HALF_GRIPPER_SPAN * (1.0 - parsed[3])
         return self._simulate(0.0)
 
     def apply_invalid_action(self, message: str) -> tuple[Any, float, bool, bool, dict[str, Any]]:
@@ -284,7 +285,7 @@ class ArmEnv(EnvsuiteEnv[Any, np.ndarray, list[float]]):
         )
         score, success, goal_distance = self.task.evaluate_point(tcp, qpos[0:3], self._goal)
         reward = score if self._dense else float(success)
-        info = {
+        info: dict[str, Any] = {
             "success": success,
             "score": score,
             "goal_distance": goal_distance,
