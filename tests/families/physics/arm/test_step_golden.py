@@ -1,11 +1,11 @@
 """Golden transcripts of the arm envs: fixed seeds and actions, every value pinned.
 
-The digests were taken on the tree before the step's shortcuts of issue 19 (the scalar
-scoring and observation written out) and must not move. The random scripts hold
-malformed actions (NaN, text, a wrong shape, a boolean, None: penalised steps that leave
-the hand where it was), a list, float64 and integer arrays and out-of-range values
-(clipped), and run into the time limit; the oracle's scripts push, reach and lift
-to success, in both observation modes and both reward types.
+The digests were taken on the tree before issue 19's shortcuts (the scalar scoring and the
+grip control written out, the base step's action test and type conversions) and must not
+move. The random scripts hold malformed actions (NaN, text, a wrong shape, a boolean, None:
+penalised steps that leave the hand where it was), a list, float64 and integer arrays and
+out-of-range values (clipped), and run into the time limit; the oracle's scripts push, reach
+and lift to success, in both observation modes and both reward types.
 """
 
 from __future__ import annotations

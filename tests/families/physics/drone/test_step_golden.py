@@ -1,11 +1,12 @@
 """Golden transcripts of the single-drone envs: fixed seeds and actions, every value pinned.
 
-The digests were taken on the tree before the step's shortcuts of issue 19 (the hover
-step's crash rule, reward and observation written out together) and must not move. The
-scripts hold malformed actions (NaN, a list, text, a wrong shape, None: penalised steps
-with the motors stopped), out-of-range values (clipped), float64 and integer arrays, and
-reach the time limit or a crash, in the fast paths (RPM, CTBR, one-D RPM) and the general
-ones (action buffer, explicit dynamics with PID, randomised dynamics and wind, drag).
+The digests were taken on the tree before issue 19's shortcuts (the base step's action test
+and type conversions, the checking wrappers skipped on reset, the drone step's direct calls)
+and must not move. The scripts hold malformed actions (NaN, a list, text, a wrong shape,
+None: penalised steps with the motors stopped), out-of-range values (clipped), float64 and
+integer arrays, and reach the time limit or a crash, in the fast paths (RPM, CTBR, one-D
+RPM) and the general ones (action buffer, explicit dynamics with PID, randomised dynamics
+and wind, drag).
 """
 
 from __future__ import annotations
