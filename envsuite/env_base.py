@@ -51,6 +51,7 @@ from collections.abc import Mapping
 from typing import Any, Generic, TypeVar
 
 import gymnasium as gym
+import numpy as np
 from gymnasium.error import ResetNeeded
 
 from envsuite.action_errors import MAX_PARSE_ERROR_CHARS as MAX_PARSE_ERROR_CHARS
@@ -75,6 +76,8 @@ DOCSTRING_SECTIONS = (
     "Arguments",
     "Version history",
 )
+
+_NDARRAY = np.ndarray
 
 EPISODE_OVER = "the episode has ended; call reset() before stepping again"
 NOT_STARTED = "call reset() before step(): no episode has started"
@@ -167,7 +170,11 @@ class EnvsuiteEnv(
                 raise ResetNeeded(NOT_STARTED)
             return self._last_observation, 0.0, True, False, {"parse_error": EPISODE_OVER}
         try:
-            parsed = self.parse_action(plain_action(action))
+            # plain_action's first test, inlined (a call saved on the usual path): an exact
+            # numpy array of any dtype but object is plain data as it is.
+            if type(action) is not _NDARRAY or action.dtype.kind == "O":
+                action = plain_action(action)
+            parsed = self.parse_action(action)
         except BaseException as exc:  # any failure to understand the action is the agent's
             if is_interrupt(exc):
                 raise
@@ -176,12 +183,20 @@ class EnvsuiteEnv(
             info["parse_error"] = message
         else:
             observation, reward, terminated, truncated, info = self.apply_action(parsed)
-            info.setdefault("parse_error", None)
+            if "parse_error" not in info:  # info.setdefault, without the method call
+                info["parse_error"] = None
         self._last_observation = observation
-        self._episode_over = bool(terminated or truncated)
+        # Converted only when not already exact (a type test costs less than the call).
+        if type(terminated) is not bool:
+            terminated = bool(terminated)
+        if type(truncated) is not bool:
+            truncated = bool(truncated)
+        self._episode_over = terminated or truncated
         if self.render_mode == "human":
             self.render()
-        return observation, float(reward), bool(terminated), bool(truncated), info
+        if type(reward) is not float:
+            reward = float(reward)
+        return observation, reward, terminated, truncated, info
 
     # -- identity ----------------------------------------------------------------------
     @property

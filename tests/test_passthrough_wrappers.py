@@ -65,3 +65,17 @@ def test_without_the_checker_only_order_enforcing_is_skipped() -> None:
     env.reset(seed=0)
     env.step(0)
     assert env.step == env.unwrapped.step
+
+
+def test_reset_skips_the_wrappers_once_they_have_checked() -> None:
+    env = envsuite.make(BANDIT, observation_mode="vector")
+    assert env.reset != env.unwrapped.reset and not env.env.checked_reset
+    env.reset(seed=0)  # the checker's reset checks run, and OrderEnforcing records it
+    assert env.env.checked_reset and env.has_reset
+    assert env.reset == env.unwrapped.reset
+    theirs = gymnasium.make(BANDIT, observation_mode="vector")
+    theirs.reset(seed=0)
+    for seed in (5, None):
+        mine, other = env.reset(seed=seed), theirs.reset(seed=seed)
+        assert mine[0].tobytes() == other[0].tobytes() and mine[1] == other[1]
+        assert env.step(2)[1:] == theirs.step(2)[1:]

@@ -2,9 +2,10 @@
 
 One episode of recorded oracle actions (so the hand really pushes the cube) through
 ``envsuite.make`` (the wrappers users get), against the raw engine loop: the same model,
-the same initial state and per step only ``data.mocap_pos[0] = ...; data.ctrl[0] = ...;
-mj_step(model, data, nstep=frame_skip)`` with the inputs the env produced. Both end in the
-bit-identical state. ``tests/benchmarks/test_arm_speed.py`` and ``envsuite bench --rows
+the same initial state and per step only the env's engine calls, ``mj_step(model, data,
+nstep=frame_skip)`` and ``mj_kinematics(model, data)``, after writing the hand target and
+the grip control the env produced into views bound once. Both end in the bit-identical
+state. ``tests/benchmarks/test_arm_speed.py`` and ``envsuite bench --rows
 arm-step`` time these loops, and the raw loop as the leanest ``gymnasium.Env``
 (:mod:`envsuite.bench.arm_floor`), which ends there too. ``--rows arm-batch`` times the
 batched vector env (8 envs) against the raw ``mujoco.batch.Batch`` doing the same physics,
@@ -36,7 +37,7 @@ class Recording:
     qpos: np.ndarray
     mocap_pos: np.ndarray
     actions: list[np.ndarray]
-    hand: list[np.ndarray]
+    hand: list[list[float]]
     ctrl: list[float]
     final_qpos: bytes
 
@@ -52,7 +53,7 @@ def record(seed: int, steps: int) -> Recording:
         action = oracle.act(obs, info)
         obs, _, _, _, info = env.step(action)
         start.actions.append(action)
-        start.hand.append(data.mocap_pos[0].copy())
+        start.hand.append(data.mocap_pos[0].tolist())
         start.ctrl.append(float(data.ctrl[0]))
     start.final_qpos = data.qpos.tobytes()
     return start
@@ -75,12 +76,21 @@ def env_episode(env: Any, actions: list[np.ndarray]) -> bytes:
 
 
 def raw_episode(model: Any, data: Any, recording: Recording) -> bytes:
-    """Replay ``recording`` with raw ``mj_step`` calls; the final joint positions."""
+    """Replay ``recording`` with the env's engine calls; the final joint positions.
+
+    Per step, the env's calls and nothing more: the recorded inputs written into views
+    bound once, ``mj_step(model, data, nstep=FRAME_SKIP)``, then ``mj_kinematics``, which
+    the env runs to observe the hand at the state reached (``mj_step`` leaves the positions
+    it derives one substep behind; see :mod:`envsuite.bench.arm_floor`).
+    """
     raw_start(model, data, recording)
-    for hand, ctrl in zip(recording.hand, recording.ctrl, strict=True):
-        data.mocap_pos[0] = hand
-        data.ctrl[0] = ctrl
-        mujoco.mj_step(model, data, FRAME_SKIP)
+    hand, ctrl = data.mocap_pos[0], data.ctrl
+    step, kinematics = mujoco.mj_step, mujoco.mj_kinematics
+    for (x, y, z), grip in zip(recording.hand, recording.ctrl, strict=True):
+        hand[0], hand[1], hand[2] = x, y, z
+        ctrl[0] = grip
+        step(model, data, FRAME_SKIP)
+        kinematics(model, data)
     return bytes(data.qpos.tobytes())
 
 

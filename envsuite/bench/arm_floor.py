@@ -10,9 +10,10 @@ API requires: an observation array, a float reward, the two flags and a small in
 No wrapper, no action check (the action must be a float array inside [-1, 1]), no clip of
 the observation into its bounds.
 
-It also runs ``mj_kinematics`` after ``mj_step``, as the env does. ``mj_step`` leaves the
-positions it derives (body and site frames) one substep behind the state it reaches: the
-cube's position is in ``qpos``, but the hand's (the TCP site's ``site_xpos``) is not. An
+It also runs ``mj_kinematics`` after ``mj_step``, as the env and the raw loop do.
+``mj_step`` leaves the positions it derives (body and site frames) one substep behind the
+state it reaches: the cube's position is in ``qpos``, but the hand's (the TCP site's
+``site_xpos``) is not. An
 env that observes the hand, or rewards the hand's distance to the cube as ArmPush does,
 must bring them to the state reached; an env of this task without that step would
 observe a stale hand. The observation holds ArmPush's 26 numbers (TCP position and
@@ -21,11 +22,12 @@ float32 array and the reward is ArmPush's dense reward, both computed as the env
 them, so they equal the env's to the bit (the env's clip never bites in this episode).
 
 The ``arm-step`` row times it beside ArmPush-v0 and the raw loop: ``floor / raw`` is what
-the Gymnasium API (and observing the state reached) adds to the raw loop, the part of
-envsuite's ratio that no env of this interface can remove. ``envsuite bench --rows arm-step``,
-three runs on this repo's shared 2-core machine at load average 2.0 (2026-11-29), best
-rounds: ``floor_vs_raw_best`` 1.04-1.05, ``envsuite_vs_floor_best`` 1.02-1.03, envsuite over
-raw 1.06-1.07x.
+the Gymnasium API adds to the raw loop (both make the same engine calls), the part of
+envsuite's ratio that no env of this interface can remove. ``envsuite bench --rows
+arm-step``, three runs on this repo's shared 2-core machine at load average 9.2-10.6
+(2026-11-29, the raw loop making the env's ``mj_kinematics`` call too), best rounds:
+``floor_vs_raw_best`` 1.04-1.06, ``envsuite_vs_floor_best`` 1.02-1.05, envsuite over raw
+1.07-1.09x.
 """
 
 from __future__ import annotations

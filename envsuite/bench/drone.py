@@ -175,6 +175,8 @@ class RawHoverRates(RawHover):
         for a0, a1, a2, a3 in ACTION_LISTS:
             thrust = half_thrust * (a0 + 1.0)
             d0, d1, d2 = a1 * roll_pitch, a2 * roll_pitch, a3 * yaw_rate
+            # The thrust's part of each motor's base command holds for the whole step.
+            t0, t1, t2, t3 = n0[0] * thrust, n1[0] * thrust, n2[0] * thrust, n3[0] * thrust
             for _ in range(8):
                 x, y, z, w = pose(body, client)[1]
                 ox, oy, oz = speed(body, client)[1]
@@ -187,10 +189,10 @@ class RawHoverRates(RawHover):
                 tx = kx * (d0 - rp) + (rq * hz - rr * hy)
                 ty = ky * (d1 - rq) + (rr * hx - rp * hz)
                 tz = kz * (d2 - rr) + (rp * hy - rq * hx)
-                b0, y0 = n0[0] * thrust + n0[1] * tx + n0[2] * ty, n0[3] * tz
-                b1, y1 = n1[0] * thrust + n1[1] * tx + n1[2] * ty, n1[3] * tz
-                b2, y2 = n2[0] * thrust + n2[1] * tx + n2[2] * ty, n2[3] * tz
-                b3, y3 = n3[0] * thrust + n3[1] * tx + n3[2] * ty, n3[3] * tz
+                b0, y0 = t0 + n0[1] * tx + n0[2] * ty, n0[3] * tz
+                b1, y1 = t1 + n1[1] * tx + n1[2] * ty, n1[3] * tz
+                b2, y2 = t2 + n2[1] * tx + n2[2] * ty, n2[3] * tz
+                b3, y3 = t3 + n3[1] * tx + n3[2] * ty, n3[3] * tz
                 scale = 1.0
                 for base, part in ((b0, y0), (b1, y1), (b2, y2), (b3, y3)):
                     if part > 0.0 and limit - base < part * scale:

@@ -3,13 +3,14 @@
 Group ``arm-step``: one ArmPush episode (reset + ``STEPS`` steps of recorded oracle actions,
 so the hand really pushes the cube) through ``envsuite.make`` (the wrappers users get),
 through the unwrapped env, and as the raw engine loop: the same model, the same initial
-state, and per step only ``data.mocap_pos[0] = ...; data.ctrl[0] = ...;
-mj_step(model, data, nstep=frame_skip)`` with the inputs the env produced. Every pair
+state, and per step only the env's engine calls, ``mj_step(model, data,
+nstep=frame_skip)`` then ``mj_kinematics`` (the env's way to observe the hand at the state
+reached), with the inputs the env produced written into views bound once. Every pair
 ends in the bit-identical state (asserted), so the ratio of an envsuite row to the raw row
 is envsuite's overhead. The group also times ``gymnasium_floor``: the raw loop as the
 leanest ``gymnasium.Env`` (``envsuite/bench/arm_floor.py``: no wrapper, no action check,
-but ``mj_kinematics`` to observe the hand), what the API alone adds to the raw loop. It
-reaches the env's state, observations and rewards to the bit (asserted).
+the same engine calls), what the API alone adds to the raw loop. It reaches the env's
+state, observations and rewards to the bit (asserted).
 
 Group ``arm-vector-8``: 8 ArmPush envs for ``VECTOR_STEPS`` steps of recorded oracle
 actions: Gymnasium's ``SyncVectorEnv`` (what ``envsuite.make_vec`` builds by default), the

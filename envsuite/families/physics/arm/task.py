@@ -31,6 +31,9 @@ SHAPING_SCALE = 0.05
 Point = Any
 
 
+_sqrt = math.sqrt
+
+
 def _scalar_distance(a: Point, b: Point) -> float:
     dx, dy, dz = a[0] - b[0], a[1] - b[1], a[2] - b[2]
     return math.sqrt(dx * dx + dy * dy + dz * dz)
@@ -169,3 +172,36 @@ class ArmTask:
         success = goal_distance < self.success_distance
         score = xp.select(success, 1.0, self.progress(tcp, cube, goal_distance, xp))
         return score, success, goal_distance
+
+    def evaluate_point(
+        self, tcp: list[float], cube: list[float], goal: list[float]
+    ) -> tuple[float, bool, float]:
+        """``evaluate(tcp, cube, goal, SCALAR)`` for one env's floats, written out.
+
+        The single env's step scores with this: the same operations in the same order as
+        :meth:`evaluate` with the progress every task has (see the class docstring; the
+        lift is the task's own :meth:`lift`), so the same bits, without a call per
+        distance, nearness and weighted term. A test holds it to :meth:`evaluate`.
+        """
+        tx, ty, tz = tcp
+        cx, cy, cz = cube
+        gx, gy, gz = goal
+        ax, ay, az = self.achieved(tcp, cube)
+        dx, dy, dz = ax - gx, ay - gy, az - gz
+        goal_distance = _sqrt(dx * dx + dy * dy + dz * dz)
+        if goal_distance < self.success_distance:
+            return 1.0, True, goal_distance
+        progress: Any = None
+        if self.tcp_cube_weight:
+            dx, dy, dz = tx - cx, ty - cy, tz - cz
+            near_cube = SHAPING_SCALE / (SHAPING_SCALE + _sqrt(dx * dx + dy * dy + dz * dz))
+            progress = self.tcp_cube_weight * near_cube
+        if self.lift_weight:
+            lift = self.lift_weight * self.lift(cube, SCALAR)
+            progress = lift if progress is None else progress + lift
+        if self.goal_weight:
+            near_goal = self.goal_weight * (SHAPING_SCALE / (SHAPING_SCALE + goal_distance))
+            progress = near_goal if progress is None else progress + near_goal
+        if progress is None:  # a task without weights: its own progress, as evaluate's
+            progress = self.progress(tcp, cube, goal_distance, SCALAR)
+        return progress, False, goal_distance

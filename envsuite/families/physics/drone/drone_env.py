@@ -117,16 +117,16 @@ class DroneEnv(EnvsuiteEnv[Any, Any, list[float]]):
         self.crash: str | None = None
         self.parameters = DroneParameters.nominal(self.model, 1)
         self._hover, self._above = self.actions.hover, self.actions.above
-        self._crash_reason = CrashRule(self.model, self.half_width, self.ceiling).reason
+        self._crash_rule = CrashRule(self.model, self.half_width, self.ceiling)
         # The mapper's parser is the env's: bound here, it saves a call on every step.
         self.parse_action = self.actions.parse  # type: ignore[method-assign]
         self._fast = self._fast_rates = False
         # The per-step hot path reads these once built (a lookup each saved per step).
+        # Methods are not bound here: Python 3.11 calls ``self.dynamics.advance_single``
+        # faster than a bound method kept in the instance's dict (about 150 instructions
+        # less a call, measured with callgrind), as it specializes only the former.
         self._buffered = bool(action_buffer)
-        self._advance_single = self.dynamics.advance_single
-        self._advance_single_rates = self.dynamics.advance_single_rates
         self._rate_loop = self.actions.rate_loop
-        self._ctbr_targets = self.actions.ctbr_targets
         self._kin_packer = Float32Packer(KIN_SIZE + self.task_size + len(self.buffer.values))
         if self.observation_type == "kin":
             self._observe = self._observe_kin  # type: ignore[method-assign]
@@ -206,7 +206,7 @@ class DroneEnv(EnvsuiteEnv[Any, Any, list[float]]):
             hover, above = self._hover, self._above
             if len(parsed) == 4:
                 a0, a1, a2, a3 = parsed
-                state = self._advance_single(
+                state = self.dynamics.advance_single(
                     (a0 + 1.0) * hover if a0 <= 0.0 else hover + above * a0,
                     (a1 + 1.0) * hover if a1 <= 0.0 else hover + above * a1,
                     (a2 + 1.0) * hover if a2 <= 0.0 else hover + above * a2,
@@ -214,10 +214,10 @@ class DroneEnv(EnvsuiteEnv[Any, Any, list[float]]):
                 )
             else:
                 speed = self.actions.rpm_of(parsed[0])
-                state = self._advance_single(speed, speed, speed, speed)
+                state = self.dynamics.advance_single(speed, speed, speed, speed)
         elif parsed is not None and self._fast_rates:
-            thrust, desired = self._ctbr_targets(parsed)
-            state = self._advance_single_rates(thrust, desired, self._rate_loop)
+            thrust, desired = self.actions.ctbr_targets(parsed)
+            state = self.dynamics.advance_single_rates(thrust, desired, self._rate_loop)
         else:
             flight = self.dynamics.states() if self.actions.needs_state else None
             rpm, onboard = self.actions.command([parsed], flight)
@@ -233,7 +233,7 @@ class DroneEnv(EnvsuiteEnv[Any, Any, list[float]]):
 
     def crashed(self, state: State) -> str | None:
         """Why the drone has crashed (None if it flies on); remembered in ``self.crash``."""
-        self.crash = crash = self._crash_reason(state[0], state[1])
+        self.crash = crash = self._crash_rule.reason(state[0], state[1])
         return crash
 
     # -- observations ------------------------------------------------------------------

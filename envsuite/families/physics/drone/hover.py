@@ -182,7 +182,7 @@ class DroneHoverEnv(DroneEnv):
         position = state[0]
         distance = _dist(self.target, position)
         info: dict[str, Any] = {"distance": distance}
-        self.crash = crash = self._crash_reason(position, state[1])  # self.crashed, inlined
+        self.crash = crash = self._crash_rule.reason(position, state[1])  # self.crashed, inlined
         if crash is not None:
             info.update(self._final(distance, success=False))
             return CRASH_PENALTY, True, False, info

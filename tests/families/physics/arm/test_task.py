@@ -113,3 +113,19 @@ def test_shaping_rewards_getting_closer():
         np.array([[0.4, 0.0, 0.08]]), np.array([[0.4, 0.0, 0.02]]), goal, ARRAY
     )
     assert lifted[0][0] > resting[0][0]
+
+
+@pytest.mark.parametrize("task", TASKS, ids=IDS)
+def test_evaluate_point_is_scalar_evaluate_to_the_bit(task: ArmTask):
+    tcp, cube, goal = random_states(4, 3000)
+    cube[:50, 2] = np.linspace(-0.1, 0.5, 50)  # lifts below 0, inside [0, 1] and above 1
+    tcp[50:60] = np.nan  # NaN distances score as evaluate scores them
+    successes = 0
+    for t, c, g in zip(tcp.tolist(), cube.tolist(), goal.tolist(), strict=True):
+        score, success, goal_distance = task.evaluate_point(t, c, g)
+        expected = task.evaluate(t, c, g, SCALAR)
+        assert (type(score), type(success), type(goal_distance)) == (float, bool, float)
+        assert np.array([score, goal_distance]).tobytes() == np.array(expected[::2]).tobytes()
+        assert success == expected[1]
+        successes += success
+    assert 0 < successes < len(tcp)
