@@ -130,10 +130,11 @@ def _edge_floats(count: int) -> list[float]:
 
 def _edge_record(draw: random.Random, values: list[float]) -> dict[str, Any]:
     value = lambda: draw.choice(values)  # noqa: E731
-    actions = [
-        draw.choice(["a", 'é\n"', 7, 10**20, None, 1.5e-5, {"x": [1, 2.5]}]) for _ in range(40)
-    ]
-    rewards = [value() for _ in actions]
+    few = [value() for _ in range(4)]  # a few values: written as the runner writes curves
+    kinds = draw.choice([["a", 'é\n"', 7, 10**20, None], [1.5e-5, {"x": [1, 2.5]}, "b"]])
+    actions = [draw.choice(kinds) for _ in range(40)]
+    pool = draw.choice([few, values])  # few rewards: a trace of shared steps
+    rewards = [draw.choice(pool) for _ in actions]
     kept = draw.random() < 0.5  # half the traces as the runner keeps them, half step by step
     trace = (
         shared_steps(actions, rewards)
@@ -161,8 +162,12 @@ def _edge_record(draw: random.Random, values: list[float]) -> dict[str, Any]:
         "stop_reason": "terminated",
         "wall_time_s": draw.choice([abs(v) for v in values if not math.isnan(v)]),
         "metrics": {"m": value(), "n": value()},
-        "curves": {"regret": [value() for _ in range(30)], "arm": [float(draw.randint(0, 4))]},
-        "agent_info": {"tokens": draw.choice([3, 10**25, value()])},
+        "curves": {
+            "regret": [draw.choice(few) for _ in range(40)],
+            "arm": [float(draw.randint(0, 4)) for _ in range(draw.choice([0, 40]))],
+            'é\n"': [value() for _ in range(draw.choice([0, 3]))] * 5,
+        },
+        "agent_info": draw.choice([{}, {"tokens": draw.choice([3, 10**25, value()])}]),
         "trace": trace,
     }
 
@@ -204,3 +209,19 @@ def test_kept_resample_indices_give_the_replicates_of_a_fresh_draw() -> None:
                 for _ in range(2):  # the first call draws, the second reuses the kept draw
                     kept = bootstrap.seeded_mean_replicates(sample, seed, reps)
                     assert kept.tobytes() == fresh.tobytes()
+
+
+@pytest.mark.parametrize(
+    "curve",
+    [[0.0, -0.0] * 20, [-0.0] * 8, [1e-05, 5e-324, math.nan, math.inf, -math.inf] * 8, []],
+    ids=["signed-zeros", "negative-zeros", "edges", "empty"],
+)
+def test_a_runner_record_writes_each_curve_as_pydantic_does(curve: list[float]) -> None:
+    fields = _edge_record(random.Random(1), [0.5])
+    fields.update(
+        agent_info={},
+        trace=shared_steps(["a", "b"] * 20, [1.0, 0.0] * 20),
+        curves={"regret": [0.25] * 40, "c": curve},
+    )
+    record = trusted_record(fields)
+    assert record.to_json_line() == EpisodeRecord(**fields).model_dump_json()
