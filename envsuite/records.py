@@ -22,15 +22,7 @@ from operator import getitem
 from pathlib import Path
 from typing import Any, Literal, get_args
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    JsonValue,
-    TypeAdapter,
-    ValidationError,
-    field_validator,
-)
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError, field_validator
 
 from envsuite.errors import RecordFileError as RecordFileError
 from envsuite.jsonable import canonical_json, to_jsonable
@@ -304,6 +296,7 @@ class EpisodeRecord(BaseModel):
         instead of serialising all of its steps one by one.
         """
         trace = self.trace
+        steps: str | None
         try:
             # Every step one kept for later traces (the runner's usual trace): its JSON is
             # known by its id, which stays its own since kept steps are never dropped.
@@ -312,19 +305,11 @@ class EpisodeRecord(BaseModel):
             steps = self._shared_steps_json()
         if steps is None:
             return self.model_dump_json()
-        if _CURVES_LAST_BUT_THREE and not self.agent_info and not self.agents:
-            # The runner's usual record: its curves repeat a few values (a bandit's arms
-            # and regrets), each spelled once, and nothing but empty mappings after them.
-            curves = _curves_json(self.curves)
-            if curves is not None:
-                head = self.model_dump_json(exclude=_CURVES_AND_AFTER)
-                return (
-                    f'{head[:-1]},"curves":{curves},"agent_info":{{}},"trace":[{steps}],'
-                    '"agents":{}}'
-                )
         head = self.model_dump_json(exclude=_TRACE_AND_AFTER)
         if not _AFTER_TRACE:
             return f'{head[:-1]},"trace":[{steps}]}}'
+        if _AGENTS_LAST and not self.agents and type(self.agents) is dict:
+            return f'{head[:-1]},"trace":[{steps}],"agents":{{}}}}'  # a single-agent record
         tail = self.model_dump_json(include=_AFTER_TRACE)
         return f'{head[:-1]},"trace":[{steps}],{tail[1:]}'
 
@@ -441,42 +426,9 @@ _AFTER_TRACE: set[str] = set(
     list(EpisodeRecord.model_fields)[list(EpisodeRecord.model_fields).index("trace") + 1 :]
 )
 _TRACE_AND_AFTER: set[str] = _AFTER_TRACE | {"trace"}
-#: The fields :meth:`EpisodeRecord.to_json_line` may write itself, in schema order.
-_CURVES_AND_AFTER = ("curves", "agent_info", "trace", "agents")
-_CURVES_LAST_BUT_THREE = tuple(EpisodeRecord.model_fields)[-4:] == _CURVES_AND_AFTER
-#: A curve's floats as a record writes them (NaN and the infinities as strings).
-_FLOATS = TypeAdapter(list[float], config=ConfigDict(ser_json_inf_nan="strings"))
-_CURVE_NAME = TypeAdapter(str)
-#: Curve name -> its JSON string, for at most :data:`MAX_INTERNED_STEPS` names.
-_curve_names: dict[str, str] = {}
-
-
-def _curves_json(curves: dict[str, list[float]]) -> str | None:
-    """The JSON of a record's ``curves``: the bytes pydantic writes, made faster.
-
-    Each distinct value is spelled once, by pydantic (for all of a curve's in one call).
-    None when a curve has too few repeats for that to pay, holds ``-0.0`` (equal to
-    ``0.0``, yet spelled differently) or a value that is not exactly a ``float``: the
-    record is then written by pydantic alone.
-    """
-    parts = []
-    for name, values in curves.items():
-        distinct = list(set(values))
-        if (
-            len(distinct) * _SHARED_TRACE_RATIO > len(values)
-            or not {float}.issuperset(map(type, distinct))
-            or _has_negative_zero(values)
-        ):
-            return None
-        spelled = _FLOATS.dump_json(distinct).decode()[1:-1].split(",") if distinct else []
-        spelling = dict(zip(distinct, spelled, strict=True))
-        key = _curve_names.get(name)
-        if key is None:
-            key = _CURVE_NAME.dump_json(name).decode()
-            if len(_curve_names) < MAX_INTERNED_STEPS:
-                _curve_names[name] = key
-        parts.append(f"{key}:[{','.join(map(spelling.__getitem__, values))}]")
-    return "{" + ",".join(parts) + "}"
+#: Whether ``agents`` is the only field after ``trace`` (its empty mapping is then spelled
+#: in place rather than serialised).
+_AGENTS_LAST = sorted(_AFTER_TRACE) == ["agents"]
 
 
 def episode_key(
