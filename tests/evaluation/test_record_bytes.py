@@ -130,7 +130,7 @@ def _edge_floats(count: int) -> list[float]:
 
 def _edge_record(draw: random.Random, values: list[float]) -> dict[str, Any]:
     value = lambda: draw.choice(values)  # noqa: E731
-    few = [value() for _ in range(4)]  # a few values: written as the runner writes curves
+    few = [value() for _ in range(4)]  # a few values, repeated as a bandit repeats its own
     kinds = draw.choice([["a", 'é\n"', 7, 10**20, None], [1.5e-5, {"x": [1, 2.5]}, "b"]])
     actions = [draw.choice(kinds) for _ in range(40)]
     pool = draw.choice([few, values])  # few rewards: a trace of shared steps
