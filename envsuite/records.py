@@ -20,7 +20,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import repeat
 from operator import getitem
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError, field_validator
 
@@ -296,23 +296,127 @@ class EpisodeRecord(BaseModel):
         instead of serialising all of its steps one by one.
         """
         trace = self.trace
-        ids = list(map(id, trace))  # the trace holds the steps: their ids stay theirs
-        distinct = dict(zip(ids, trace, strict=True))
-        if len(distinct) * _SHARED_TRACE_RATIO > len(trace):
+        steps: str | None
+        try:
+            # Every step one kept for later traces (the runner's usual trace): its JSON is
+            # known by its id, which stays its own since kept steps are never dropped.
+            steps = ",".join(map(_interned_json.__getitem__, map(id, trace)))
+        except KeyError:
+            steps = self._shared_steps_json()
+        if steps is None:
             return self.model_dump_json()
-        known = _interned_json.get
-        made = {key: known(key) or step.model_dump_json() for key, step in distinct.items()}
-        steps = ",".join(map(made.__getitem__, ids))
         head = self.model_dump_json(exclude=_TRACE_AND_AFTER)
         if not _AFTER_TRACE:
             return f'{head[:-1]},"trace":[{steps}]}}'
+        if _AGENTS_LAST and not self.agents and type(self.agents) is dict:
+            return f'{head[:-1]},"trace":[{steps}],"agents":{{}}}}'  # a single-agent record
         tail = self.model_dump_json(include=_AFTER_TRACE)
         return f'{head[:-1]},"trace":[{steps}],{tail[1:]}'
+
+    def _shared_steps_json(self) -> str | None:
+        """The trace's steps in JSON, joined, each distinct step serialised once.
+
+        None when the trace has too few repeats for that to pay (it is then written with
+        the rest of the record).
+        """
+        trace = self.trace
+        ids = list(map(id, trace))  # the trace holds the steps: their ids stay theirs
+        distinct = dict(zip(ids, trace, strict=True))
+        if len(distinct) * _SHARED_TRACE_RATIO > len(trace):
+            return None
+        known = _interned_json.get
+        made = {key: known(key) or step.model_dump_json() for key, step in distinct.items()}
+        return ",".join(map(made.__getitem__, ids))
 
     @classmethod
     def from_json_line(cls, line: str) -> EpisodeRecord:
         """Parse one line written by :meth:`to_json_line`."""
         return cls.model_validate_json(line)
+
+
+#: The values a record's ``stop_reason`` may take.
+STOP_REASONS = frozenset(get_args(EpisodeRecord.model_fields["stop_reason"].annotation))
+#: The record's fields in schema order, each with its default (None: required).
+_RECORD_DEFAULTS: tuple[tuple[str, Any], ...] = tuple(
+    (name, None if field.is_required() else field)
+    for name, field in EpisodeRecord.model_fields.items()
+)
+
+
+def trusted_record(fields: dict[str, Any]) -> EpisodeRecord:
+    """An :class:`EpisodeRecord` of values already valid, built without validating them.
+
+    For the runner's records of single-agent episodes: validating a 300-step record costs
+    more than a fast env's whole episode. The caller guarantees what validation would
+    check and convert: ``env_kwargs`` and ``agent_info`` are what
+    :func:`~envsuite.jsonable.to_jsonable` returns, ``trace`` holds :class:`Step` objects
+    (:func:`trusted_step`, :func:`shared_steps`), ``metrics`` and ``curves`` hold ``float``
+    values under ``str`` keys, and no ``agents`` are given. The scalar fields are checked
+    here (their exact types, ``stop_reason``'s values, the bounds): a record that fails a
+    check is validated instead, so it raises as :class:`EpisodeRecord` would. The record is
+    then the one ``EpisodeRecord(**fields)`` makes: equal, and written to the same bytes.
+
+    Records read back from a file are always validated (:meth:`EpisodeRecord.from_json_line`).
+    """
+    if not _trusted_scalars(fields):
+        return EpisodeRecord(**fields)
+    values: dict[str, Any] = {}
+    for name, default in _RECORD_DEFAULTS:
+        if name in fields:
+            values[name] = fields[name]
+        elif default is None:
+            return EpisodeRecord(**fields)  # a required field is missing: let validation say so
+        else:
+            values[name] = default.get_default(call_default_factory=True)
+    record = _new_object(EpisodeRecord)
+    _set_attribute(record, "__dict__", values)
+    _set_attribute(record, "__pydantic_fields_set__", set(fields))
+    _set_attribute(record, "__pydantic_extra__", None)
+    _set_attribute(record, "__pydantic_private__", None)
+    return record
+
+
+#: Fields :func:`trusted_record` checks to be of exactly one type; each maps to its types.
+_TRUSTED_TYPES: dict[str, tuple[type, ...]] = {
+    "schema_version": (int,),
+    "run_id": (str,),
+    "task_id": (str,),
+    "env_id": (str,),
+    "env_kwargs": (dict,),
+    "spec_hash": (str,),
+    "envsuite_version": (str,),
+    "agent_id": (str,),
+    "seed": (int,),
+    "attempt": (int,),
+    "episode_return": (float,),
+    "success": (bool, type(None)),
+    "score": (float, type(None)),
+    "length": (int,),
+    "terminated": (bool,),
+    "truncated": (bool,),
+    "stop_reason": (str,),
+    "wall_time_s": (float,),
+    "infra_error": (str, type(None)),
+    "metrics": (dict,),
+    "curves": (dict,),
+    "agent_info": (dict,),
+    "trace": (list,),
+}
+
+
+def _trusted_scalars(fields: dict[str, Any]) -> bool:
+    """Whether ``fields`` pass the checks :func:`trusted_record` makes (see there)."""
+    types = _TRUSTED_TYPES
+    for name, value in fields.items():
+        kinds = types.get(name)
+        if kinds is None or type(value) not in kinds:
+            return False  # an unknown field, ``agents``, or another type: validate
+    return (
+        fields.get("stop_reason", "terminated") in STOP_REASONS
+        and fields.get("attempt", 0) >= 0
+        and fields.get("length", 0) >= 0
+        and fields.get("wall_time_s", 0.0) >= 0.0
+    )
 
 
 #: A trace is written step by step unless it has this many steps per distinct step.
@@ -322,6 +426,9 @@ _AFTER_TRACE: set[str] = set(
     list(EpisodeRecord.model_fields)[list(EpisodeRecord.model_fields).index("trace") + 1 :]
 )
 _TRACE_AND_AFTER: set[str] = _AFTER_TRACE | {"trace"}
+#: Whether ``agents`` is the only field after ``trace`` (its empty mapping is then spelled
+#: in place rather than serialised).
+_AGENTS_LAST = sorted(_AFTER_TRACE) == ["agents"]
 
 
 def episode_key(

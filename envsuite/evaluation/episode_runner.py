@@ -45,9 +45,9 @@ from envsuite.evaluation.trace_actions import MAX_TRACE_ACTION_BYTES as MAX_TRAC
 from envsuite.evaluation.trace_actions import TRACE_CUT_HEAD_CHARS as TRACE_CUT_HEAD_CHARS
 from envsuite.evaluation.trace_actions import TraceCollector
 from envsuite.evaluation.trace_actions import stored_action as _stored_action
-from envsuite.jsonable import canonical_json
+from envsuite.jsonable import canonical_json, to_jsonable
 from envsuite.outcomes import agent_outcomes, episode_success
-from envsuite.records import EpisodeRecord, nonzero_rewards
+from envsuite.records import EpisodeRecord, nonzero_rewards, trusted_record
 from envsuite.registry import EnvSpec, registry
 from envsuite.seeding import derive_seed
 from envsuite.version import __version__
@@ -271,11 +271,37 @@ def _run_once(job: EpisodeJob, cache: EnvCache) -> EpisodeRecord:
     except InfraError as exc:
         exc.agent_info = _failed_try_info(agents)
         raise
-    return job_record(
-        job,
-        env.unwrapped.spec_hash,
-        wall_time_s=time.perf_counter() - started,
-        **outcome,
+    seconds = time.perf_counter() - started
+    if spec.multi_agent:
+        return job_record(job, env.unwrapped.spec_hash, wall_time_s=seconds, **outcome)
+    return _trusted_job_record(job, env.unwrapped.spec_hash, seconds, outcome)
+
+
+def _trusted_job_record(
+    job: EpisodeJob, spec_hash: str, seconds: float, outcome: dict[str, Any]
+) -> EpisodeRecord:
+    """:func:`job_record` of a single-agent episode, built without validating it again.
+
+    The values come from the job (validated) and from :func:`run_single_agent_episode`,
+    which gives each field the type validation would (see
+    :func:`~envsuite.records.trusted_record`); ``env_kwargs`` and ``agent_info`` are made
+    JSON here, as the record's validator would.
+    """
+    return trusted_record(
+        {
+            "run_id": job.run_id,
+            "task_id": job.task_id,
+            "env_id": job.env_id,
+            "env_kwargs": to_jsonable(job.env_kwargs),
+            "spec_hash": spec_hash,
+            "envsuite_version": __version__,
+            "agent_id": job.agent,
+            "seed": job.seed,
+            "attempt": job.attempt,
+            **outcome,
+            "agent_info": to_jsonable(outcome["agent_info"]),
+            "wall_time_s": seconds,
+        }
     )
 
 

@@ -128,10 +128,60 @@ class TraceCollector:
 
         One closure for the case at hand, so a step costs a few list appends.
         """
+        actions = self._actions.append
+        rewards = self._rewards.append
+        series_of: tuple[tuple[str, list[Any]], ...] = tuple((key, []) for key in self._curve_keys)
+        curves = self.curves
+        immutable = _IMMUTABLE_ACTIONS
+        observe = self._observe_each(series_of)
+
+        def trace_only(
+            nobody: None,
+            action: Any,
+            observation: Any,
+            reward: float,
+            terminated: bool,
+            truncated: bool,
+            info: Any,
+        ) -> None:
+            actions(action if type(action) in immutable else stored_action(action))
+            rewards(reward)
+
+        if not (self._record_trace and self._probability is None):
+            return observe
+        if not series_of:
+            return trace_only
+        if len(series_of) == 2:
+            return self._trace_and_two_curves(series_of)
+        if len(series_of) > 2:
+            return observe
+        key, series = series_of[0]
+        add = series.append
+
+        def trace_and_curve(
+            nobody: None,
+            action: Any,
+            observation: Any,
+            reward: float,
+            terminated: bool,
+            truncated: bool,
+            info: Any,
+        ) -> None:
+            actions(action if type(action) in immutable else stored_action(action))
+            rewards(reward)
+            value = info.get(key)
+            if value is not None:
+                if not series:
+                    curves[key] = series
+                add(float(value))
+
+        return trace_and_curve
+
+    def _observe_each(self, series_of: tuple[tuple[str, list[Any]], ...]) -> StepObserver:
+        """The general observer: any trace setting, any number of curves (``series_of``)."""
         actions, rewards = self._actions.append, self._rewards.append
         probability, probabilities = self._probability, self._probabilities.append
         curves = self.curves
-        series_of: tuple[tuple[str, list[Any]], ...] = tuple((key, []) for key in self._curve_keys)
         record_trace = self._record_trace
         immutable = _IMMUTABLE_ACTIONS
 
@@ -156,7 +206,23 @@ class TraceCollector:
                         curves[key] = series
                     series.append(float(value))
 
-        def trace_only(
+        return observe
+
+    def _trace_and_two_curves(self, series_of: tuple[tuple[str, list[Any]], ...]) -> StepObserver:
+        """The observer of a kept trace (no probabilities) and two curves, written out.
+
+        What the general observer does, without its loop over the curves: a bandit records
+        two (``regret``, ``arm``), and the loop cost as much as the rest of the step. The
+        curves are entered in :attr:`curves` in the same order (at its first value, the
+        first key before the second).
+        """
+        actions, rewards = self._actions.append, self._rewards.append
+        curves = self.curves
+        (first, first_series), (second, second_series) = series_of
+        add_first, add_second = first_series.append, second_series.append
+        immutable = _IMMUTABLE_ACTIONS
+
+        def trace_and_two_curves(
             nobody: None,
             action: Any,
             observation: Any,
@@ -167,34 +233,18 @@ class TraceCollector:
         ) -> None:
             actions(action if type(action) in immutable else stored_action(action))
             rewards(reward)
-
-        if not (record_trace and probability is None):
-            return observe
-        if not series_of:
-            return trace_only
-        if len(series_of) > 1:
-            return observe
-        key, series = series_of[0]
-        add = series.append
-
-        def trace_and_curve(
-            nobody: None,
-            action: Any,
-            observation: Any,
-            reward: float,
-            terminated: bool,
-            truncated: bool,
-            info: Any,
-        ) -> None:
-            actions(action if type(action) in immutable else stored_action(action))
-            rewards(reward)
-            value = info.get(key)
+            value = info.get(first)
             if value is not None:
-                if not series:
-                    curves[key] = series
-                add(float(value))
+                if not first_series:
+                    curves[first] = first_series
+                add_first(float(value))
+            value = info.get(second)
+            if value is not None:
+                if not second_series:
+                    curves[second] = second_series
+                add_second(float(value))
 
-        return trace_and_curve
+        return trace_and_two_curves
 
     def steps(self) -> list[Step]:
         """The trace: one :class:`~envsuite.records.Step` per step kept, in order."""

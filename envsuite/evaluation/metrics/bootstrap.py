@@ -130,10 +130,10 @@ def bootstrap_interval(
     sample = np.asarray(values, dtype=np.float64).ravel()
     if sample.size == 0:
         raise ValueError("bootstrap_interval needs a non-empty sample")
-    rng = np.random.default_rng(seed)
     if statistic is np.mean:
-        replicates = mean_replicates(sample, rng, reps)
+        replicates = seeded_mean_replicates(sample, seed, reps)
     else:
+        rng = np.random.default_rng(seed)
         replicates = np.empty(reps)
         for rep in range(reps):
             replicates[rep] = statistic(sample[rng.integers(0, sample.size, size=sample.size)])
@@ -162,4 +162,44 @@ def mean_replicates(sample: FloatArray, rng: np.random.Generator, reps: int) -> 
         stop = min(reps, start + rows)
         indices = rng.integers(0, n, size=(stop - start, n))
         replicates[start:stop] = sample[indices].sum(axis=1) / n
+    return replicates
+
+
+#: Most resampled indices :func:`seeded_mean_replicates` keeps for its next call (8 MB).
+MAX_KEPT_INDICES = 1 << 20
+#: The last draw :func:`seeded_mean_replicates` kept: (seed, n, reps) and its index blocks.
+_kept_draw: tuple[tuple[int, int, int], list[NDArray[np.int64]]] | None = None
+
+
+def seeded_mean_replicates(sample: FloatArray, seed: int, reps: int) -> FloatArray:
+    """``mean_replicates(sample, np.random.default_rng(seed), reps)``, to the bit.
+
+    A summary bootstraps several statistics of the same seeds (success rate, mean return,
+    score, final regret, ...) with the same generator seed: their resamples are the same
+    indices, and drawing them was most of the summary's cost. The last draw (for an
+    ``int`` seed, at most :data:`MAX_KEPT_INDICES` indices) is kept and reused by the
+    next call with the same seed, sample size and ``reps``; only the gather and the sums
+    are done again. The blocks are those :func:`mean_replicates` draws, so the numbers
+    are the same.
+    """
+    global _kept_draw
+    n = sample.size
+    if type(seed) is not int or n * reps > MAX_KEPT_INDICES:
+        return mean_replicates(sample, np.random.default_rng(seed), reps)
+    key = (seed, n, reps)
+    kept = _kept_draw
+    if kept is None or kept[0] != key:
+        rng = np.random.default_rng(seed)
+        rows = max(1, MEAN_BLOCK_VALUES // n)
+        blocks = [
+            rng.integers(0, n, size=(min(reps, start + rows) - start, n))
+            for start in range(0, reps, rows)
+        ]
+        kept = _kept_draw = (key, blocks)
+    replicates = np.empty(reps)
+    start = 0
+    for indices in kept[1]:
+        stop = start + len(indices)
+        replicates[start:stop] = sample[indices].sum(axis=1) / n
+        start = stop
     return replicates

@@ -20,8 +20,8 @@ from envsuite.evaluation.metrics.bootstrap import (
     FloatArray,
     Interval,
     check_bootstrap_args,
-    mean_replicates,
     percentile_interval,
+    seeded_mean_replicates,
 )
 from envsuite.evaluation.metrics.record_groups import (
     ProblemKey,
@@ -145,7 +145,7 @@ def pass_at_k_interval(
     check_bootstrap_args(reps, confidence)
     values = per_problem(n, c, k, estimator=estimator)
     # The resamples' means as one (reps, P) draw would give them, drawn in blocks.
-    replicates = mean_replicates(values, np.random.default_rng(seed), reps)
+    replicates = seeded_mean_replicates(values, seed, reps)
     low, high = percentile_interval(replicates, confidence)
     return Interval(float(values.mean()), low, high, confidence)
 
