@@ -8,7 +8,7 @@ the same seed always give the same numbers.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -155,13 +155,27 @@ def mean_replicates(sample: FloatArray, rng: np.random.Generator, reps: int) -> 
     row by row from the same stream the loop draws from one row at a time, and a row's
     ``sum / n`` is ``np.mean`` of it (the same pairwise sum, then the division).
     """
-    n = sample.size
+    return _block_means(sample, _index_blocks(rng, sample.size, reps), reps)
+
+
+def _index_blocks(rng: np.random.Generator, n: int, reps: int) -> Iterator[NDArray[np.int64]]:
+    """The resampled indices of ``reps`` resamples of ``n``, drawn block by block.
+
+    Lazily: one block at a time is in memory, unless the caller keeps them.
+    """
     rows = max(1, MEAN_BLOCK_VALUES // n)
-    replicates = np.empty(reps)
     for start in range(0, reps, rows):
-        stop = min(reps, start + rows)
-        indices = rng.integers(0, n, size=(stop - start, n))
-        replicates[start:stop] = sample[indices].sum(axis=1) / n
+        yield rng.integers(0, n, size=(min(reps, start + rows) - start, n))
+
+
+def _block_means(sample: FloatArray, blocks: Iterable[NDArray[np.int64]], reps: int) -> FloatArray:
+    """The mean of ``sample`` over each resample (row) of ``blocks``."""
+    replicates = np.empty(reps)
+    start = 0
+    for indices in blocks:
+        stop = start + len(indices)
+        replicates[start:stop] = sample[indices].sum(axis=1) / sample.size
+        start = stop
     return replicates
 
 
@@ -189,17 +203,5 @@ def seeded_mean_replicates(sample: FloatArray, seed: int, reps: int) -> FloatArr
     key = (seed, n, reps)
     kept = _kept_draw
     if kept is None or kept[0] != key:
-        rng = np.random.default_rng(seed)
-        rows = max(1, MEAN_BLOCK_VALUES // n)
-        blocks = [
-            rng.integers(0, n, size=(min(reps, start + rows) - start, n))
-            for start in range(0, reps, rows)
-        ]
-        kept = _kept_draw = (key, blocks)
-    replicates = np.empty(reps)
-    start = 0
-    for indices in kept[1]:
-        stop = start + len(indices)
-        replicates[start:stop] = sample[indices].sum(axis=1) / n
-        start = stop
-    return replicates
+        kept = _kept_draw = (key, list(_index_blocks(np.random.default_rng(seed), n, reps)))
+    return _block_means(sample, kept[1], reps)
