@@ -24,10 +24,9 @@ them, so they equal the env's to the bit (the env's clip never bites in this epi
 The ``arm-step`` row times it beside ArmPush-v0 and the raw loop: ``floor / raw`` is what
 the Gymnasium API adds to the raw loop (both make the same engine calls), the part of
 envsuite's ratio that no env of this interface can remove. ``envsuite bench --rows
-arm-step``, three runs on this repo's shared 2-core machine at load average 9.2-10.6
-(2026-11-29, the raw loop making the env's ``mj_kinematics`` call too), best rounds:
-``floor_vs_raw_best`` 1.04-1.06, ``envsuite_vs_floor_best`` 1.02-1.05, envsuite over raw
-1.07-1.09x.
+arm-step``, five runs on a 2-core x86_64 machine at load average 1.2 (2026-11-29, the
+raw loop making the env's ``mj_kinematics`` call too), best rounds: ``floor_vs_raw_best``
+1.02-1.03, ``envsuite_vs_floor_best`` 1.02-1.03, envsuite over raw 1.05-1.06x.
 """
 
 from __future__ import annotations

@@ -414,7 +414,8 @@ ROWS: tuple[Row, ...] = (
         ("pybullet",), "physics", _drone_hover, "<= 1.05x", (5, 2)),
     Row("drone-ctbr", "DroneHover-v0 (CTBR) vs a raw rate-controller loop, same physics",
         ("pybullet",), "physics", _drone_ctbr, "<= 1.10x", (5, 2)),
-    Row("arm-step", "ArmPush-v0 step vs raw `mj_step` (same model, frame_skip, inputs)",
+    Row("arm-step", "ArmPush-v0 step vs raw `mj_step` + `mj_kinematics` (same model, "
+        "frame_skip, inputs)",
         ("mujoco",), "physics", _arm_step, "<= 1.05x"),
     Row("arm-batch", "batched ArmPush, 8 envs, vs raw `mujoco.batch` (same physics) and "
         "SyncVectorEnv", ("mujoco",), "physics", _arm_batch,
