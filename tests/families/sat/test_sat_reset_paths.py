@@ -111,6 +111,8 @@ def test_trusted_instance_equals_the_dataclass_one():
     assert list(vars(trusted).items()) == list(vars(made).items())  # same fields, same order
     assert pickle.loads(pickle.dumps(trusted)) == made
     assert pickle.dumps(trusted) == pickle.dumps(made)
+    # trusted() skips __init__: a __post_init__ or __slots__ added later would be skipped too.
+    assert not hasattr(Instance, "__post_init__") and not hasattr(Instance, "__slots__")
 
 
 @pytest.mark.parametrize(
