@@ -7,11 +7,12 @@ None: penalised steps with the motors stopped), out-of-range values (clipped), f
 integer arrays, and reach the time limit or a crash, in the fast paths (RPM, one-D RPM) and
 the general ones (action buffer, randomised dynamics and wind, a target held).
 
-Only cases whose bits are the same on every machine the suite has run on are pinned. The
-rate-controller paths (CTBR, PID, and Waypoints and Gate, whose defaults fly through it)
-gave other bits in the fresh-machine container than on the machine their digests were
-taken on, with the same numpy, pybullet and CPU (the cause is not found), so they are not
-pinned here; their agreement with the raw loops is checked in process by
+Only cases whose bits do not depend on the CPU are pinned. The rate-controller paths (CTBR,
+PID, and Waypoints and Gate, whose defaults fly through it) take small dot products, norms
+and 3x3 products through numpy's OpenBLAS, whose kernels (picked per CPU, or by
+``OPENBLAS_CORETYPE``) round differently: their digests taken with the Haswell kernels
+failed in the fresh-machine container, where OpenBLAS picked SkylakeX on the same machine.
+They are not pinned here; their agreement with the raw loops is checked in process by
 ``tests/benchmarks/test_drone_speed.py``.
 """
 
