@@ -54,45 +54,29 @@ def _passthrough_top(env: Any) -> Any | None:
     return top
 
 
-class StepUntilSettled:
-    """The ``step`` of the top pass-through wrapper until its layers are settled.
+class UntilSettled:
+    """The ``step`` or ``reset`` of the top pass-through wrapper until its layers are settled.
+
+    Its generic call costs only until then: once settled, the instance attribute is the
+    base env's own method.
 
     Attributes:
-        wrapper: The wrapper it is the ``step`` of.
+        wrapper: The wrapper it is the method of.
+        method: ``"step"`` or ``"reset"``.
     """
 
-    __slots__ = ("wrapper",)
+    __slots__ = ("method", "wrapper")
 
-    def __init__(self, wrapper: Any) -> None:
+    def __init__(self, wrapper: Any, method: str) -> None:
         self.wrapper = wrapper
+        self.method = method
 
-    def __call__(self, action: Any) -> Any:
-        """The wrapper's own ``step``; once every layer below has checked, the base env's."""
-        wrapper = self.wrapper
-        result = type(wrapper).step(wrapper, action)
-        if _all_settled(wrapper, "step"):
-            wrapper.step = wrapper.unwrapped.step
-        return result
-
-
-class ResetUntilSettled:
-    """The ``reset`` of the top pass-through wrapper until its layers are settled.
-
-    Attributes:
-        wrapper: The wrapper it is the ``reset`` of.
-    """
-
-    __slots__ = ("wrapper",)
-
-    def __init__(self, wrapper: Any) -> None:
-        self.wrapper = wrapper
-
-    def __call__(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> Any:
-        """The wrapper's own ``reset``; once every layer below has checked, the base env's."""
-        wrapper = self.wrapper
-        result = type(wrapper).reset(wrapper, seed=seed, options=options)
-        if _all_settled(wrapper, "reset"):
-            wrapper.reset = wrapper.unwrapped.reset
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """The wrapper's own method; once every layer below has checked, the base env's."""
+        wrapper, method = self.wrapper, self.method
+        result = getattr(type(wrapper), method)(wrapper, *args, **kwargs)
+        if _all_settled(wrapper, method):
+            setattr(wrapper, method, getattr(wrapper.unwrapped, method))
         return result
 
 
@@ -118,6 +102,6 @@ def skip_settled_wrappers(env: Any) -> Any:
     """
     top = _passthrough_top(env)
     if top is not None:
-        top.step = StepUntilSettled(top)
-        top.reset = ResetUntilSettled(top)
+        top.step = UntilSettled(top, "step")
+        top.reset = UntilSettled(top, "reset")
     return env
