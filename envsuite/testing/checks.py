@@ -31,6 +31,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 from unittest.mock import patch
 
+import gymnasium
 import numpy as np
 from gymnasium.spaces import Text
 from gymnasium.utils.env_checker import check_env
@@ -76,6 +77,8 @@ ORACLE_SEEDS = tuple(range(10))
 SHORT_EPISODE = 60
 #: Steps rendered after the reset, in every render mode.
 RENDER_STEPS = 2
+#: Steps taken after a new env's first, unseeded reset.
+UNSEEDED_STEPS = 5
 
 #: Actions no env may crash on, whatever its action space.
 MALFORMED_ACTIONS: tuple[tuple[str, Any], ...] = (
@@ -200,13 +203,19 @@ def check_pettingzoo_api(spec: EnvSpec) -> None:
 
 
 # -- behaviour checks ----------------------------------------------------------------------
-def _episodes(spec: EnvSpec, env: Any, seeds: tuple[int | None, ...], steps: int) -> list[Episode]:
-    """Episodes of ``env`` (made by :func:`make_for_test`, native form) by the mixed policy."""
+def _episodes(
+    spec: EnvSpec,
+    env: Any,
+    seeds: tuple[int | None, ...],
+    steps: int,
+    parallel: bool | None = None,
+) -> list[Episode]:
+    """Episodes of ``env`` (made by :func:`make_for_test` with ``parallel``) by the mixed policy."""
     policy = MixedPolicy(spec, env, ActionChooser(0))
     episodes = []
     for seed in seeds:
         policy.reset(seed)
-        episodes.append(run_episode(form_of(spec), env, seed, policy, steps))
+        episodes.append(run_episode(form_of(spec, parallel), env, seed, policy, steps))
     return episodes
 
 
@@ -296,6 +305,47 @@ def check_rollout_values(spec: EnvSpec) -> None:
     env = make_for_test(spec)
     for episode in _episodes(spec, env, SEEDS[:3], SHORT_EPISODE):
         _check_step_values(spec, env, episode)
+
+
+def check_unseeded_first_reset(spec: EnvSpec) -> None:
+    """A new env reset without a seed takes its first steps: no crash, values as in a rollout.
+
+    Every other check seeds an env's first reset, so state that only a seed sets up (a
+    generator read directly, not through ``np_random``, which makes one on first use)
+    would go unchecked. Here a new env gets ``reset()`` and :data:`UNSEEDED_STEPS` steps of
+    the mixed policy, whose values must keep :func:`check_rollout_values`' rules. A
+    ``parallel`` spec's AEC form must take them too (its values are not checked: between
+    two Parallel steps PettingZoo's converter shows the reset's infos). The seed comes from
+    the OS, so a failure names the generator's seed (``reset(seed=...)`` with it draws the
+    same episode).
+    """
+    for parallel in (None, False) if spec.api == "parallel" else (None,):
+        env = make_for_test(spec) if parallel is None else make_for_test(spec, parallel=parallel)
+        try:
+            [episode] = _episodes(spec, env, (None,), UNSEEDED_STEPS, parallel)
+        except ParseActionBugWarning:
+            raise  # run_conformance names a parser's bug itself
+        except Exception as exc:
+            raise _fail(
+                spec,
+                f"{form_of(spec, parallel)} form: reset() without a seed, then steps, raised "
+                f"{type(exc).__name__}: {exc} (np_random_seed: {_generator_seed(env)})",
+            ) from exc
+        if parallel is None:
+            _check_step_values(spec, env, episode)
+        env.close()
+
+
+def _generator_seed(env: Any) -> int | None:
+    """The seed of the env's generator, None when it has none (read without making one).
+
+    Gymnasium's ``np_random_seed`` property makes a generator when there is none, so for
+    Gymnasium envs the attribute behind it is read.
+    """
+    unwrapped = env.unwrapped
+    if isinstance(unwrapped, gymnasium.Env):
+        return unwrapped._np_random_seed
+    return getattr(unwrapped, "np_random_seed", None)
 
 
 def _step_once(spec: EnvSpec, env: Any, action: Any) -> tuple[Any, Any, Any]:

@@ -24,6 +24,7 @@ COMMON_CHECKS: dict[str, Check] = {
     "malformed_actions": checks.check_malformed_actions,
     "oracle": checks.check_oracle,
     "global_rng_untouched": checks.check_global_rng_untouched,
+    "unseeded_first_reset": checks.check_unseeded_first_reset,
     "render_modes": checks.check_render_modes,
 }
 API_CHECKS: dict[str, dict[str, Check]] = {

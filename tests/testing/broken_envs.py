@@ -236,3 +236,15 @@ class BuggyParserEnv(GoodEnv):
         if isinstance(action, str):
             return int(action.split()[3])  # the bug: IndexError, not InvalidAction
         return super().parse_action(action)
+
+
+class SeededOnlyGeneratorEnv(GoodEnv):
+    __doc__ = GoodEnv.__doc__
+
+    def draw_target(self) -> int:
+        return 3  # a fixed target: the reset draws nothing, so no generator is made
+
+    def apply_action(self, parsed: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        obs, reward, terminated, truncated, info = super().apply_action(parsed)
+        info["noise"] = float(self._np_random.random())  # type: ignore[union-attr]
+        return obs, reward, terminated, truncated, info  # the bug: None unless a seed made it

@@ -60,6 +60,7 @@ def test_a_correct_env_passes_every_check(registered):
         ("GreyFrameEnv", "render_modes", "not an HxWx3 uint8 array"),
         ("BuggyParserEnv", "malformed_actions", "the parser has a bug: .*IndexError"),
         ("HumanReturnsTextEnv", "render_modes", "render_mode='human' returned str"),
+        ("SeededOnlyGeneratorEnv", "unseeded_first_reset", "without a seed.*np_random_seed: None"),
     ],
 )
 def test_a_broken_env_fails_the_right_check(registered, env_class, check, message):

@@ -18,6 +18,9 @@ register(
             {"observation_mode": "vector"},
             {"arm_type": "gaussian", "horizon": 300, "text_history": "summary"},
             {"num_arms": 20, "horizon": 300, "text_history": "full"},
+            # Fixed means draw nothing at reset: the steps' generator must exist all the same.
+            {"num_arms": 3, "arm_means": [0.2, 0.5, 0.8], "observation_mode": "vector"},
+            {"arm_type": "gaussian", "num_arms": 3, "arm_means": [-1.0, 0.0, 1.0]},
         ),
     )
 )
