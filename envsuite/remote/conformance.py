@@ -4,10 +4,10 @@
 the env on the server at ``url`` (:func:`envsuite.remote.make`'s envs), so
 ``run_conformance(remote_spec(url, env_id))`` holds a served env to every rule an
 in-process env is held to: API checks, determinism, pickling, malformed actions, the
-oracle, rendering. The entry point is a factory with the served env's own signature,
-docstring, metadata and dataset files (so spec hashes and the docstring check read the
-same as in-process); its oracle asks the server's oracle, so the server must be started
-with the oracle allowed (``envsuite serve --allow-oracle``).
+oracle, an unseeded first reset, rendering. The entry point is a factory with the served
+env's own signature, docstring, metadata and dataset files (so spec hashes and the
+docstring check read the same as in-process); its oracle asks the server's oracle, so
+the server must be started with the oracle allowed (``envsuite serve --allow-oracle``).
 
 The factories live in this module under generated names (``__getattr__`` finds them), as
 entry points are ``"module:Attribute"`` strings.

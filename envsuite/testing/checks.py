@@ -6,13 +6,13 @@ The env's kind comes from ``spec.api``: single-agent envs are checked as Gymnasi
 ``parallel`` specs in their Parallel form (and the AEC form PettingZoo converts them to),
 ``aec`` (turn-based) specs in their AEC form only.
 
-Nondeterministic backends: a spec declared ``nondeterministic=True`` is held to every rule
-(API, spaces, malformed actions, the oracle, the global RNG, render shapes) except
-bit-identical observations. Its env must provide ``state_digest() -> str``, a hash of its
-logical state; the determinism and pickle checks compare digests, rewards and
-terminations along replayed actions instead of observations and infos (see
-:mod:`envsuite.testing.logical_state`), PettingZoo's ``seed_test`` is left out and
-``rgb_array`` frames need not match between two envs.
+Nondeterministic backends: a spec declared ``nondeterministic=True`` is held to every
+rule (API, spaces, malformed actions, the oracle, the global RNG, an unseeded first
+reset, render shapes) except bit-identical observations. Its env must provide
+``state_digest() -> str``, a hash of its logical state; the determinism and pickle
+checks compare digests, rewards and terminations along replayed actions instead of
+observations and infos (see :mod:`envsuite.testing.logical_state`), PettingZoo's
+``seed_test`` is left out and ``rgb_array`` frames need not match between two envs.
 """
 
 from __future__ import annotations
