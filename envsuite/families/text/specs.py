@@ -323,6 +323,8 @@ _register(
             {"rows": 4, "cols": 5, "random_opening_moves": 4, "observation_mode": "vector"},
             {"rows": 4, "cols": 4, "random_opening_moves": 2, "split": "test"},
             {"rows": 3, "cols": 5, "connect": 3, "random_opening_moves": 1},
+            # No opening (the default): the only start that draws nothing at reset.
+            {"rows": 3, "cols": 5, "connect": 3, "random_opening_moves": 0},
         ),
     )
 )
