@@ -96,3 +96,20 @@ def test_rollout_of_a_task_protocol_takes_its_seeds_as_groups(tmp_path):
         ("envsuite/SAT-v0", 4): 0,
         ("envsuite/SAT-v0", 9): 1,
     }
+
+
+def test_rollout_refuses_env_target_options_with_a_protocol_file(tmp_path):
+    # A protocol's seeds are the groups: --groups 3 with one used to be ignored.
+    task = tmp_path / "task.yaml"
+    task.write_text("id: one\nenvs:\n  - {id: envsuite/SAT-v0}\nseeds: [4, 9]\n")
+    out = tmp_path / "out"
+    result = runner.invoke(
+        app,
+        [
+            "rollout", str(task), "--model", "m", "--base-url", "http://127.0.0.1:9/v1",
+            "--groups", "3", "--seed-start", "1", "--out", str(out), "--no-progress",
+        ],
+    )  # fmt: skip
+    assert result.exit_code == 2, result.output
+    assert "--groups, --seed-start only apply to env targets" in words(result.output)
+    assert not out.exists()
