@@ -105,7 +105,8 @@ def open_run(
             task = protocol_data.get("id") if isinstance(protocol_data, dict) else None
             raise RunDirError(
                 f"{run_dir} holds a different run (agent {existing.get('agent')!r}, task "
-                f"{task!r}); use another --out to start a new one"
+                f"{task!r}; {run_differences(existing, asked)}); use another --out to start "
+                "a new one"
             )
         return str(existing["run_id"])
     Path(run_dir).mkdir(parents=True, exist_ok=True)
@@ -113,6 +114,52 @@ def open_run(
     meta = {"run_id": run_id, "envsuite_version": __version__, **asked}
     path.write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     return run_id
+
+
+#: How much of a differing value, and how many differences, the refusal shows.
+SHOWN_VALUE_CHARS = 60
+SHOWN_DIFFERENCES = 3
+
+
+def _shown(value: Any) -> str:
+    """``value`` as compact JSON, cut to :data:`SHOWN_VALUE_CHARS`."""
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
+    if len(text) <= SHOWN_VALUE_CHARS:
+        return text
+    return text[: SHOWN_VALUE_CHARS - 3] + "..."
+
+
+def run_differences(existing: dict[str, Any], asked: dict[str, Any]) -> str:
+    """Say what differs between the run in ``run.json`` and the one asked for.
+
+    Each differing entry (``agent``, ``agent_options``, or a field of the protocol, such as
+    ``seeds`` when only ``--episodes`` changed) as ``name: recorded VALUE, asked VALUE``:
+    the first few, long values cut short.
+
+    Args:
+        existing: ``run.json``'s mapping.
+        asked: The run asked for: ``agent``, ``agent_options`` and ``protocol``.
+    """
+    differences = []
+    for key, wanted in asked.items():
+        recorded = existing.get(key)
+        if recorded == wanted:
+            continue
+        if isinstance(recorded, dict) and isinstance(wanted, dict) and key == "protocol":
+            names = dict.fromkeys([*wanted, *recorded])
+            differences += [
+                (f"{key} {name}", recorded.get(name), wanted.get(name))
+                for name in names
+                if recorded.get(name) != wanted.get(name)
+            ]
+        else:
+            differences.append((key, recorded, wanted))
+    shown = "; ".join(
+        f"{name}: recorded {_shown(recorded)}, asked {_shown(wanted)}"
+        for name, recorded, wanted in differences[:SHOWN_DIFFERENCES]
+    )
+    more = len(differences) - SHOWN_DIFFERENCES
+    return shown + (f"; and {more} more" if more > 0 else "")
 
 
 def _read_run_file(path: Path) -> dict[str, Any]:

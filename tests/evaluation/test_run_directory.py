@@ -67,6 +67,18 @@ def test_a_directory_holding_another_run_is_refused(tmp_path):
         evaluate(adhoc_protocol(BANDIT, {"horizon": 5}, 1, 1), "random", tmp_path, progress=False)
 
 
+def test_the_refusal_of_another_run_says_what_differs(tmp_path):
+    # Same agent and task id, only --episodes changed: the message must say so.
+    evaluate(adhoc_protocol(BANDIT, {"horizon": 5}, 1, 1), "random", tmp_path, progress=False)
+    with pytest.raises(RunDirError) as refused:
+        evaluate(adhoc_protocol(BANDIT, {"horizon": 5}, 3, 1), "random", tmp_path, progress=False)
+    message = str(refused.value)
+    assert 'protocol seeds: recorded {"count":1,"start":0}, asked {"count":3,"start":0}' in message
+    assert "agent:" not in message and "envs" not in message
+    with pytest.raises(RunDirError, match=r"asked \[\{.*\"horizon\":6"):
+        evaluate(adhoc_protocol(BANDIT, {"horizon": 6}, 1, 1), "random", tmp_path, progress=False)
+
+
 KILL_SCRIPT = """
 import sys
 from envsuite.evaluation.protocol import adhoc_protocol
