@@ -293,3 +293,20 @@ def test_eval_a_turn_based_game_with_a_step_budget(tmp_path):
     assert [list(step.action) for step in records[0].trace] == [["first"], ["second"], ["first"]]
     assert old_flag.exit_code == 0, old_flag.output
     assert read_records(tmp_path / "old" / "episodes.jsonl")[0].length == 2
+
+
+def test_an_interrupted_eval_says_how_to_resume(tmp_path, monkeypatch):
+    import envsuite.cli.evaluate as evaluate_command
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(evaluate_command, "evaluate", interrupted)
+    out = tmp_path / "r"
+    result = runner.invoke(
+        app, ["eval", "envsuite/Bandit-v0", "--agent", "random", "--out", str(out), "--no-progress"]
+    )
+    assert result.exit_code == 130, result.output
+    said = " ".join(result.output.split())
+    assert f"Interrupted: the episodes finished so far are in {out / 'episodes.jsonl'}" in said
+    assert "run the same command again to resume" in said

@@ -13,7 +13,7 @@ from rich.table import Table
 from envsuite.cli.console import line, print_table, stderr, stdout
 from envsuite.cli.env_kwargs import SetOption, parse_assignments, parse_value
 from envsuite.cli.env_target_options import refuse_env_target_options
-from envsuite.cli.exits import USAGE, exit_with, reports_errors
+from envsuite.cli.exits import USAGE, exit_with, reports_errors, resumable_on_interrupt
 from envsuite.cli.extras import extra_installed
 from envsuite.cli.info import make_env
 from envsuite.errors import MISSING_EXTRA, MissingExtraError
@@ -158,16 +158,17 @@ def eval_command(
         options["base_url"] = base_url
     if api_key is not None:
         options["api_key"] = api_key
-    result = evaluate(
-        protocol,
-        agent,
-        out,
-        agent_options=options,
-        executor=executor,
-        workers=workers,
-        console=stderr(),
-        progress=progress,
-    )
+    with resumable_on_interrupt(out):
+        result = evaluate(
+            protocol,
+            agent,
+            out,
+            agent_options=options,
+            executor=executor,
+            workers=workers,
+            console=stderr(),
+            progress=progress,
+        )
     if result.duplicate_lines:
         line(
             stderr(),

@@ -18,7 +18,7 @@ from envsuite.cli.console import line, print_table, stderr, stdout
 from envsuite.cli.env_kwargs import SetOption, parse_assignments
 from envsuite.cli.env_target_options import refuse_env_target_options
 from envsuite.cli.evaluate import _is_protocol, _options, check_extras
-from envsuite.cli.exits import USAGE, exit_with, reports_errors
+from envsuite.cli.exits import USAGE, exit_with, reports_errors, resumable_on_interrupt
 from envsuite.cli.info import make_env
 from envsuite.evaluation.protocol import TaskProtocol
 from envsuite.evaluation.rollout import (
@@ -164,7 +164,10 @@ def rollout_command(
     pool = _server_pool(server, server_token, [entry.id for entry in protocol.envs])
     columns = (TextColumn("[bold]episodes"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     agent = rollout_agent(protocol, model, lineup)
-    with Progress(*columns, console=stderr(), disable=not progress) as bar:
+    with (
+        resumable_on_interrupt(out),
+        Progress(*columns, console=stderr(), disable=not progress) as bar,
+    ):
         task = bar.add_task("episodes", total=len(protocol.jobs("count", agent)))
         result = rollout(
             protocol,
