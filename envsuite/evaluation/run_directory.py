@@ -11,6 +11,7 @@ rest run, and every episode ends up recorded exactly once.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections.abc import Sequence
@@ -30,13 +31,13 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from envsuite.agents.loading import check_agent_string
+from envsuite.agents.loading import AgentLoadError, check_agent_string
 from envsuite.errors import UsageError
 from envsuite.evaluation.executors import make_executor
 from envsuite.evaluation.jobs import EpisodeJob
 from envsuite.evaluation.metrics.record_groups import checked_records
 from envsuite.evaluation.protocol import TaskProtocol
-from envsuite.evaluation.record_store import RecordStore, run_dir_lock
+from envsuite.evaluation.record_store import RECORDS_FILE, RecordStore, run_dir_lock
 from envsuite.jsonable import to_jsonable
 from envsuite.records import EpisodeRecord, RecordFileError
 from envsuite.safe_load import DataFileError, read_json
@@ -219,7 +220,8 @@ def evaluate(
 
     Raises:
         ProtocolError: an env refuses the protocol's kwargs.
-        AgentLoadError: ``agent`` names no agent (nothing is written then).
+        AgentLoadError: ``agent`` names no agent, or no agent for these envs (nothing is
+            written then, unless episodes were recorded before).
         RunDirError: ``run_dir`` holds another run, or an unreadable ``run.json``.
         RunInUseError: another process is running into ``run_dir``.
         RecordFileError: ``episodes.jsonl`` holds an invalid line, two different records of
@@ -227,17 +229,42 @@ def evaluate(
     """
     protocol.check_envs()
     check_agent_string(agent)
-    with run_dir_lock(run_dir):
-        run_id = open_run(run_dir, protocol, agent, agent_options)
-        store = RecordStore(run_dir)
-        jobs = protocol.jobs(run_id, agent, agent_options)
-        wanted = {job.key for job in jobs}
-        _check_resumable([record for record in store.records if record.key in wanted], store)
-        todo = [job for job in jobs if job.key not in store.done]
-        resumed = len(jobs) - len(todo)
-        new = _execute(todo, store, executor, workers, console, progress, resumed, len(jobs))
+    folder_existed = Path(run_dir).exists()
+    new_run = not (Path(run_dir) / RUN_FILE).exists()
+    try:
+        with run_dir_lock(run_dir):
+            run_id = open_run(run_dir, protocol, agent, agent_options)
+            store = RecordStore(run_dir)
+            jobs = protocol.jobs(run_id, agent, agent_options)
+            wanted = {job.key for job in jobs}
+            _check_resumable([record for record in store.records if record.key in wanted], store)
+            todo = [job for job in jobs if job.key not in store.done]
+            resumed = len(jobs) - len(todo)
+            new = _execute(todo, store, executor, workers, console, progress, resumed, len(jobs))
+    except AgentLoadError:
+        if new_run:
+            _forget_run_without_records(Path(run_dir), remove_folder=not folder_existed)
+        raise
     records = [record for record in store.records if record.key in wanted]
     return RunResult(Path(run_dir), run_id, records, new, resumed, store.duplicates)
+
+
+def _forget_run_without_records(run_dir: Path, *, remove_folder: bool) -> None:
+    """Remove what opening a new run wrote, when its agent could not be built for any episode.
+
+    The agent string's form is checked before the run is opened; whether it fits an env
+    (its seat names, a single agent for a single-agent env, a class that builds) is only
+    known once the first episode builds it. Without this, the next command into the same
+    directory, its agent corrected, would be refused as another run's.
+    """
+    records = run_dir / RECORDS_FILE
+    if records.exists() and records.stat().st_size:
+        return
+    records.unlink(missing_ok=True)
+    (run_dir / RUN_FILE).unlink(missing_ok=True)
+    if remove_folder:
+        with contextlib.suppress(OSError):  # something else was put there meanwhile
+            run_dir.rmdir()
 
 
 def _check_resumable(records: list[EpisodeRecord], store: RecordStore) -> None:
