@@ -12,7 +12,7 @@ MISSING_EXTRA = (
     "Install it with: pip install 'envsuite[{extra}]'"
 )
 UNKNOWN_KWARG = "{id} does not accept the keyword argument(s) {names}.{hint} Accepted: {accepted}."
-WRONG_API = "{id} is a {api} environment; {what}"
+WRONG_API = "{id} is an environment of api {api!r}; {what}"
 NOT_PARALLELIZABLE = (
     "{id} is turn-based (api 'aec'): its env does not declare "
     "metadata['is_parallelizable'], so it has no Parallel form. Make it without "

@@ -335,3 +335,10 @@ def test_nondeterministic_is_a_documented_spec_flag_outside_the_hash():
     assert flagged.hash_for({}) == spec.hash_for({})
     with pytest.raises(ValueError, match="nondeterministic must be True or False"):
         dataclasses.replace(spec, nondeterministic="yes")  # type: ignore[arg-type]
+
+
+def test_make_vec_of_a_turn_based_game_names_its_api():
+    # The message read "envsuite/Nim-v0 is a aec environment".
+    with pytest.raises(envsuite.WrongApiError) as refused:
+        envsuite.make_vec("envsuite/Nim-v0", num_envs=2)
+    assert str(refused.value).startswith("envsuite/Nim-v0 is an environment of api 'aec'; ")
