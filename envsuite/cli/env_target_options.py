@@ -25,12 +25,12 @@ def given_options(ctx: typer.Context, options: Mapping[str, str]) -> list[str]:
         options: Parameter name -> the flag that shows it, e.g. ``{"episodes": "--episodes"}``.
     """
     # By name: typer vendors its own click, whose ParameterSource enum is private.
-    sources = {name: ctx.get_parameter_source(name) for name in options}
-    return [
-        flag
-        for name, flag in options.items()
-        if sources[name] is not None and sources[name].name not in UNSET_SOURCES
-    ]
+    given = []
+    for name, flag in options.items():
+        source = ctx.get_parameter_source(name)
+        if source is not None and source.name not in UNSET_SOURCES:
+            given.append(flag)
+    return given
 
 
 def refuse_env_target_options(ctx: typer.Context, options: Mapping[str, str]) -> None:
