@@ -11,8 +11,8 @@ MISSING_EXTRA = (
     "{id} needs the optional dependency {module!r}, which is not installed. "
     "Install it with: pip install 'envsuite[{extra}]'"
 )
-UNKNOWN_KWARG = "{id} does not accept the keyword argument(s) {names}. Accepted: {accepted}."
-WRONG_API = "{id} is a {api} environment; {what}"
+UNKNOWN_KWARG = "{id} does not accept the keyword argument(s) {names}.{hint} Accepted: {accepted}."
+WRONG_API = "{id} is an environment of api {api!r}; {what}"
 NOT_PARALLELIZABLE = (
     "{id} is turn-based (api 'aec'): its env does not declare "
     "metadata['is_parallelizable'], so it has no Parallel form. Make it without "

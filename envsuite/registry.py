@@ -231,9 +231,14 @@ class EnvSpec:
         ]
         unknown = sorted(set(merged) - set(accepted))
         if unknown and not accepts_any:
+            close = [c for name in unknown for c in difflib.get_close_matches(name, accepted, 1)]
+            hint = f" Did you mean {', '.join(close)}?" if close else ""
             raise errors.InvalidKwargsError(
                 errors.UNKNOWN_KWARG.format(
-                    id=self.id, names=", ".join(unknown), accepted=", ".join(accepted) or "none"
+                    id=self.id,
+                    names=", ".join(unknown),
+                    hint=hint,
+                    accepted=", ".join(accepted) or "none",
                 )
             )
         bound = signature.bind_partial(**merged)

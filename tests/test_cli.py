@@ -327,6 +327,14 @@ def test_bad_kwargs_are_usage_errors() -> None:
     assert "KEY=VALUE" in malformed.output
 
 
+@pytest.mark.parametrize("env_id", [BANDIT, "envsuite/Nim-v0"])
+def test_play_refuses_a_negative_seed_as_a_usage_error(env_id: str) -> None:
+    # It used to reach env.reset and end in a traceback.
+    result = invoke("play", env_id, "--seed", "-1", input="")
+    assert_clean_failure(result, 2)
+    assert "--seed" in result.output
+
+
 def test_set_values_are_json_or_strings() -> None:
     parsed = parse_assignments(
         ["num_arms=20", "observation_mode=text", 'mode="vector"', "means=[0.1, 0.9]", "x=a=b"]

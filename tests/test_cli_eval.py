@@ -74,6 +74,28 @@ def test_eval_protocol_file(tmp_path):
     assert "player_0" in result.output
 
 
+@pytest.mark.parametrize(
+    ("options", "named"),
+    [
+        (["--episodes", "2"], "--episodes only applies"),
+        (["--attempts", "3", "--seed-start", "5"], "--attempts, --seed-start only apply"),
+        (["--episodes", "10"], "--episodes only applies"),  # the default's value, but given
+        (["--set", "horizon=4", "--wall-time", "9"], "--set, --wall-time only apply"),
+        (["--max-steps", "3"], "--step-budget only applies"),
+    ],
+)
+def test_eval_refuses_env_target_options_with_a_protocol_file(tmp_path, options, named):
+    # A protocol pins its seeds and attempts: --episodes 2 with one used to run all of them.
+    task = tmp_path / "mini.yaml"
+    task.write_text("id: mini\nenvs:\n  - {id: envsuite/Experts-v0, kwargs: {horizon: 5}}\n")
+    out = tmp_path / "r"
+    arguments = ["eval", str(task), "--agent", "oracle", "--out", str(out), *options]
+    result = runner.invoke(app, [*arguments, "--no-progress"])
+    assert result.exit_code == 2, result.output
+    assert named in " ".join(result.output.split()) and "Traceback" not in result.output
+    assert not out.exists()
+
+
 def test_eval_through_an_openai_compatible_endpoint(tmp_path):
     with ScriptedEndpoint() as endpoint:
         result = runner.invoke(
@@ -271,3 +293,20 @@ def test_eval_a_turn_based_game_with_a_step_budget(tmp_path):
     assert [list(step.action) for step in records[0].trace] == [["first"], ["second"], ["first"]]
     assert old_flag.exit_code == 0, old_flag.output
     assert read_records(tmp_path / "old" / "episodes.jsonl")[0].length == 2
+
+
+def test_an_interrupted_eval_says_how_to_resume(tmp_path, monkeypatch):
+    import envsuite.cli.evaluate as evaluate_command
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(evaluate_command, "evaluate", interrupted)
+    out = tmp_path / "r"
+    result = runner.invoke(
+        app, ["eval", "envsuite/Bandit-v0", "--agent", "random", "--out", str(out), "--no-progress"]
+    )
+    assert result.exit_code == 130, result.output
+    said = " ".join(result.output.split())
+    assert f"Interrupted: the episodes finished so far are in {out / 'episodes.jsonl'}" in said
+    assert "run the same command again to resume" in said

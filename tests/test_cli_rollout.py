@@ -96,3 +96,38 @@ def test_rollout_of_a_task_protocol_takes_its_seeds_as_groups(tmp_path):
         ("envsuite/SAT-v0", 4): 0,
         ("envsuite/SAT-v0", 9): 1,
     }
+
+
+def test_rollout_refuses_env_target_options_with_a_protocol_file(tmp_path):
+    # A protocol's seeds are the groups: --groups 3 with one used to be ignored.
+    task = tmp_path / "task.yaml"
+    task.write_text("id: one\nenvs:\n  - {id: envsuite/SAT-v0}\nseeds: [4, 9]\n")
+    out = tmp_path / "out"
+    result = runner.invoke(
+        app,
+        [
+            "rollout", str(task), "--model", "m", "--base-url", "http://127.0.0.1:9/v1",
+            "--groups", "3", "--seed-start", "1", "--out", str(out), "--no-progress",
+        ],
+    )  # fmt: skip
+    assert result.exit_code == 2, result.output
+    assert "--groups, --seed-start only apply to env targets" in words(result.output)
+    assert not out.exists()
+
+
+def test_an_interrupted_rollout_says_how_to_resume(tmp_path, monkeypatch):
+    import envsuite.cli.rollout as rollout_command
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(rollout_command, "rollout", interrupted)
+    result = runner.invoke(
+        app,
+        [
+            "rollout", "envsuite/SAT-v0", "--model", "m", "--base-url", "http://127.0.0.1:9/v1",
+            "--out", str(tmp_path / "out"), "--no-progress",
+        ],
+    )  # fmt: skip
+    assert result.exit_code == 130, result.output
+    assert "run the same command again to resume" in words(result.output)

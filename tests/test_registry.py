@@ -68,6 +68,15 @@ def test_unknown_kwarg_names_it_and_lists_the_accepted_ones():
     assert "arms" in message and "num_arms" in message and "horizon" in message
 
 
+def test_a_misspelt_kwarg_is_refused_with_the_close_accepted_name():
+    with pytest.raises(envsuite.InvalidKwargsError) as caught:
+        envsuite.make("envsuite/Bandit-v0", nmu_arms=3, horizn=5)
+    assert "horizn, nmu_arms. Did you mean horizon, num_arms? Accepted:" in str(caught.value)
+    with pytest.raises(envsuite.InvalidKwargsError) as caught:
+        envsuite.make("envsuite/Bandit-v0", zzz=3)
+    assert "Did you mean" not in str(caught.value)
+
+
 def test_make_returns_a_gymnasium_env_with_spec_and_hash():
     env = envsuite.make("envsuite/Bandit-v0", num_arms=7)
     assert isinstance(env, gymnasium.Env)
@@ -326,3 +335,10 @@ def test_nondeterministic_is_a_documented_spec_flag_outside_the_hash():
     assert flagged.hash_for({}) == spec.hash_for({})
     with pytest.raises(ValueError, match="nondeterministic must be True or False"):
         dataclasses.replace(spec, nondeterministic="yes")  # type: ignore[arg-type]
+
+
+def test_make_vec_of_a_turn_based_game_names_its_api():
+    # The message read "envsuite/Nim-v0 is a aec environment".
+    with pytest.raises(envsuite.WrongApiError) as refused:
+        envsuite.make_vec("envsuite/Nim-v0", num_envs=2)
+    assert str(refused.value).startswith("envsuite/Nim-v0 is an environment of api 'aec'; ")

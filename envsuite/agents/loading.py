@@ -64,6 +64,11 @@ def load_agent(
     options = dict(options or {})
     if spec.multi_agent:
         return _load_multi_agent(agent, spec, env, options)
+    if is_lineup(agent):
+        raise AgentLoadError(
+            f"{agent!r} seats agents by name, which multi-agent envs take; {spec.id} is "
+            "single-agent: give one agent ('random', 'oracle', 'openai:MODEL' or 'module:Class')"
+        )
     return _load_one(agent, spec, env, env.action_space, options)
 
 

@@ -12,7 +12,8 @@ from rich.table import Table
 
 from envsuite.cli.console import line, print_table, stderr, stdout
 from envsuite.cli.env_kwargs import SetOption, parse_assignments, parse_value
-from envsuite.cli.exits import USAGE, exit_with, reports_errors
+from envsuite.cli.env_target_options import refuse_env_target_options
+from envsuite.cli.exits import USAGE, exit_with, reports_errors, resumable_on_interrupt
 from envsuite.cli.extras import extra_installed
 from envsuite.cli.info import make_env
 from envsuite.errors import MISSING_EXTRA, MissingExtraError
@@ -78,8 +79,20 @@ def _is_protocol(target: str) -> bool:
     return target.endswith((".yaml", ".yml")) or Path(target).is_file()
 
 
+#: The options an env target takes and a task protocol pins (parameter name -> flag).
+ENV_TARGET_OPTIONS = {
+    "episodes": "--episodes",
+    "attempts": "--attempts",
+    "seed_start": "--seed-start",
+    "set_": "--set",
+    "step_budget": "--step-budget",
+    "wall_time": "--wall-time",
+}
+
+
 @reports_errors
 def eval_command(
+    ctx: typer.Context,
     target: Annotated[str, typer.Argument(metavar="TARGET", help=TARGET_HELP)],
     agent: Annotated[str, typer.Option("--agent", "-a", help=AGENT_HELP)],
     out: Annotated[Path, typer.Option("--out", "-o", help="Run directory (resumed if it exists).")],
@@ -130,10 +143,7 @@ def eval_command(
     if executor not in EXECUTORS:
         exit_with(f"unknown executor {executor!r}; choose one of: {', '.join(EXECUTORS)}", USAGE)
     if _is_protocol(target):
-        flags = (("--set", set_), ("--step-budget", step_budget), ("--wall-time", wall_time))
-        given = [name for name, value in flags if value]
-        if given:
-            exit_with(f"{', '.join(given)} only apply to env targets; edit the protocol", USAGE)
+        refuse_env_target_options(ctx, ENV_TARGET_OPTIONS)
         protocol = TaskProtocol.load(target)
     else:
         protocol = adhoc_protocol(target, env_kwargs, episodes, attempts, seed_start)
@@ -148,16 +158,17 @@ def eval_command(
         options["base_url"] = base_url
     if api_key is not None:
         options["api_key"] = api_key
-    result = evaluate(
-        protocol,
-        agent,
-        out,
-        agent_options=options,
-        executor=executor,
-        workers=workers,
-        console=stderr(),
-        progress=progress,
-    )
+    with resumable_on_interrupt(out):
+        result = evaluate(
+            protocol,
+            agent,
+            out,
+            agent_options=options,
+            executor=executor,
+            workers=workers,
+            console=stderr(),
+            progress=progress,
+        )
     if result.duplicate_lines:
         line(
             stderr(),

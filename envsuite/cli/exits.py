@@ -5,6 +5,7 @@ Exit codes:
     1: the command could not do its work (a missing optional dependency, an env that failed).
     2: usage error (unknown id, bad ``--set``, an env the command cannot handle), as for
        typer's own usage errors.
+    130: interrupted (Ctrl-C), as a shell reports 128 + SIGINT.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ import contextlib
 import functools
 import os
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn, ParamSpec, TypeVar
 
 import typer
@@ -29,6 +31,8 @@ FAILURE = 1
 USAGE = 2
 #: What a shell reports for a command that the reader of its output stopped (128 + SIGPIPE).
 CLOSED_PIPE = 141
+#: What a shell reports for a command stopped by Ctrl-C (128 + SIGINT).
+INTERRUPTED = 130
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -66,6 +70,22 @@ def exit_quietly_on_closed_pipe() -> NoReturn:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
     raise typer.Exit(CLOSED_PIPE)
+
+
+@contextlib.contextmanager
+def resumable_on_interrupt(run_dir: Path) -> Iterator[None]:
+    """End a Ctrl-C'd run with a line saying where its records are and that it resumes.
+
+    Every finished episode is already in ``run_dir/episodes.jsonl``; the exit status is
+    :data:`INTERRUPTED`.
+    """
+    try:
+        yield
+    except KeyboardInterrupt:
+        records = Path(run_dir) / "episodes.jsonl"
+        message = f"Interrupted: the episodes finished so far are in {records}; run the same "
+        line(stderr(), message + "command again to resume.", "yellow")
+        raise typer.Exit(INTERRUPTED) from None
 
 
 def reports_errors(command: Callable[P, R]) -> Callable[P, R]:

@@ -333,7 +333,9 @@ def render(
             help="Where to write the HTML site (default: build/leaderboards-site next to ROOT).",
         ),
     ] = None,
-    no_site: Annotated[bool, typer.Option(help="Only update the README tables.")] = False,
+    no_site: Annotated[
+        bool, typer.Option("--no-site", help="Only update the README tables.")
+    ] = False,
     replay: ReplayOption = "none",
 ) -> None:
     """Verify and rank every board version; write the README tables and the HTML site.

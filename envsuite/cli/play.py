@@ -251,7 +251,8 @@ def _other_agents(spec: EnvSpec, env: Any, human: str, others: str) -> dict[str,
 def play(
     env_id: EnvIdArgument,
     seed: Annotated[
-        int | None, typer.Option(help="Seed for reset (and the oracles); random if omitted.")
+        int | None,
+        typer.Option(min=0, help="Seed for reset (and the oracles); random if omitted."),
     ] = None,
     assignments: SetOption = None,
     human: Annotated[

@@ -16,8 +16,9 @@ from rich.table import Table
 from envsuite.agents.lineup import SeatRotation
 from envsuite.cli.console import line, print_table, stderr, stdout
 from envsuite.cli.env_kwargs import SetOption, parse_assignments
+from envsuite.cli.env_target_options import refuse_env_target_options
 from envsuite.cli.evaluate import _is_protocol, _options, check_extras
-from envsuite.cli.exits import USAGE, exit_with, reports_errors
+from envsuite.cli.exits import USAGE, exit_with, reports_errors, resumable_on_interrupt
 from envsuite.cli.info import make_env
 from envsuite.evaluation.protocol import TaskProtocol
 from envsuite.evaluation.rollout import (
@@ -50,8 +51,19 @@ def register(app: typer.Typer) -> None:
     app.command("rollout")(rollout_command)
 
 
+#: The options an env target takes and a task protocol pins (parameter name -> flag).
+ENV_TARGET_OPTIONS = {
+    "groups": "--groups",
+    "seed_start": "--seed-start",
+    "set_": "--set",
+    "step_budget": "--step-budget",
+    "rotate": "--rotate",
+}
+
+
 @reports_errors
 def rollout_command(
+    ctx: typer.Context,
     target: Annotated[str, typer.Argument(metavar="TARGET", help=TARGET_HELP)],
     model: Annotated[str, typer.Option("--model", "-m", help="Model name sent to the endpoint.")],
     base_url: Annotated[
@@ -125,10 +137,7 @@ def rollout_command(
     env_kwargs = parse_assignments(set_)
     protocol: TaskProtocol
     if _is_protocol(target):
-        flags = (("--set", set_), ("--step-budget", step_budget), ("--rotate", rotate != "none"))
-        given = [name for name, value in flags if value]
-        if given:
-            exit_with(f"{', '.join(given)} only apply to env targets; edit the protocol", USAGE)
+        refuse_env_target_options(ctx, ENV_TARGET_OPTIONS)
         protocol = TaskProtocol.load(target)
         if group_size is not None:
             protocol = protocol.model_copy(update={"attempts": group_size})
@@ -155,7 +164,10 @@ def rollout_command(
     pool = _server_pool(server, server_token, [entry.id for entry in protocol.envs])
     columns = (TextColumn("[bold]episodes"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     agent = rollout_agent(protocol, model, lineup)
-    with Progress(*columns, console=stderr(), disable=not progress) as bar:
+    with (
+        resumable_on_interrupt(out),
+        Progress(*columns, console=stderr(), disable=not progress) as bar,
+    ):
         task = bar.add_task("episodes", total=len(protocol.jobs("count", agent)))
         result = rollout(
             protocol,

@@ -33,6 +33,7 @@ submission against the same opponents.
 
 from __future__ import annotations
 
+import difflib
 import functools
 import json
 import re
@@ -67,11 +68,21 @@ from envsuite.jsonable import canonical_json, to_jsonable
 from envsuite.registry import registry
 from envsuite.safe_load import DataFileError, read_yaml
 
-#: Metric names a protocol may ask for; ``pass@K`` and ``pass^K`` take any K >= 1.
-METRIC_PATTERN = re.compile(
-    r"^(success_rate|mean_return|mean_score|iqm_score|optimality_gap|regret|ratings"
-    r"|win_rate|bradley_terry|elo|pass@[1-9][0-9]*|pass\^[1-9][0-9]*)$"
+#: The metrics a protocol may ask for by name, besides ``pass@K`` and ``pass^K``.
+NAMED_METRICS = (
+    "success_rate",
+    "mean_return",
+    "mean_score",
+    "iqm_score",
+    "optimality_gap",
+    "regret",
+    "ratings",
+    "win_rate",
+    "bradley_terry",
+    "elo",
 )
+#: Metric names a protocol may ask for; ``pass@K`` and ``pass^K`` take any K >= 1.
+METRIC_PATTERN = re.compile(rf"^({'|'.join(NAMED_METRICS)}|pass@[1-9][0-9]*|pass\^[1-9][0-9]*)$")
 SLUG = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 #: Most episodes (envs x seeds x attempts) one protocol may ask for: each is a job in
 #: memory before the run starts (about a kilobyte), and a record on disk after.
@@ -201,7 +212,12 @@ class TaskProtocol(BaseModel):
     def _metrics(cls, value: list[str]) -> list[str]:
         unknown = [m for m in value if not METRIC_PATTERN.match(m)]
         if unknown:
-            raise ValueError(f"unknown metrics {unknown}; known: {METRIC_PATTERN.pattern}")
+            close = [c for m in unknown for c in difflib.get_close_matches(m, NAMED_METRICS, 1)]
+            hint = f" (did you mean {', '.join(map(repr, close))}?)" if close else ""
+            known = ", ".join(NAMED_METRICS)
+            raise ValueError(
+                f"unknown metrics {unknown}{hint}; known: {known}, pass@K and pass^K (K >= 1)"
+            )
         return value
 
     @model_validator(mode="after")

@@ -41,6 +41,10 @@ class RunInUseError(UsageError):
     """Another process has the run directory open for writing."""
 
 
+class RunPathIsAFileError(UsageError):
+    """The run directory's path names a file."""
+
+
 class RecordStore:
     """Append-only records file of one run directory.
 
@@ -131,8 +135,14 @@ def run_dir_lock(run_dir: str | Path) -> Iterator[None]:
 
     Raises:
         RunInUseError: another process (or another open lock here) holds it.
+        RunPathIsAFileError: ``run_dir`` is a file.
     """
     folder = Path(run_dir)
+    if folder.is_file():
+        raise RunPathIsAFileError(
+            f"{folder} is a file, not a run directory; use another --out (a new directory or "
+            "a run's)"
+        )
     folder.mkdir(parents=True, exist_ok=True)
     if fcntl is None:
         yield

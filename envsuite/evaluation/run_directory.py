@@ -11,6 +11,7 @@ rest run, and every episode ends up recorded exactly once.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections.abc import Sequence
@@ -30,13 +31,13 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from envsuite.agents.loading import check_agent_string
+from envsuite.agents.loading import AgentLoadError, check_agent_string
 from envsuite.errors import UsageError
 from envsuite.evaluation.executors import make_executor
 from envsuite.evaluation.jobs import EpisodeJob
 from envsuite.evaluation.metrics.record_groups import checked_records
 from envsuite.evaluation.protocol import TaskProtocol
-from envsuite.evaluation.record_store import RecordStore, run_dir_lock
+from envsuite.evaluation.record_store import RECORDS_FILE, RecordStore, run_dir_lock
 from envsuite.jsonable import to_jsonable
 from envsuite.records import EpisodeRecord, RecordFileError
 from envsuite.safe_load import DataFileError, read_json
@@ -105,7 +106,8 @@ def open_run(
             task = protocol_data.get("id") if isinstance(protocol_data, dict) else None
             raise RunDirError(
                 f"{run_dir} holds a different run (agent {existing.get('agent')!r}, task "
-                f"{task!r}); use another --out to start a new one"
+                f"{task!r}; {run_differences(existing, asked)}); use another --out to start "
+                "a new one"
             )
         return str(existing["run_id"])
     Path(run_dir).mkdir(parents=True, exist_ok=True)
@@ -113,6 +115,52 @@ def open_run(
     meta = {"run_id": run_id, "envsuite_version": __version__, **asked}
     path.write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     return run_id
+
+
+#: How much of a differing value, and how many differences, the refusal shows.
+SHOWN_VALUE_CHARS = 60
+SHOWN_DIFFERENCES = 3
+
+
+def _shown(value: Any) -> str:
+    """``value`` as compact JSON, cut to :data:`SHOWN_VALUE_CHARS`."""
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
+    if len(text) <= SHOWN_VALUE_CHARS:
+        return text
+    return text[: SHOWN_VALUE_CHARS - 3] + "..."
+
+
+def run_differences(existing: dict[str, Any], asked: dict[str, Any]) -> str:
+    """Say what differs between the run in ``run.json`` and the one asked for.
+
+    Each differing entry (``agent``, ``agent_options``, or a field of the protocol, such as
+    ``seeds`` when only ``--episodes`` changed) as ``name: recorded VALUE, asked VALUE``:
+    the first few, long values cut short.
+
+    Args:
+        existing: ``run.json``'s mapping.
+        asked: The run asked for: ``agent``, ``agent_options`` and ``protocol``.
+    """
+    differences = []
+    for key, wanted in asked.items():
+        recorded = existing.get(key)
+        if recorded == wanted:
+            continue
+        if isinstance(recorded, dict) and isinstance(wanted, dict) and key == "protocol":
+            names = dict.fromkeys([*wanted, *recorded])
+            differences += [
+                (f"{key} {name}", recorded.get(name), wanted.get(name))
+                for name in names
+                if recorded.get(name) != wanted.get(name)
+            ]
+        else:
+            differences.append((key, recorded, wanted))
+    shown = "; ".join(
+        f"{name}: recorded {_shown(recorded)}, asked {_shown(wanted)}"
+        for name, recorded, wanted in differences[:SHOWN_DIFFERENCES]
+    )
+    more = len(differences) - SHOWN_DIFFERENCES
+    return shown + (f"; and {more} more" if more > 0 else "")
 
 
 def _read_run_file(path: Path) -> dict[str, Any]:
@@ -172,7 +220,8 @@ def evaluate(
 
     Raises:
         ProtocolError: an env refuses the protocol's kwargs.
-        AgentLoadError: ``agent`` names no agent (nothing is written then).
+        AgentLoadError: ``agent`` names no agent, or no agent for these envs (nothing is
+            written then, unless episodes were recorded before).
         RunDirError: ``run_dir`` holds another run, or an unreadable ``run.json``.
         RunInUseError: another process is running into ``run_dir``.
         RecordFileError: ``episodes.jsonl`` holds an invalid line, two different records of
@@ -180,17 +229,42 @@ def evaluate(
     """
     protocol.check_envs()
     check_agent_string(agent)
-    with run_dir_lock(run_dir):
-        run_id = open_run(run_dir, protocol, agent, agent_options)
-        store = RecordStore(run_dir)
-        jobs = protocol.jobs(run_id, agent, agent_options)
-        wanted = {job.key for job in jobs}
-        _check_resumable([record for record in store.records if record.key in wanted], store)
-        todo = [job for job in jobs if job.key not in store.done]
-        resumed = len(jobs) - len(todo)
-        new = _execute(todo, store, executor, workers, console, progress, resumed, len(jobs))
+    folder_existed = Path(run_dir).exists()
+    new_run = not (Path(run_dir) / RUN_FILE).exists()
+    try:
+        with run_dir_lock(run_dir):
+            run_id = open_run(run_dir, protocol, agent, agent_options)
+            store = RecordStore(run_dir)
+            jobs = protocol.jobs(run_id, agent, agent_options)
+            wanted = {job.key for job in jobs}
+            _check_resumable([record for record in store.records if record.key in wanted], store)
+            todo = [job for job in jobs if job.key not in store.done]
+            resumed = len(jobs) - len(todo)
+            new = _execute(todo, store, executor, workers, console, progress, resumed, len(jobs))
+    except AgentLoadError:
+        if new_run:
+            _forget_run_without_records(Path(run_dir), remove_folder=not folder_existed)
+        raise
     records = [record for record in store.records if record.key in wanted]
     return RunResult(Path(run_dir), run_id, records, new, resumed, store.duplicates)
+
+
+def _forget_run_without_records(run_dir: Path, *, remove_folder: bool) -> None:
+    """Remove what opening a new run wrote, when its agent could not be built for any episode.
+
+    The agent string's form is checked before the run is opened; whether it fits an env
+    (its seat names, a single agent for a single-agent env, a class that builds) is only
+    known once the first episode builds it. Without this, the next command into the same
+    directory, its agent corrected, would be refused as another run's.
+    """
+    records = run_dir / RECORDS_FILE
+    if records.exists() and records.stat().st_size:
+        return
+    records.unlink(missing_ok=True)
+    (run_dir / RUN_FILE).unlink(missing_ok=True)
+    if remove_folder:
+        with contextlib.suppress(OSError):  # something else was put there meanwhile
+            run_dir.rmdir()
 
 
 def _check_resumable(records: list[EpisodeRecord], store: RecordStore) -> None:

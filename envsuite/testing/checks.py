@@ -142,7 +142,9 @@ def check_spec_hash(spec: EnvSpec) -> None:
 def check_gymnasium_api(spec: EnvSpec) -> None:
     """Gymnasium's own ``check_env`` passes on the unwrapped env."""
     env = make_for_test(spec)
-    with warnings.catch_warnings():
+    # check_env also makes the env in ``human`` render mode, which prints a text env's
+    # observations: the kit's caller would see them on its stdout.
+    with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
         warnings.simplefilter("ignore")  # check_env's advice is printed, not our contract
         check_env(env.unwrapped)
     env.close()
@@ -185,6 +187,7 @@ def check_pettingzoo_api(spec: EnvSpec) -> None:
     original = api_test_module._test_observation_space_compatibility
     with (
         warnings.catch_warnings(),
+        contextlib.redirect_stdout(io.StringIO()),  # api_test prints its progress
         patch.object(
             api_test_module,
             "_test_observation_space_compatibility",

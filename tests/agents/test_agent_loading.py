@@ -87,6 +87,12 @@ def test_an_agent_string_with_an_empty_half_is_a_usage_error(agent):
         load_agent(agent, envsuite.spec(BANDIT), envsuite.make(BANDIT))
 
 
+def test_a_lineup_for_a_single_agent_env_says_it_is_single_agent():
+    # It used to be "unknown agent ...; an agent string is ... or 'NAME=AGENT,...'".
+    with pytest.raises(AgentLoadError, match=r"envsuite/Bandit-v0 is single-agent: give one"):
+        load_agent("player_0=oracle", envsuite.spec(BANDIT), envsuite.make(BANDIT))
+
+
 def installed_envsuite() -> str:
     beside_python = Path(sys.executable).parent / "envsuite"
     found = str(beside_python) if beside_python.exists() else shutil.which("envsuite")

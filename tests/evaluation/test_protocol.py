@@ -57,6 +57,17 @@ def test_bad_protocols_are_clear_errors(tmp_path, text, message):
         TaskProtocol.load(_write(tmp_path, text))
 
 
+def test_an_unknown_metric_is_named_with_the_close_one_and_the_known_ones(tmp_path):
+    # The refusal used to show the metric pattern, a regular expression.
+    text = "id: x\nenvs: [{id: envsuite/Bandit-v0}]\nmetrics: [sucess_rate, pass@2]\n"
+    with pytest.raises(ProtocolError) as refused:
+        TaskProtocol.load(_write(tmp_path, text))
+    message = str(refused.value)
+    assert "unknown metrics ['sucess_rate'] (did you mean 'success_rate'?)" in message
+    assert "known: success_rate, mean_return," in message and "pass@K" in message
+    assert "^(" not in message and "[1-9]" not in message
+
+
 def test_missing_file_is_a_clear_error(tmp_path):
     with pytest.raises(ProtocolError, match="cannot read"):
         TaskProtocol.load(tmp_path / "nope.yaml")

@@ -13,6 +13,7 @@ from envsuite.evaluation.record_store import (
     RECORDS_FILE,
     RecordStore,
     RunInUseError,
+    RunPathIsAFileError,
     run_dir_lock,
 )
 from envsuite.evaluation.run_directory import evaluate
@@ -75,3 +76,13 @@ with run_dir_lock({str(tmp_path / "run")!r}):
         other = subprocess.run([sys.executable, "-c", holder], capture_output=True, text=True)
         assert "RunInUseError" in other.stderr
     assert evaluate(protocol, "random", tmp_path / "run", progress=False).new == 2
+
+
+def test_a_file_given_as_the_run_directory_is_refused_by_name(tmp_path):
+    # It used to end in mkdir's "File exists", as if an existing run were the trouble.
+    path = tmp_path / "notes.txt"
+    path.write_text("a file")
+    protocol = adhoc_protocol(BANDIT, {"horizon": 5}, 1, 1)
+    with pytest.raises(RunPathIsAFileError, match=r"notes\.txt is a file, not a run directory"):
+        evaluate(protocol, "random", path, progress=False)
+    assert path.read_text() == "a file"

@@ -9,6 +9,7 @@ import time
 
 import pytest
 
+from envsuite.agents.loading import AgentLoadError
 from envsuite.evaluation.protocol import EnvEntry, SeedRange, TaskProtocol, adhoc_protocol
 from envsuite.evaluation.record_store import RECORDS_FILE
 from envsuite.evaluation.run_directory import RunDirError, evaluate
@@ -65,6 +66,50 @@ def test_a_directory_holding_another_run_is_refused(tmp_path):
     evaluate(adhoc_protocol(BANDIT, {"horizon": 5}, 1, 1), "oracle", tmp_path, progress=False)
     with pytest.raises(RunDirError, match="different run"):
         evaluate(adhoc_protocol(BANDIT, {"horizon": 5}, 1, 1), "random", tmp_path, progress=False)
+
+
+NEEDS_AN_ARGUMENT = """
+class NeedsArgument:
+    def __init__(self, x):
+        pass
+
+    def reset(self, seed=None):
+        pass
+
+    def act(self, observation, info):
+        return "blue"
+"""
+
+
+@pytest.mark.parametrize("agent", ["player_0=oracle", "needs_argument:NeedsArgument"])
+@pytest.mark.parametrize("folder_existed", [False, True])
+def test_an_agent_that_cannot_be_built_leaves_no_run_behind(
+    tmp_path, monkeypatch, agent, folder_existed
+):
+    # Found when the first episode builds it, after run.json was written: the corrected
+    # command into the same folder was then refused as "a different run".
+    (tmp_path / "needs_argument.py").write_text(NEEDS_AN_ARGUMENT)
+    monkeypatch.chdir(tmp_path)
+    run = tmp_path / "run"
+    if folder_existed:
+        run.mkdir()
+    protocol = adhoc_protocol(BANDIT, {"horizon": 5}, 2, 1)
+    with pytest.raises(AgentLoadError):
+        evaluate(protocol, agent, run, progress=False)
+    assert run.exists() == folder_existed and not (folder_existed and any(run.iterdir()))
+    assert evaluate(protocol, "random", run, progress=False).new == 2
+
+
+def test_the_refusal_of_another_run_says_what_differs(tmp_path):
+    # Same agent and task id, only --episodes changed: the message must say so.
+    evaluate(adhoc_protocol(BANDIT, {"horizon": 5}, 1, 1), "random", tmp_path, progress=False)
+    with pytest.raises(RunDirError) as refused:
+        evaluate(adhoc_protocol(BANDIT, {"horizon": 5}, 3, 1), "random", tmp_path, progress=False)
+    message = str(refused.value)
+    assert 'protocol seeds: recorded {"count":1,"start":0}, asked {"count":3,"start":0}' in message
+    assert "agent:" not in message and "envs" not in message
+    with pytest.raises(RunDirError, match=r"asked \[\{.*\"horizon\":6"):
+        evaluate(adhoc_protocol(BANDIT, {"horizon": 6}, 1, 1), "random", tmp_path, progress=False)
 
 
 KILL_SCRIPT = """

@@ -141,6 +141,14 @@ def test_schema_prints_the_json_schema_of_submission_yaml():
     assert schema["title"] == "SubmissionMeta" and "leakage" in schema["required"]
 
 
+def test_render_has_one_no_site_flag():
+    # A bool option named no_site used to show as "--no-site / --no-no-site".
+    result = CliRunner().invoke(_app(), ["leaderboard", "render", "--help"], terminal_width=200)
+    assert "--no-site" in result.output and "--no-no-site" not in result.output
+    refused = run("leaderboard", "render", "--no-no-site")
+    assert refused.exit_code == 2 and "No such option" in refused.output
+
+
 def test_check_frozen_passes_on_this_checkout():
     if not (REPO_ROOT / ".git").exists():
         pytest.skip("not a git checkout")
