@@ -310,3 +310,33 @@ def test_an_interrupted_eval_says_how_to_resume(tmp_path, monkeypatch):
     said = " ".join(result.output.split())
     assert f"Interrupted: the episodes finished so far are in {out / 'episodes.jsonl'}" in said
     assert "run the same command again to resume" in said
+
+
+def _eval_against_failing_endpoint(tmp_path, failures: int):
+    with ScriptedEndpoint() as endpoint:
+        endpoint.fail_next(failures, status=503)
+        return runner.invoke(
+            app,
+            [
+                "eval", "envsuite/Bandit-v0", "--agent", "openai:scripted",
+                "--base-url", endpoint.base_url, "--agent-option", "max_retries=0",
+                "--agent-option", "backoff_s=0.001", "--episodes", "2", "--set", "horizon=3",
+                "--out", str(tmp_path / "r"), "--no-progress",
+            ],
+        )  # fmt: skip
+
+
+def test_eval_fails_when_every_episode_hit_an_infra_error(tmp_path):
+    # each episode tries three times (max_infra_retries=2), one request each: 6 failures
+    result = _eval_against_failing_endpoint(tmp_path, failures=6)
+    assert result.exit_code == 1, result.output
+    message = " ".join(result.output.split())
+    assert "every episode (2) hit an infrastructure error" in message and "HTTP 503" in message
+    assert "Traceback" not in result.output
+    assert len(read_records(tmp_path / "r" / "episodes.jsonl")) == 2
+
+
+def test_eval_warns_but_succeeds_when_some_episodes_hit_infra_errors(tmp_path):
+    result = _eval_against_failing_endpoint(tmp_path, failures=3)
+    assert result.exit_code == 0, result.output
+    assert "1 episode(s) hit infra errors" in result.output

@@ -13,7 +13,13 @@ from rich.table import Table
 from envsuite.cli.console import line, print_table, stderr, stdout
 from envsuite.cli.env_kwargs import SetOption, parse_assignments, parse_value
 from envsuite.cli.env_target_options import refuse_env_target_options
-from envsuite.cli.exits import USAGE, exit_with, reports_errors, resumable_on_interrupt
+from envsuite.cli.exits import (
+    USAGE,
+    exit_with,
+    report_infra_errors,
+    reports_errors,
+    resumable_on_interrupt,
+)
 from envsuite.cli.extras import extra_installed
 from envsuite.cli.info import make_env
 from envsuite.errors import MISSING_EXTRA, MissingExtraError
@@ -225,9 +231,7 @@ def _print_summary(result: RunResult, protocol: TaskProtocol) -> None:
         table.add_row(labels[key], *_row(key, by_task[key], ks))
     print_table(console, table)
     line(console, f"records: {result.run_dir / 'episodes.jsonl'}")
-    errors = sum(record.infra_error is not None for record in result.records)
-    if errors:
-        line(stderr(), f"{errors} episode(s) hit infra errors (kept apart from results)", "yellow")
+    report_infra_errors([record.infra_error for record in result.records], result.run_dir)
 
 
 def _row(key: Any, records: list[EpisodeRecord], ks: list[int]) -> list[str]:

@@ -88,6 +88,32 @@ def resumable_on_interrupt(run_dir: Path) -> Iterator[None]:
         raise typer.Exit(INTERRUPTED) from None
 
 
+def report_infra_errors(infra_errors: list[str | None], run_dir: Path) -> None:
+    """Warn about episodes that hit infrastructure errors; fail if every episode did.
+
+    Such episodes are kept apart from the results, so a run whose every episode failed
+    measured nothing (an unreachable model endpoint, a sandbox that never starts): it ends
+    with :data:`FAILURE` and the first error, where it used to exit 0 with empty tables.
+
+    Args:
+        infra_errors: Each recorded episode's ``infra_error`` (``None`` for one that ran).
+        run_dir: The run directory, named in the message.
+    """
+    failed = [error for error in infra_errors if error is not None]
+    if not failed:
+        return
+    if len(failed) < len(infra_errors):
+        message = f"{len(failed)} episode(s) hit infra errors (kept apart from results)"
+        line(stderr(), message, "yellow")
+        return
+    exit_with(
+        f"every episode ({len(failed)}) hit an infrastructure error, so nothing was measured; "
+        f"the first: {failed[0]}. They are recorded in {Path(run_dir) / 'episodes.jsonl'} "
+        "and count as done: fix the cause and run again into a new --out.",
+        FAILURE,
+    )
+
+
 def reports_errors(command: Callable[P, R]) -> Callable[P, R]:
     """Wrap a command so envsuite's expected errors end it with a message, not a traceback.
 

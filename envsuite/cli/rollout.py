@@ -18,7 +18,13 @@ from envsuite.cli.console import line, print_table, stderr, stdout
 from envsuite.cli.env_kwargs import SetOption, parse_assignments
 from envsuite.cli.env_target_options import refuse_env_target_options
 from envsuite.cli.evaluate import _is_protocol, _options, check_extras
-from envsuite.cli.exits import USAGE, exit_with, reports_errors, resumable_on_interrupt
+from envsuite.cli.exits import (
+    USAGE,
+    exit_with,
+    report_infra_errors,
+    reports_errors,
+    resumable_on_interrupt,
+)
 from envsuite.cli.info import make_env
 from envsuite.evaluation.protocol import TaskProtocol
 from envsuite.evaluation.rollout import (
@@ -237,6 +243,4 @@ def _print_summary(result: RolloutResult) -> None:
     print_table(console, table)
     line(console, f"records: {result.run_dir / 'episodes.jsonl'}")
     line(console, f"transcripts: {result.transcripts_path}")
-    errors = sum(record.infra_error is not None for record in result.records)
-    if errors:
-        line(stderr(), f"{errors} episode(s) hit infra errors (kept apart from results)", "yellow")
+    report_infra_errors([record.infra_error for record in result.records], result.run_dir)
