@@ -1,9 +1,8 @@
 """The drone envs fly the same bits whatever kernels OpenBLAS and numpy pick for the CPU.
 
-OpenBLAS picks its kernels per CPU, or as ``OPENBLAS_CORETYPE`` says, and its kernels round
-dot products, matrix products and inverses differently; numpy picks SIMD loops per CPU
-(``NPY_DISABLE_CPU_FEATURES`` turns them off), and glibc picks FMA builds of its maths
-functions (``GLIBC_TUNABLES``). Short episodes of every path through the controllers and
+OpenBLAS, numpy and glibc pick their kernels per CPU (see
+:mod:`envsuite.testing.cpu_kernels`), and OpenBLAS's round dot products, matrix products
+and inverses differently. Short episodes of every path through the controllers and
 the task rewards (CTBR on the fast and the general path, PID on the explicit dynamics, a
 velocity set-point with ground effect, Waypoints, Gate, a swarm) run in one subprocess per
 choice of kernels, and their digests must all agree. Before the drone family did its small
@@ -13,12 +12,8 @@ PID, Waypoints and Gate digests differed between the Haswell and SkylakeX kernel
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -27,7 +22,7 @@ import pytest
 if os.environ.get("ENVSUITE_REQUIRE_ALL_EXTRAS") != "1":
     pytest.importorskip("pybullet")
 
-import envsuite
+from envsuite.testing.cpu_kernels import outputs_under_kernels
 
 # (env id, kwargs, seed, action size, steps)
 CASES: list[tuple[str, dict[str, Any], int, int, int]] = [
@@ -84,62 +79,9 @@ print(json.dumps(digests))
 """
 
 
-def numpy_cpu_dispatch() -> tuple[dict[str, bool], list[str]]:
-    """numpy's view of the CPU and the SIMD targets it can pick among at run time."""
-    for name in ("numpy._core._multiarray_umath", "numpy.core._multiarray_umath"):  # 2, then 1
-        try:
-            umath = importlib.import_module(name)
-        except ImportError:
-            continue
-        return dict(umath.__cpu_features__), list(umath.__cpu_dispatch__)
-    return {}, []
-
-
-def kernel_choices() -> dict[str, dict[str, str | None]]:
-    """Environment changes, by name, that make OpenBLAS, numpy or glibc pick other kernels.
-
-    Only OpenBLAS core types this CPU can run are forced (forcing one it cannot run
-    would crash with an illegal instruction).
-    """
-    features, dispatched = numpy_cpu_dispatch()
-    choices: dict[str, dict[str, str | None]] = {"openblas-own-choice": {"OPENBLAS_CORETYPE": None}}
-    for core, needs in (("Haswell", "AVX2"), ("SkylakeX", "AVX512F"), ("Sandybridge", "AVX")):
-        if features.get(needs):
-            choices[f"openblas-{core}"] = {"OPENBLAS_CORETYPE": core}
-    found = [name for name in dispatched if features.get(name)]
-    if found:  # numpy's SIMD loops off: its baseline build only
-        choices["numpy-baseline"] = {"NPY_DISABLE_CPU_FEATURES": " ".join(found)}
-    choices["glibc-without-fma"] = {"GLIBC_TUNABLES": "glibc.cpu.hwcaps=-AVX2,-FMA,-AVX512F"}
-    return choices
-
-
 def test_drone_transcripts_do_not_depend_on_the_cpus_kernels() -> None:
-    root = str(Path(envsuite.__file__).resolve().parent.parent)
-    cases = json.dumps(CASES)
-    running = {}
-    for name, changes in kernel_choices().items():
-        environment = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
-        environment["PYTHONPATH"] = os.pathsep.join(
-            [root, *filter(None, [os.environ.get("PYTHONPATH")])]
-        )
-        for key, value in changes.items():
-            if value is None:
-                environment.pop(key, None)
-            else:
-                environment[key] = value
-        running[name] = subprocess.Popen(
-            [sys.executable, "-c", CHILD],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=environment,
-        )
-    digests = {}
-    for name, process in running.items():
-        out, err = process.communicate(cases, timeout=300)
-        assert process.returncode == 0, f"{name}: {err}"
-        digests[name] = json.loads(out)
+    outputs = outputs_under_kernels(CHILD, json.dumps(CASES))
+    digests = {name: json.loads(out) for name, out in outputs.items()}
     reference_name, reference = next(iter(digests.items()))
     assert np.shape(reference) == (len(CASES),)
     differing = {
