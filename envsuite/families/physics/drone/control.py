@@ -25,13 +25,7 @@ from numpy.typing import ArrayLike
 
 from envsuite.families.physics.drone.models import GRAVITY, QuadModel
 from envsuite.families.physics.drone.rotations import cross, rotation_matrix
-from envsuite.families.physics.drone.vector_math import (
-    dot3,
-    inverse,
-    matvec_columns,
-    norm3,
-    transpose_times3,
-)
+from envsuite.families.physics.drone.vector_math import dot3, inverse, norm3, transpose_times3
 
 
 @dataclasses.dataclass(frozen=True)
@@ -229,18 +223,22 @@ def allocate(
 ) -> np.ndarray:
     """Motor RPMs for a thrust and body torques, giving up yaw torque first if saturated.
 
-    Each motor's command is summed thrust, roll, then pitch term, as
-    :meth:`RateController.motor_speeds_single` does: both give the same floats.
+    In plain floats: each motor's command is summed thrust, roll, then pitch term, as
+    :meth:`RateController.motor_speeds_single` does, and both give the same floats (a BLAS
+    product here would round per CPU, and numpy's calls cost more than this arithmetic).
     """
-    base = matvec_columns(mixer_inverse[:, :3], (thrust, torque[0], torque[1]))
-    yaw = mixer_inverse[:, 3] * torque[2]
+    tx, ty, tz = float(torque[0]), float(torque[1]), float(torque[2])
+    rows = mixer_inverse.tolist()
+    base = [m[0] * thrust + m[1] * tx + m[2] * ty for m in rows]
+    yaw = [m[3] * tz for m in rows]
     scale = 1.0
-    for low_room, high_room, part in zip(-base, max_rpm_squared - base, yaw, strict=True):
-        if part > 0.0 and high_room < part * scale:
-            scale = max(high_room / part, 0.0)
-        elif part < 0.0 and low_room > part * scale:
-            scale = max(low_room / part, 0.0)
-    return np.sqrt(np.clip(base + scale * yaw, 0.0, max_rpm_squared))
+    for command, part in zip(base, yaw, strict=True):
+        if part > 0.0 and max_rpm_squared - command < part * scale:
+            scale = max((max_rpm_squared - command) / part, 0.0)
+        elif part < 0.0 and -command > part * scale:
+            scale = max(-command / part, 0.0)
+    wanted = [command + scale * part for command, part in zip(base, yaw, strict=True)]
+    return np.sqrt(np.clip(wanted, 0.0, max_rpm_squared))
 
 
 class RateController:
