@@ -320,7 +320,9 @@ class ExpertsEnv(EnvsuiteEnv[Any, Any, np.ndarray]):
         losses = self.round_losses()
         if play is None:
             play = np.eye(self.num_actions)[int(np.argmax(losses))]
-        loss = float(play @ losses)
+        # Elementwise, then numpy's own sum: ``play @ losses`` would go through OpenBLAS,
+        # whose kernels (picked per CPU) round the sum differently.
+        loss = float((play * losses).sum())
         previous_regret = self.cumulative_regret
         self.cumulative_losses += losses
         self.agent_loss += loss

@@ -37,6 +37,7 @@ from envsuite.families.physics.drone.control import GeometricController, RateCon
 from envsuite.families.physics.drone.dynamics import FlightState, OnboardLoop
 from envsuite.families.physics.drone.models import QuadModel
 from envsuite.families.physics.drone.rotations import rotation_matrix
+from envsuite.families.physics.drone.vector_math import norm3
 
 ACTION_TYPES = ("rpm", "one_d_rpm", "pid", "vel", "ctbr")
 ACTION_SIZES = {"rpm": 4, "one_d_rpm": 1, "pid": 3, "vel": 4, "ctbr": 4}
@@ -221,7 +222,7 @@ class ActionMapper:
             velocity = np.zeros(3)
         else:
             direction = np.asarray(values[:3])
-            norm = float(np.linalg.norm(direction))
+            norm = norm3(direction)
             unit = direction / norm if norm > 1e-9 else np.zeros(3)
             velocity = unit * abs(values[3]) * self.model.speed_limit
             target = position
@@ -277,7 +278,7 @@ class ActionMapper:
             action = np.clip((target + lead - position) / PID_STEP, -1.0, 1.0)
         elif kind == "vel":
             wanted = target_velocity + ORACLE_VELOCITY_GAIN * (target - position)
-            speed = float(np.linalg.norm(wanted))
+            speed = norm3(wanted)
             limit = self.model.speed_limit
             action = np.zeros(4)
             if speed > 1e-9:

@@ -25,6 +25,7 @@ from numpy.typing import ArrayLike
 
 from envsuite.families.physics.drone.models import GRAVITY, QuadModel
 from envsuite.families.physics.drone.rotations import cross, rotation_matrix
+from envsuite.families.physics.drone.vector_math import dot3, inverse, norm3, transpose_times3
 
 
 @dataclasses.dataclass(frozen=True)
@@ -70,7 +71,7 @@ class GeometricController:
         self.dt = float(dt)
         self.gains = gains or ControllerGains()
         self.inertia = np.asarray(model.inertia, dtype=np.float64)
-        self.mixer_inverse = np.linalg.inv(model.mixer())
+        self.mixer_inverse = inverse(model.mixer())
         self.max_rpm_squared = model.max_rpm**2
         self.kp = np.asarray(self.gains.position)
         self.kd = np.asarray(self.gains.velocity)
@@ -116,17 +117,29 @@ class GeometricController:
     def attitude_errors(
         self, quaternion: np.ndarray, force: np.ndarray, yaw: float
     ) -> tuple[np.ndarray, float, np.ndarray]:
-        """Rotation matrix, collective thrust along the current body z, attitude error e_R."""
+        """Rotation matrix, collective thrust along the current body z, attitude error e_R.
+
+        The products are written out (:mod:`~envsuite.families.physics.drone.vector_math`),
+        not left to numpy's BLAS, so that they round alike on every CPU.
+        """
         rotation = rotation_matrix(quaternion)
-        z_desired = force / max(float(np.linalg.norm(force)), 1e-9)
+        z_desired = force / max(norm3(force), 1e-9)
         x_course = np.array([math.cos(yaw), math.sin(yaw), 0.0])
         y_desired = cross(z_desired, x_course)
-        y_desired /= max(float(np.linalg.norm(y_desired)), 1e-9)
+        y_desired /= max(norm3(y_desired), 1e-9)
         x_desired = cross(y_desired, z_desired)
-        desired = np.stack([x_desired, y_desired, z_desired], axis=1)
-        thrust = float(force @ rotation[:, 2])
-        difference = desired.T @ rotation - rotation.T @ desired
-        error = 0.5 * np.array([difference[2, 1], difference[0, 2], difference[1, 0]])
+        xd, yd, zd = x_desired.tolist(), y_desired.tolist(), z_desired.tolist()
+        xb, yb, zb = rotation.T.tolist()  # the body axes in the world frame: R's columns
+        thrust = float(dot3(force, zb))
+        # Entry (i, j) of R_dᵀR is desired axis i · body axis j, and RᵀR_d is its transpose:
+        # the vee of their difference takes entries (2, 1), (0, 2) and (1, 0).
+        error = 0.5 * np.array(
+            [
+                dot3(zd, yb) - dot3(zb, yd),
+                dot3(xd, zb) - dot3(xb, zd),
+                dot3(yd, xb) - dot3(yb, xd),
+            ]
+        )
         return rotation, thrust, error
 
     def compute(
@@ -164,7 +177,8 @@ class GeometricController:
         rotation, thrust, error = self.attitude_errors(
             np.asarray(quaternion, dtype=np.float64), force, target_yaw
         )
-        rates = rotation.T @ np.asarray(angular_velocity, dtype=np.float64)
+        omega = np.asarray(angular_velocity, dtype=np.float64).tolist()
+        rates = np.array(transpose_times3(rotation.tolist(), omega))  # body rates Rᵀω
         torque = self.inertia * (-self.k_attitude * error - self.k_rate * rates) + cross(
             rates, self.inertia * rates
         )
@@ -207,16 +221,24 @@ class GeometricController:
 def allocate(
     mixer_inverse: np.ndarray, max_rpm_squared: float, thrust: float, torque: np.ndarray
 ) -> np.ndarray:
-    """Motor RPMs for a thrust and body torques, giving up yaw torque first if saturated."""
-    base = mixer_inverse[:, :3] @ np.array([thrust, torque[0], torque[1]])
-    yaw = mixer_inverse[:, 3] * torque[2]
+    """Motor RPMs for a thrust and body torques, giving up yaw torque first if saturated.
+
+    In plain floats: each motor's command is summed thrust, roll, then pitch term, as
+    :meth:`RateController.motor_speeds_single` does, and both give the same floats (a BLAS
+    product here would round per CPU, and numpy's calls cost more than this arithmetic).
+    """
+    tx, ty, tz = float(torque[0]), float(torque[1]), float(torque[2])
+    rows = mixer_inverse.tolist()
+    base = [m[0] * thrust + m[1] * tx + m[2] * ty for m in rows]
+    yaw = [m[3] * tz for m in rows]
     scale = 1.0
-    for low_room, high_room, part in zip(-base, max_rpm_squared - base, yaw, strict=True):
-        if part > 0.0 and high_room < part * scale:
-            scale = max(high_room / part, 0.0)
-        elif part < 0.0 and low_room > part * scale:
-            scale = max(low_room / part, 0.0)
-    return np.sqrt(np.clip(base + scale * yaw, 0.0, max_rpm_squared))
+    for command, part in zip(base, yaw, strict=True):
+        if part > 0.0 and max_rpm_squared - command < part * scale:
+            scale = max((max_rpm_squared - command) / part, 0.0)
+        elif part < 0.0 and -command > part * scale:
+            scale = max(-command / part, 0.0)
+    wanted = [command + scale * part for command, part in zip(base, yaw, strict=True)]
+    return np.sqrt(np.clip(wanted, 0.0, max_rpm_squared))
 
 
 class RateController:
@@ -236,7 +258,7 @@ class RateController:
     def __init__(self, model: QuadModel, gain: Sequence[float] = (60.0, 60.0, 30.0)) -> None:
         self.inertia = np.asarray(model.inertia, dtype=np.float64)
         self.gain = np.asarray(gain, dtype=np.float64)
-        self.mixer_inverse = np.linalg.inv(model.mixer())
+        self.mixer_inverse = inverse(model.mixer())
         self.max_rpm_squared = model.max_rpm**2
         self.damping: list[float] = (self.inertia * self.gain).tolist()
         self.inertia_diagonal: list[float] = self.inertia.tolist()
@@ -251,7 +273,7 @@ class RateController:
         """:meth:`motor_speeds` for one drone, in scalar Python (the per-physics-step path).
 
         The same control law and allocation as :meth:`motor_speeds` and :func:`allocate`,
-        equal to them up to floating-point rounding. The drone envs' CTBR fast path
+        the same operations in the same order: the same floats. The drone envs' CTBR fast path
         (:meth:`FlightDynamics.advance_single_rates
         <envsuite.families.physics.drone.dynamics.FlightDynamics.advance_single_rates>`)
         runs this law written out inline, bit for bit.

@@ -43,6 +43,7 @@ from envsuite.families.physics.drone.rotations import (
     integrate_quaternion,
     rotation_matrix,
 )
+from envsuite.families.physics.drone.vector_math import matvec_columns, times3
 from envsuite.families.physics.drone.wind import Wind, WindConfig
 from envsuite.families.physics.drone.world import DroneWorld, pybullet_module
 
@@ -236,12 +237,12 @@ class FlightDynamics:
             velocity, angular = _GET_VELOCITY(body, cid)
             return position, quaternion, velocity, angular
         state = self.explicit
-        rotation = rotation_matrix(state.quaternion[drone])
+        rotation = rotation_matrix(state.quaternion[drone]).tolist()
         return (
             state.position[drone].tolist(),
             state.quaternion[drone].tolist(),
             state.velocity[drone].tolist(),
-            (rotation @ self.body_rates[drone]).tolist(),
+            list(times3(rotation, self.body_rates[drone].tolist())),  # world frame: R ω_body
         )
 
     # -- stepping ----------------------------------------------------------------------
@@ -416,8 +417,8 @@ class FlightDynamics:
                 self.model, self.parameters.kf, squared, state.position, rotations
             )
             force[:, 2] += extra.sum(axis=1)
-            torque[:, 0] += extra @ self.motor_xy[:, 1]
-            torque[:, 1] -= extra @ self.motor_xy[:, 0]
+            torque[:, 0] += matvec_columns(extra, self.motor_xy[:, 1].tolist())
+            torque[:, 1] -= matvec_columns(extra, self.motor_xy[:, 0].tolist())
         if "drag" in self.effects:
             force += aerodynamics.drag_force(self.model, self.rpm, state.velocity, rotations)
         world_force = np.zeros((self.count, 3))

@@ -15,6 +15,7 @@ from envsuite.families.physics.drone.drone_env import CRASH_PENALTY, DroneEnv, S
 from envsuite.families.physics.drone.models import get_model
 from envsuite.families.physics.drone.observations import DEFAULT_IMAGE_SIZE
 from envsuite.families.physics.drone.rotations import quaternion_from_euler
+from envsuite.families.physics.drone.vector_math import distance3, dot3, norm3
 
 #: Reward per metre of progress towards the next gate.
 PROGRESS_REWARD = 5.0
@@ -284,7 +285,7 @@ class DroneGateEnv(DroneEnv):
             self.world.place(self.world.gates[gate], point.tolist(), quaternion)
         self.passed = 0
         self.previous_position = start.copy()
-        self.previous_distance = float(np.linalg.norm(self.centres[0] - start))
+        self.previous_distance = distance3(self.centres[0], start)
         self.start_yaw = float(self.headings[0])
         return start, self.start_yaw
 
@@ -314,12 +315,12 @@ class DroneGateEnv(DroneEnv):
     def _crossing(self, gate: int, start: np.ndarray, end: np.ndarray) -> str | None:
         """``"pass"``, ``"frame"`` or None for the segment start→end and one gate."""
         centre, normal = self.centres[gate], self.normals[gate]
-        before = float((start - centre) @ normal)
-        after = float((end - centre) @ normal)
+        before = float(dot3(start - centre, normal))
+        after = float(dot3(end - centre, normal))
         if (before < 0.0) == (after < 0.0):
             return None
         point = start + (end - start) * (before / (before - after))
-        lateral = abs(float((point - centre) @ np.array([-normal[1], normal[0], 0.0])))
+        lateral = abs(float(dot3(point - centre, (-normal[1], normal[0], 0.0))))
         vertical = abs(float(point[2] - centre[2]))
         radius = self.model.collision_radius
         inner = 0.5 * self.gate_opening - radius
@@ -343,12 +344,10 @@ class DroneGateEnv(DroneEnv):
                 self.passed += 1
                 reward += GATE_REWARD
                 if self.passed < self.num_gates:
-                    self.previous_distance = float(
-                        np.linalg.norm(self.centres[self.passed] - position)
-                    )
+                    self.previous_distance = distance3(self.centres[self.passed], position)
         self.previous_position = position
         index = min(self.passed, self.num_gates - 1)
-        distance = float(np.linalg.norm(self.centres[index] - position))
+        distance = distance3(self.centres[index], position)
         if self.passed < self.num_gates:
             reward += PROGRESS_REWARD * (self.previous_distance - distance)
             self.previous_distance = distance
@@ -380,14 +379,14 @@ class DroneGateEnv(DroneEnv):
         index = min(self.passed, self.num_gates - 1)
         centre, normal = self.centres[index], self.normals[index]
         position = self.previous_position
-        along = float((position - centre) @ normal)
-        offset = float(np.linalg.norm((position - centre) - along * normal))
+        along = float(dot3(position - centre, normal))
+        offset = norm3((position - centre) - along * normal)
         beyond = centre + EXIT * normal
         if along < 0.0 and offset * EXIT / (EXIT - along) < 0.25 * self.gate_opening:
             target = beyond
         else:
             target = centre - APPROACH * normal
-        reach = float(np.linalg.norm(target - position))
+        reach = distance3(target, position)
         if reach > CARROT:
             target = position + (target - position) * (CARROT / reach)
         # The heading is held: a drone flies sideways as well as forwards.

@@ -14,6 +14,7 @@ from envsuite.families.physics.drone.drone_env import CRASH_PENALTY, DroneEnv, S
 from envsuite.families.physics.drone.models import get_model
 from envsuite.families.physics.drone.observations import DEFAULT_IMAGE_SIZE
 from envsuite.families.physics.drone.trajectories import MinimumJerkPath, random_waypoints
+from envsuite.families.physics.drone.vector_math import distance3
 
 #: Rate at which the per-step reward falls with the tracking error (1/m).
 REWARD_SHARPNESS = 4.0
@@ -188,11 +189,11 @@ class DroneWaypointsEnv(DroneEnv):
         """Reward by tracking error; count waypoints; end with the reference or a crash."""
         position = np.asarray(state[0])
         reference, _, _ = self._reference(self.steps)
-        error = float(np.linalg.norm(reference - position))
+        error = distance3(reference, position)
         self.error_sum += error
         if self.reached < self.num_waypoints:
             waypoint = self.waypoints[self.reached]
-            if float(np.linalg.norm(waypoint - position)) <= self.waypoint_radius:
+            if distance3(waypoint, position) <= self.waypoint_radius:
                 self.reached += 1
         info: dict[str, Any] = {"tracking_error": error, "waypoints_reached": self.reached}
         if self.crashed(state) is not None:

@@ -1,19 +1,25 @@
 """Golden transcripts of the single-drone envs: fixed seeds and actions, every value pinned.
 
-The digests were taken on the tree before issue 19's shortcuts (the base step's action test
-and type conversions, the checking wrappers skipped on reset, the drone step's direct calls)
-and must not move. The scripts hold malformed actions (NaN, a list, text, a wrong shape,
-None: penalised steps with the motors stopped), out-of-range values (clipped), float64 and
-integer arrays, and reach the time limit or a crash, in the fast paths (RPM, one-D RPM) and
-the general ones (action buffer, randomised dynamics and wind, a target held).
+The digests of the RPM, one-D RPM, action-buffer, randomised-dynamics-and-wind and
+held-target cases were taken on the tree before issue 19's shortcuts (the base step's action
+test and type conversions, the checking wrappers skipped on reset, the drone step's direct
+calls) and must not move. The scripts hold malformed actions (NaN, a list, text, a wrong
+shape, None: penalised steps with the motors stopped), out-of-range values (clipped),
+float64 and integer arrays, and reach the time limit or a crash, in the fast paths (RPM,
+CTBR, one-D RPM) and the general ones (action buffer, explicit dynamics with PID,
+randomised dynamics and wind, drag, Waypoints and Gate).
 
-Only cases whose bits do not depend on the CPU are pinned. The rate-controller paths (CTBR,
-PID, and Waypoints and Gate, whose defaults fly through it) take small dot products, norms
-and 3x3 products through numpy's OpenBLAS, whose kernels (picked per CPU, or by
-``OPENBLAS_CORETYPE``) round differently: their digests taken with the Haswell kernels
-failed in the fresh-machine container, where OpenBLAS picked SkylakeX on the same machine.
-They are not pinned here; their agreement with the raw loops is checked in process by
-``tests/benchmarks/test_drone_speed.py``.
+The bits do not depend on the CPU. The rate-controller paths (CTBR, PID) and the Waypoints
+and Gate rewards once took their small dot products, norms, 3×3 products and the mixer's
+inverse through numpy's OpenBLAS, whose kernels (picked per CPU, or by
+``OPENBLAS_CORETYPE``) round differently, so their digests taken with the Haswell kernels
+failed where OpenBLAS picked SkylakeX. The drone family now does that arithmetic in plain
+floats in a fixed order (:mod:`envsuite.families.physics.drone.vector_math`);
+``test_cpu_independence.py`` runs drone episodes under several kernel choices and checks
+they agree. The CTBR, PID and drag digests were renewed with that change (its rounding
+differs from the old kernels'); the Waypoints and Gate cases (RPM actions: only their
+rewards' norms and dot products went through OpenBLAS) kept the digests taken with the
+Haswell kernels, whose short sums rounded as the plain floats do in these episodes.
 """
 
 from __future__ import annotations
@@ -56,6 +62,20 @@ CASES: list[tuple[str, dict[str, Any], int, tuple[int, int, float], str]] = [
     (HOVER, {}, 4, (2, 4, 1.0), "15d11149cb3803bb1521e1ba649dd996c0784a8c0a2f7e2ca4ff7d02e1f650ff"),
     (
         HOVER,
+        {"action_type": "ctbr", "episode_len_sec": 1.0},
+        5,
+        (3, 4, 0.2),
+        "879f3454d55ed09878d55590110468f8d69deb96891cd667ea2c81d07592ff95",
+    ),
+    (
+        HOVER,
+        {"action_type": "ctbr"},
+        6,
+        (4, 4, 1.0),
+        "4fb80064771fdf456d385df707fc6b3ad880d85c986509cfde1209c84d177e3e",
+    ),
+    (
+        HOVER,
         {"action_type": "one_d_rpm", "episode_len_sec": 1.0},
         7,
         (5, 1, 0.1),
@@ -70,10 +90,24 @@ CASES: list[tuple[str, dict[str, Any], int, tuple[int, int, float], str]] = [
     ),
     (
         HOVER,
+        {"physics": "dyn", "action_type": "pid", "episode_len_sec": 1.0},
+        9,
+        (7, 3, 0.5),
+        "7357475dcdea07f5111db89f1e46b4a78ce2f3258f8686680e055f838e601504",
+    ),
+    (
+        HOVER,
         {"domain_randomization": True, "wind": True, "episode_len_sec": 1.0},
         10,
         (8, 4, 0.1),
         "47416049d77f24a6a8dd1d1f506a5e055a1d88fd77983e87c5d0ccefd510fe05",
+    ),
+    (
+        HOVER,
+        {"action_type": "ctbr", "physics": "pyb_drag", "episode_len_sec": 1.0},
+        11,
+        (9, 4, 0.2),
+        "26442cc9f6625a75d2fc3541a1e10abc4eb3ea6fa154ef10270b5c5af5729e69",
     ),
     (
         HOVER,
@@ -86,6 +120,20 @@ CASES: list[tuple[str, dict[str, Any], int, tuple[int, int, float], str]] = [
         12,
         (10, 4, 0.05),
         "dfab478c3da85a2ef263bd0a57bd65f51a755c02cf14a6b3528981b8121c065a",
+    ),
+    (
+        "envsuite/DroneWaypoints-v0",
+        {},
+        13,
+        (11, 4, 0.1),
+        "911f57f52589c1d9f16e305c54148d8399d6ccf6ef5cb998b2ac731e666f69e9",
+    ),
+    (
+        "envsuite/DroneGate-v0",
+        {},
+        14,
+        (12, 4, 0.1),
+        "9019d744f3054341bd289bab41b74d23528831a14774fb1bcfad58be5e527f94",
     ),
 ]
 
