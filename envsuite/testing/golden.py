@@ -8,7 +8,9 @@ observation and info and, for every action of the script, the action and the ful
 arrays by dtype, shape and bytes, so no precision is lost). Stepping stops early when an
 episode ends, so a script may hold more actions than the episode takes. A turn-based
 (PettingZoo AEC) env's script is played by whichever agent is to move; its rows hold every
-agent's view after each action.
+agent's view after each action. A simultaneous-move (Parallel) spec is played in the AEC
+form ``envsuite.make`` gives it, or, with ``parallel=True`` in the kwargs, by one joint
+action (a dict by agent) per step until every agent is done.
 
 Example::
 
@@ -34,8 +36,9 @@ def transcript_rows(
     import envsuite
 
     env = envsuite.make(env_id, **dict(kwargs))
-    if envsuite.spec(env_id).api == "aec":
-        return _aec_rows(env, seed, actions)
+    api = envsuite.spec(env_id).api
+    if api == "aec" or (api == "parallel" and not kwargs.get("parallel", False)):
+        return _aec_rows(env, seed, actions)  # a Parallel spec is made in its AEC form
     try:
         observation, info = env.reset(seed=seed)
         rows = [canonical_json(["reset", _plain(observation), _plain(info)])]
@@ -43,11 +46,18 @@ def transcript_rows(
             observation, reward, terminated, truncated, info = env.step(action)
             step = [action, observation, reward, terminated, truncated, info]
             rows.append(canonical_json(_plain(step)))
-            if terminated or truncated:
+            if _episode_over(terminated, truncated):
                 break
     finally:
         env.close()
     return rows
+
+
+def _episode_over(terminated: Any, truncated: Any) -> bool:
+    """Whether an episode has ended: for a Parallel env (flags per agent), every agent's."""
+    if isinstance(terminated, Mapping):
+        return all(terminated[agent] or truncated.get(agent, False) for agent in terminated)
+    return bool(terminated or truncated)
 
 
 def _aec_rows(env: Any, seed: int, actions: Sequence[Any]) -> list[str]:
