@@ -187,9 +187,7 @@ class ContextualBanditEnv(EnvsuiteEnv[Any, Any, int]):
     ) -> tuple[Any, dict[str, Any]]:
         """Draw a new instance and show the instructions and the first context."""
         self.theta, self.contexts, self.noise = self.draw_instance()
-        # numpy's own loops (einsum without ``optimize``), not ``contexts @ theta.T``:
-        # OpenBLAS's kernels, picked per CPU, round the products differently.
-        self.means = np.einsum("td,kd->tk", self.contexts, self.theta, optimize=False)
+        self.means = self.contexts @ self.theta.T
         self._reset_counters()
         self.text = self.instructions()
         info: dict[str, Any] = {"t": 0, "next_context": self.contexts[0].tolist()}
