@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import reprlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
@@ -250,8 +250,7 @@ class TraceCollector:
         """The trace: one :class:`~envsuite.records.Step` per step kept, in order."""
         actions = self._actions
         # The stored form of the waiting actions: only a long str can differ from itself.
-        kinds = set(map(type, actions))
-        if str in kinds and (len(kinds) > 1 or max(map(len, actions)) * 4 > MAX_TRACE_ACTION_BYTES):
+        if _has_long_str(actions):
             actions = [
                 stored_action(action)
                 if type(action) is str and len(action) * 4 > MAX_TRACE_ACTION_BYTES
@@ -262,3 +261,20 @@ class TraceCollector:
             return shared_steps(actions, self._rewards)
         triples = zip(actions, self._rewards, self._probabilities, strict=True)
         return [trusted_step(action, reward, chance) for action, reward, chance in triples]
+
+
+def _has_long_str(actions: list[Any]) -> bool:
+    """Whether an action is a ``str`` that a step may not store as it is.
+
+    Asked of the distinct actions (a trace repeats a few), which equal ones stand for:
+    equal strs have the same length, and a kept action is never a subclass of ``str``
+    (the immutable ones are exact, a stored one plain JSON).
+    """
+    distinct: Iterable[Any]
+    try:
+        distinct = set(actions)
+    except TypeError:  # an unhashable stored action (a list, a dict): each one is asked
+        distinct = actions
+    return any(
+        type(action) is str and len(action) * 4 > MAX_TRACE_ACTION_BYTES for action in distinct
+    )
