@@ -133,7 +133,6 @@ class TraceCollector:
         series_of: tuple[tuple[str, list[Any]], ...] = tuple((key, []) for key in self._curve_keys)
         curves = self.curves
         immutable = _IMMUTABLE_ACTIONS
-        observe = self._observe_each(series_of)
 
         def trace_only(
             nobody: None,
@@ -148,13 +147,13 @@ class TraceCollector:
             rewards(reward)
 
         if not (self._record_trace and self._probability is None):
-            return observe
+            return self._observe_each(series_of)
         if not series_of:
             return trace_only
         if len(series_of) == 2:
             return self._trace_and_two_curves(series_of)
         if len(series_of) > 2:
-            return observe
+            return self._observe_each(series_of)
         key, series = series_of[0]
         add = series.append
 
