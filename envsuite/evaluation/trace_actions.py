@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import reprlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -265,15 +265,16 @@ class TraceCollector:
 def _has_long_str(actions: list[Any]) -> bool:
     """Whether an action is a ``str`` that a step may not store as it is.
 
-    Asked of the distinct actions (a trace repeats a few), which equal ones stand for:
-    equal strs have the same length, and a kept action is never a subclass of ``str``
-    (the immutable ones are exact, a stored one plain JSON).
+    When every action is of an exact immutable builtin type, whose values hash and compare
+    without running any code of the agent's, the distinct actions stand for the rest (equal
+    strs have the same length; a trace repeats a few actions); otherwise (a stored list or
+    dict, or a subclass of str an agent slipped in through an enum's value) each action is
+    asked.
     """
-    distinct: Iterable[Any]
-    try:
-        distinct = set(actions)
-    except TypeError:  # an unhashable stored action (a list, a dict): each one is asked
-        distinct = actions
+    kinds = set(map(type, actions))
+    if str not in kinds:
+        return False
+    candidates = set(actions) if kinds <= _IMMUTABLE_ACTIONS else actions
     return any(
-        type(action) is str and len(action) * 4 > MAX_TRACE_ACTION_BYTES for action in distinct
+        type(action) is str and len(action) * 4 > MAX_TRACE_ACTION_BYTES for action in candidates
     )

@@ -129,3 +129,24 @@ def test_a_negative_zero_is_found_among_rewards_of_any_kind() -> None:
     assert not _has_negative_zero([])
     assert _has_negative_zero([10**400, -0.0])  # too big for a double: asked one by one
     assert _has_negative_zero([np.float32(-0.0)])
+
+
+def test_the_trace_runs_no_hash_of_an_agents_str_subclass() -> None:
+    import enum
+
+    hashed: list[str] = []
+
+    class Noisy(str):
+        def __hash__(self) -> int:
+            hashed.append(str(self))
+            return str.__hash__(self)
+
+    class Choice(enum.Enum):  # an enum's value passes into the stored action as it is
+        A = Noisy("a")
+
+    assert type(stored_action(Choice.A)) is Noisy
+    collector = TraceCollector(True, None, ())
+    _observe(collector, [(Choice.A, 1.0, {}), ("a", 0.0, {})])
+    hashed.clear()
+    assert collector.steps() == [trusted_step("a", 1.0, None), trusted_step("a", 0.0, None)]
+    assert hashed == []
