@@ -18,6 +18,7 @@ import json
 import math
 import struct
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from itertools import repeat
 from operator import getitem
 from pathlib import Path
@@ -168,7 +169,12 @@ def _has_negative_zero(rewards: Sequence[float]) -> bool:
     return False
 
 
-def shared_steps(actions: Sequence[Any], rewards: Sequence[float]) -> list[Step]:
+def shared_steps(
+    actions: Sequence[Any],
+    rewards: Sequence[float],
+    *,
+    action_types: AbstractSet[type] | None = None,
+) -> list[Step]:
     """The trusted steps (no probability) of a trace, each distinct step one shared object.
 
     ``[trusted_step(a, r, None) for a, r in zip(actions, rewards)]`` in value, equality and
@@ -182,12 +188,20 @@ def shared_steps(actions: Sequence[Any], rewards: Sequence[float]) -> list[Step]
     Steps are shared when every action is a ``str``, an ``int`` or None and no reward is
     ``-0.0`` (equal to ``0.0``, yet written differently); otherwise each is built on its own.
 
+    Args:
+        actions: The actions, in JSON form.
+        rewards: The rewards (``float``).
+        action_types: The set of the actions' exact types, when the caller has it already
+            (it spares a pass over the actions); None: found here.
+
     Raises:
         ValueError: ``actions`` and ``rewards`` differ in length.
     """
     if len(actions) != len(rewards):
         raise ValueError(f"{len(actions)} actions but {len(rewards)} rewards")
-    if _has_negative_zero(rewards) or not _SHAREABLE_ACTIONS.issuperset(map(type, actions)):
+    if action_types is None:
+        action_types = set(map(type, actions))
+    if _has_negative_zero(rewards) or not action_types <= _SHAREABLE_ACTIONS:
         return [trusted_step(a, r, None) for a, r in zip(actions, rewards, strict=True)]
     # Looked up in C rather than step by step in Python; a row and a step are made (in
     # Python) at their first lookup only. Equal float rewards are written alike (-0.0 is

@@ -248,30 +248,31 @@ class TraceCollector:
     def steps(self) -> list[Step]:
         """The trace: one :class:`~envsuite.records.Step` per step kept, in order."""
         actions = self._actions
+        kinds: set[type] | None = set(map(type, actions))
         # The stored form of the waiting actions: only a long str can differ from itself.
-        if _has_long_str(actions):
+        if _has_long_str(actions, kinds):
             actions = [
                 stored_action(action)
                 if type(action) is str and len(action) * 4 > MAX_TRACE_ACTION_BYTES
                 else action
                 for action in actions
             ]
+            kinds = None  # a stored form may be of another type
         if self._probability is None:
-            return shared_steps(actions, self._rewards)
+            return shared_steps(actions, self._rewards, action_types=kinds)
         triples = zip(actions, self._rewards, self._probabilities, strict=True)
         return [trusted_step(action, reward, chance) for action, reward, chance in triples]
 
 
-def _has_long_str(actions: list[Any]) -> bool:
+def _has_long_str(actions: list[Any], kinds: set[type]) -> bool:
     """Whether an action is a ``str`` that a step may not store as it is.
 
     When every action is of an exact immutable builtin type, whose values hash and compare
     without running any code of the agent's, the distinct actions stand for the rest (equal
     strs have the same length; a trace repeats a few actions); otherwise (a stored list or
     dict, or a subclass of str an agent slipped in through an enum's value) each action is
-    asked.
+    asked. ``kinds`` is the set of the actions' exact types.
     """
-    kinds = set(map(type, actions))
     if str not in kinds:
         return False
     candidates = set(actions) if kinds <= _IMMUTABLE_ACTIONS else actions

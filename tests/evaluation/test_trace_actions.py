@@ -150,3 +150,14 @@ def test_the_trace_runs_no_hash_of_an_agents_str_subclass() -> None:
     hashed.clear()
     assert collector.steps() == [trusted_step("a", 1.0, None), trusted_step("a", 0.0, None)]
     assert hashed == []
+
+
+def test_shared_steps_given_the_action_types_are_the_steps_found_without_them() -> None:
+    for actions in (["a", "b", "a"], [1, True, 1], ["a", None, 2], [[1], "a", "a"]):
+        rewards = [1.0, 0.0, 1.0]
+        given = shared_steps(actions, rewards, action_types=set(map(type, actions)))
+        assert given == shared_steps(actions, rewards)
+        assert [s.model_dump_json() for s in given] == [
+            trusted_step(a, r, None).model_dump_json()
+            for a, r in zip(actions, rewards, strict=True)
+        ]
