@@ -373,12 +373,19 @@ def _default_maker(field: FieldInfo) -> Callable[[], Any]:
 
     A factory that takes no validated data is the call itself: ``get_default`` asks
     :mod:`inspect` for the factory's signature each time, which cost more than the rest of
-    :func:`trusted_record`.
+    :func:`trusted_record`. A default of an immutable scalar type, which ``get_default``
+    returns as it is (uncopied), is returned by a call in C.
     """
     factory = field.default_factory
     if factory is not None and not field.default_factory_takes_validated_data:
         return cast(Callable[[], Any], factory)
+    if factory is None and type(field.default) in _UNCOPIED_DEFAULTS:
+        return repeat(field.default).__next__
     return functools.partial(field.get_default, call_default_factory=True)
+
+
+#: Default types ``get_default`` returns uncopied (a subset of pydantic's immutable types).
+_UNCOPIED_DEFAULTS = frozenset({int, float, bool, str, type(None)})
 
 
 #: The record's fields in schema order, each with the call that makes its default (None:
