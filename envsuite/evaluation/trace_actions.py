@@ -248,7 +248,8 @@ class TraceCollector:
     def steps(self) -> list[Step]:
         """The trace: one :class:`~envsuite.records.Step` per step kept, in order."""
         actions = self._actions
-        kinds: set[type] | None = set(map(type, actions))
+        kinds = set(map(type, actions))
+        action_types: set[type] | None = kinds
         # The stored form of the waiting actions: only a long str can differ from itself.
         if _has_long_str(actions, kinds):
             actions = [
@@ -257,9 +258,9 @@ class TraceCollector:
                 else action
                 for action in actions
             ]
-            kinds = None  # a stored form may be of another type
+            action_types = None  # a stored form may be of another type
         if self._probability is None:
-            return shared_steps(actions, self._rewards, action_types=kinds)
+            return shared_steps(actions, self._rewards, action_types=action_types)
         triples = zip(actions, self._rewards, self._probabilities, strict=True)
         return [trusted_step(action, reward, chance) for action, reward, chance in triples]
 
