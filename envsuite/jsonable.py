@@ -25,6 +25,8 @@ def to_jsonable(value: Any) -> Any:
         return value
     if isinstance(value, int | float):
         return value
+    if type(value) is dict:  # the usual mapping, spared the Mapping check's abc machinery
+        return {str(k): to_jsonable(v) for k, v in value.items()}
     if isinstance(value, np.generic):
         return value.item()
     if isinstance(value, np.ndarray):

@@ -13,16 +13,19 @@ string).
 
 from __future__ import annotations
 
+import functools
 import json
 import math
-from array import array
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+import struct
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from itertools import repeat
 from operator import getitem
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import Any, Literal, cast, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError, field_validator
+from pydantic.fields import FieldInfo
 
 from envsuite.errors import RecordFileError as RecordFileError
 from envsuite.jsonable import canonical_json, to_jsonable
@@ -144,15 +147,19 @@ def _interned_step(reward: float, action: Any) -> Step:
     return step
 
 
-#: The bytes of -0.0 in an ``array("d")``.
-_NEGATIVE_ZERO_BYTES = array("d", [-0.0]).tobytes()
+#: The bytes of -0.0 as a native C double.
+_NEGATIVE_ZERO_BYTES = struct.pack("d", -0.0)
 
 
 def _has_negative_zero(rewards: Sequence[float]) -> bool:
-    """Whether a reward is ``-0.0``: searched in the rewards' bytes, not one by one."""
+    """Whether a reward is ``-0.0``: searched in the rewards' bytes, not one by one.
+
+    The bytes are packed by :mod:`struct`, which reads each float's value directly
+    (``array("d", ...)`` parses each one as a call's argument, several times the cost).
+    """
     try:
-        data = array("d", rewards).tobytes()
-    except (TypeError, OverflowError):  # not all floats: ask each zero its sign
+        data = struct.pack(f"{len(rewards)}d", *rewards)
+    except (TypeError, OverflowError, struct.error):  # not all floats: ask each zero its sign
         return -1.0 in map(math.copysign, repeat(1.0), filter((0.0).__eq__, rewards))
     start = data.find(_NEGATIVE_ZERO_BYTES)
     while start != -1:
@@ -162,7 +169,12 @@ def _has_negative_zero(rewards: Sequence[float]) -> bool:
     return False
 
 
-def shared_steps(actions: Sequence[Any], rewards: Sequence[float]) -> list[Step]:
+def shared_steps(
+    actions: Sequence[Any],
+    rewards: Sequence[float],
+    *,
+    action_types: AbstractSet[type] | None = None,
+) -> list[Step]:
     """The trusted steps (no probability) of a trace, each distinct step one shared object.
 
     ``[trusted_step(a, r, None) for a, r in zip(actions, rewards)]`` in value, equality and
@@ -176,38 +188,56 @@ def shared_steps(actions: Sequence[Any], rewards: Sequence[float]) -> list[Step]
     Steps are shared when every action is a ``str``, an ``int`` or None and no reward is
     ``-0.0`` (equal to ``0.0``, yet written differently); otherwise each is built on its own.
 
+    Args:
+        actions: The actions, in JSON form.
+        rewards: The rewards (``float``).
+        action_types: The set of the actions' exact types, when the caller has it already
+            (it spares a pass over the actions); None: found here.
+
     Raises:
         ValueError: ``actions`` and ``rewards`` differ in length.
     """
     if len(actions) != len(rewards):
         raise ValueError(f"{len(actions)} actions but {len(rewards)} rewards")
-    if _has_negative_zero(rewards) or not _SHAREABLE_ACTIONS.issuperset(map(type, actions)):
+    if action_types is None:
+        action_types = set(map(type, actions))
+    if _has_negative_zero(rewards) or not action_types <= _SHAREABLE_ACTIONS:
         return [trusted_step(a, r, None) for a, r in zip(actions, rewards, strict=True)]
-    distinct_actions = set(actions)
-    distinct_rewards = set(rewards)
-    if len(distinct_actions) * len(distinct_rewards) <= len(actions) and {float}.issuperset(
-        map(type, distinct_rewards)
-    ):
-        # Few distinct steps (the usual case): a row of steps per reward, every action in
-        # each, then the trace is looked up in C rather than step by step in Python. Equal
-        # float rewards are written alike (-0.0 is excluded above), as equal actions are.
-        rows = {
-            reward: {action: _interned_step(reward, action) for action in distinct_actions}
-            for reward in distinct_rewards
-        }
-        return list(map(getitem, map(rows.__getitem__, rewards), actions))
-    # Reward -> action -> step: no key tuple per step, so no garbage-collected object.
-    table: dict[float, dict[Any, Step]] = {}
-    steps: list[Step] = []
-    for action, reward in zip(actions, rewards, strict=True):
-        row = table.get(reward)
-        if row is None:
-            row = table[reward] = {}
-        step = row.get(action)
-        if step is None:
-            step = row[action] = _interned_step(reward, action)
-        steps.append(step)
-    return steps
+    # Looked up in C rather than step by step in Python; a row and a step are made (in
+    # Python) at their first lookup only. Equal float rewards are written alike (-0.0 is
+    # excluded above), as equal actions are.
+    return list(map(getitem, map(_StepRows().__getitem__, rewards), actions))
+
+
+class _StepRows(dict[float, "_StepRow"]):
+    """Reward -> its row of steps (:class:`_StepRow`), made at the reward's first lookup.
+
+    Keyed by reward, then by action: no key tuple per step, so no garbage-collected object.
+    """
+
+    __slots__ = ()
+
+    def __missing__(self, reward: float) -> _StepRow:
+        row = self[reward] = _StepRow(reward)
+        return row
+
+
+class _StepRow(dict[Any, Step]):
+    """Action -> the step of that action and the row's reward, made at its first lookup.
+
+    Args:
+        reward: The reward of every step of the row.
+    """
+
+    __slots__ = ("reward",)
+
+    def __init__(self, reward: float) -> None:
+        super().__init__()
+        self.reward = reward
+
+    def __missing__(self, action: Any) -> Step:
+        step = self[action] = _interned_step(self.reward, action)
+        return step
 
 
 class EpisodeRecord(BaseModel):
@@ -336,9 +366,32 @@ class EpisodeRecord(BaseModel):
 
 #: The values a record's ``stop_reason`` may take.
 STOP_REASONS = frozenset(get_args(EpisodeRecord.model_fields["stop_reason"].annotation))
-#: The record's fields in schema order, each with its default (None: required).
-_RECORD_DEFAULTS: tuple[tuple[str, Any], ...] = tuple(
-    (name, None if field.is_required() else field)
+
+
+def _default_maker(field: FieldInfo) -> Callable[[], Any]:
+    """A call that makes ``field``'s default, as ``get_default(call_default_factory=True)``.
+
+    A factory that takes no validated data is the call itself: ``get_default`` asks
+    :mod:`inspect` for the factory's signature each time, which cost more than the rest of
+    :func:`trusted_record`. A default of an immutable scalar type, which ``get_default``
+    returns as it is (uncopied), is returned by a call in C.
+    """
+    factory = field.default_factory
+    if factory is not None and not field.default_factory_takes_validated_data:
+        return cast(Callable[[], Any], factory)
+    if factory is None and type(field.default) in _UNCOPIED_DEFAULTS:
+        return repeat(field.default).__next__
+    return functools.partial(field.get_default, call_default_factory=True)
+
+
+#: Default types ``get_default`` returns uncopied (a subset of pydantic's immutable types).
+_UNCOPIED_DEFAULTS = frozenset({int, float, bool, str, type(None)})
+
+
+#: The record's fields in schema order, each with the call that makes its default (None:
+#: required).
+_RECORD_DEFAULTS: tuple[tuple[str, Callable[[], Any] | None], ...] = tuple(
+    (name, None if field.is_required() else _default_maker(field))
     for name, field in EpisodeRecord.model_fields.items()
 )
 
@@ -367,7 +420,7 @@ def trusted_record(fields: dict[str, Any]) -> EpisodeRecord:
         elif default is None:
             return EpisodeRecord(**fields)  # a required field is missing: let validation say so
         else:
-            values[name] = default.get_default(call_default_factory=True)
+            values[name] = default()
     record = _new_object(EpisodeRecord)
     _set_attribute(record, "__dict__", values)
     _set_attribute(record, "__pydantic_fields_set__", set(fields))

@@ -81,6 +81,30 @@ def test_the_observer_sees_what_each_step_returned() -> None:
     ]
 
 
+class _NumpyRewards:
+    """A bare env whose rewards are numpy numbers and a plain int, one per step."""
+
+    rewards = (np.float64(0.5), np.float32(0.25), 2, 1.0)
+
+    def reset(self, seed: int | None = None) -> tuple[Any, dict[str, Any]]:
+        self.t = 0
+        return 0, {}
+
+    def step(self, action: Any) -> tuple[Any, Any, bool, bool, dict[str, Any]]:
+        self.t += 1
+        return self.t, self.rewards[self.t - 1], self.t == len(self.rewards), False, {}
+
+
+def test_the_observer_and_the_return_get_every_reward_as_an_exact_float() -> None:
+    seen: list[Any] = []
+    result = run_gymnasium_episode(
+        _NumpyRewards(), 0, lambda *_: 0, observer=lambda *step: seen.append(step[3])
+    )
+    assert seen == [0.5, 0.25, 2.0, 1.0]
+    assert [type(reward) for reward in seen] == [float] * 4  # np.float64 is a float subclass
+    assert type(result.episode_return) is float and result.episode_return == 3.75
+
+
 def test_gymnasium_stop_check_ends_the_episode_with_its_reason() -> None:
     env = envsuite.make(BANDIT, horizon=50)
     asked: list[int] = []

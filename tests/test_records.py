@@ -238,3 +238,14 @@ def test_shared_steps_write_what_a_step_by_step_trace_writes(
             record = _record(trace=shared)
             assert record.to_json_line() == record.model_dump_json()
     assert shared_steps(["a"], [0.5])[0] is shared_steps(["a", "b"], [0.5, 0.0])[0]
+
+
+def test_to_jsonable_converts_a_dict_and_a_mapping_alike() -> None:
+    from types import MappingProxyType
+
+    value = {1: np.int64(2), "a": (np.float32(0.5), {"b": np.array([1, 2])})}
+    expected = {"1": 2, "a": [0.5, {"b": [1, 2]}]}
+    assert to_jsonable(value) == expected == to_jsonable(MappingProxyType(value))
+    assert type(to_jsonable(value)["1"]) is int
+    empty: dict[str, object] = {}
+    assert to_jsonable(empty) == {} and to_jsonable(empty) is not empty  # a copy, as before

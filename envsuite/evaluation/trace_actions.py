@@ -133,7 +133,6 @@ class TraceCollector:
         series_of: tuple[tuple[str, list[Any]], ...] = tuple((key, []) for key in self._curve_keys)
         curves = self.curves
         immutable = _IMMUTABLE_ACTIONS
-        observe = self._observe_each(series_of)
 
         def trace_only(
             nobody: None,
@@ -148,13 +147,13 @@ class TraceCollector:
             rewards(reward)
 
         if not (self._record_trace and self._probability is None):
-            return observe
+            return self._observe_each(series_of)
         if not series_of:
             return trace_only
         if len(series_of) == 2:
             return self._trace_and_two_curves(series_of)
         if len(series_of) > 2:
-            return observe
+            return self._observe_each(series_of)
         key, series = series_of[0]
         add = series.append
 
@@ -249,16 +248,35 @@ class TraceCollector:
     def steps(self) -> list[Step]:
         """The trace: one :class:`~envsuite.records.Step` per step kept, in order."""
         actions = self._actions
-        # The stored form of the waiting actions: only a long str can differ from itself.
         kinds = set(map(type, actions))
-        if str in kinds and (len(kinds) > 1 or max(map(len, actions)) * 4 > MAX_TRACE_ACTION_BYTES):
+        action_types: set[type] | None = kinds
+        # The stored form of the waiting actions: only a long str can differ from itself.
+        if _has_long_str(actions, kinds):
             actions = [
                 stored_action(action)
                 if type(action) is str and len(action) * 4 > MAX_TRACE_ACTION_BYTES
                 else action
                 for action in actions
             ]
+            action_types = None  # a stored form may be of another type
         if self._probability is None:
-            return shared_steps(actions, self._rewards)
+            return shared_steps(actions, self._rewards, action_types=action_types)
         triples = zip(actions, self._rewards, self._probabilities, strict=True)
         return [trusted_step(action, reward, chance) for action, reward, chance in triples]
+
+
+def _has_long_str(actions: list[Any], kinds: set[type]) -> bool:
+    """Whether an action is a ``str`` that a step may not store as it is.
+
+    When every action is of an exact immutable builtin type, whose values hash and compare
+    without running any code of the agent's, the distinct actions stand for the rest (equal
+    strs have the same length; a trace repeats a few actions); otherwise (a stored list or
+    dict, or a subclass of str an agent slipped in through an enum's value) each action is
+    asked. ``kinds`` is the set of the actions' exact types.
+    """
+    if str not in kinds:
+        return False
+    candidates = set(actions) if kinds <= _IMMUTABLE_ACTIONS else actions
+    return any(
+        type(action) is str and len(action) * 4 > MAX_TRACE_ACTION_BYTES for action in candidates
+    )

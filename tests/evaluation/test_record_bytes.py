@@ -185,6 +185,18 @@ def test_numbers_are_spelled_as_pydantic_spells_them() -> None:
         assert list(fast.__dict__) == list(plain.__dict__)
 
 
+def test_trusted_records_get_their_own_default_of_each_field_left_out() -> None:
+    fields = _edge_record(random.Random(5), [0.5])
+    for name in ("agents", "schema_version", "infra_error", "task_id", "metrics"):
+        fields.pop(name, None)
+    first, second = trusted_record(fields), trusted_record(fields)
+    assert first == second == EpisodeRecord(**fields)
+    assert first.agents == {} and first.agents is not second.agents  # a new dict each
+    assert first.metrics is not second.metrics
+    assert (first.schema_version, first.infra_error, first.task_id) == (1, None, "")
+    assert first.model_fields_set == EpisodeRecord(**fields).model_fields_set
+
+
 def test_a_record_the_trusted_path_cannot_vouch_for_is_validated() -> None:
     fields = _edge_record(random.Random(3), [0.5])
     for name, bad in (

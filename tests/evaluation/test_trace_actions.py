@@ -99,3 +99,65 @@ def test_without_a_trace_only_curves_are_kept() -> None:
     collector = TraceCollector(False, None, ("regret",))
     _observe(collector, [("a", 1.0, {"regret": 0.25}), ("b", 1.0, {"regret": None})])
     assert collector.steps() == [] and collector.curves == {"regret": [0.25]}
+
+
+def test_long_str_actions_are_cut_beside_unhashable_and_repeated_actions() -> None:
+    huge = "é" * (MAX_TRACE_ACTION_BYTES // 2 + 1)
+    for sent in ([[1, 2], huge, "blue"], [huge, huge], [{"k": 1}, huge, huge, 3]):
+        collector = TraceCollector(True, None, ())
+        _observe(collector, [(action, 1.0, {}) for action in sent])
+        expected = [trusted_step(stored_action(a), 1.0, None) for a in sent]
+        assert collector.steps() == expected
+        cut = [step.action for step, action in zip(expected, sent, strict=True) if action is huge]
+        assert cut and all("trace_cut" in action for action in cut)  # type: ignore[operator]
+
+
+def test_shared_steps_of_all_distinct_rewards_equal_steps_built_one_by_one() -> None:
+    rewards = [0.1 * i for i in range(50)] + [float("nan")] * 3
+    actions = [["a", "b", None, 7][i % 4] for i in range(len(rewards))]
+    shared = shared_steps(actions, rewards)
+    alone = [trusted_step(a, r, None) for a, r in zip(actions, rewards, strict=True)]
+    assert [s.model_dump_json() for s in shared] == [s.model_dump_json() for s in alone]
+    assert [s.action for s in shared] == actions
+
+
+def test_a_negative_zero_is_found_among_rewards_of_any_kind() -> None:
+    from envsuite.records import _has_negative_zero
+
+    assert _has_negative_zero([1.0, 0.0, -0.0])
+    assert not _has_negative_zero([0.0, 1.0, 2.0**-1074])  # the smallest float is not -0.0
+    assert not _has_negative_zero([])
+    assert _has_negative_zero([10**400, -0.0])  # too big for a double: asked one by one
+    assert _has_negative_zero([np.float32(-0.0)])
+
+
+def test_the_trace_runs_no_hash_of_an_agents_str_subclass() -> None:
+    import enum
+
+    hashed: list[str] = []
+
+    class Noisy(str):
+        def __hash__(self) -> int:
+            hashed.append(str(self))
+            return str.__hash__(self)
+
+    class Choice(enum.Enum):  # an enum's value passes into the stored action as it is
+        A = Noisy("a")
+
+    assert type(stored_action(Choice.A)) is Noisy
+    collector = TraceCollector(True, None, ())
+    _observe(collector, [(Choice.A, 1.0, {}), ("a", 0.0, {})])
+    hashed.clear()
+    assert collector.steps() == [trusted_step("a", 1.0, None), trusted_step("a", 0.0, None)]
+    assert hashed == []
+
+
+def test_shared_steps_given_the_action_types_are_the_steps_found_without_them() -> None:
+    for actions in (["a", "b", "a"], [1, True, 1], ["a", None, 2], [[1], "a", "a"]):
+        rewards = [1.0, 0.0, 1.0]
+        given = shared_steps(actions, rewards, action_types=set(map(type, actions)))
+        assert given == shared_steps(actions, rewards)
+        assert [s.model_dump_json() for s in given] == [
+            trusted_step(a, r, None).model_dump_json()
+            for a, r in zip(actions, rewards, strict=True)
+        ]
