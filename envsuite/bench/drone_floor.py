@@ -22,7 +22,7 @@ import pybullet as p
 
 from envsuite.bench.drone import CF, RawHover
 from envsuite.families.physics.drone.crashes import CRASH_TILT
-from envsuite.families.physics.drone.rotations import quaternion_from_euler
+from envsuite.families.physics.drone.rotations import quaternion_from_yaw
 
 #: Observation: position, quaternion, linear and angular velocity, the last action (17).
 OBSERVATION_SIZE = 17
@@ -53,7 +53,7 @@ class FloorHover(gymnasium.Env[np.ndarray, np.ndarray]):
         ux, uy, uz, uyaw = self.np_random.random(4).tolist()
         position = [0.5 * (2.0 * ux - 1.0), 0.5 * (2.0 * uy - 1.0)]
         position.append(max(1.0 + 0.5 * (2.0 * uz - 1.0), 0.3))
-        quaternion = list(quaternion_from_euler(0.0, 0.0, math.pi * (2.0 * uyaw - 1.0)))
+        quaternion = quaternion_from_yaw(math.pi * (2.0 * uyaw - 1.0))
         raw = self._raw
         p.restoreState(raw.saved, physicsClientId=raw.client)
         p.resetBasePositionAndOrientation(raw.body, position, quaternion, raw.client)
