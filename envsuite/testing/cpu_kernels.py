@@ -8,17 +8,19 @@ choice here gives them on other CPUs too, as far as these libraries go.
 
 Example::
 
-    from envsuite.testing.cpu_kernels import outputs_under_kernels
-    outputs = outputs_under_kernels("import numpy as np; print(np.ones(3) @ np.ones(3))")
-    assert len(set(outputs.values())) == 1
+    from envsuite.testing.cpu_kernels import disagreements, outputs_under_kernels
+    code = "import json, numpy as np; print(json.dumps([float(np.ones(3) @ np.ones(3))]))"
+    assert not disagreements(outputs_under_kernels(code), ["dot"])
 """
 
 from __future__ import annotations
 
 import importlib
+import json
 import os
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 #: OpenBLAS core types forced, each with the CPU feature (numpy's name) it needs.
@@ -89,3 +91,30 @@ def outputs_under_kernels(code: str, stdin: str = "", timeout: float = 300.0) ->
             raise RuntimeError(f"{name}: exit {process.returncode}: {err}")
         outputs[name] = out
     return outputs
+
+
+def disagreements(outputs: dict[str, str], labels: Sequence[str]) -> dict[str, list[str]]:
+    """The cases whose value differs between kernel choices, and the choices that differ.
+
+    Args:
+        outputs: :func:`outputs_under_kernels`' result, where each output is a JSON list
+            with one value (a digest, say) per case.
+        labels: A name for each case, in the lists' order.
+
+    Returns:
+        Per differing case, the kernel choices whose value is not the first choice's
+        (empty when every choice agrees on every case).
+
+    Raises:
+        ValueError: An output does not hold one value per label.
+    """
+    values = {name: json.loads(out) for name, out in outputs.items()}
+    for name, listed in values.items():
+        if not isinstance(listed, list) or len(listed) != len(labels):
+            raise ValueError(f"{name}: expected a JSON list of {len(labels)} values")
+    reference = next(iter(values.values()))
+    differing = {
+        label: sorted(name for name, listed in values.items() if listed[index] != reference[index])
+        for index, label in enumerate(labels)
+    }
+    return {label: names for label, names in differing.items() if names}

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 
-from envsuite.testing.cpu_kernels import outputs_under_kernels
+from envsuite.testing.cpu_kernels import disagreements, outputs_under_kernels
 
 # (env id, kwargs, seed, steps)
 CASES = [
@@ -47,13 +47,5 @@ print(json.dumps(digests))
 
 def test_decision_transcripts_do_not_depend_on_the_cpus_kernels() -> None:
     outputs = outputs_under_kernels(CHILD, json.dumps(CASES))
-    digests = {name: json.loads(out) for name, out in outputs.items()}
-    reference_name, reference = next(iter(digests.items()))
-    failures = {
-        env_id: sorted(
-            name for name, values in digests.items() if values[index] != reference[index]
-        )
-        for index, (env_id, *_) in enumerate(CASES)
-    }
-    failures = {env_id: names for env_id, names in failures.items() if names}
-    assert not failures, f"digests that differ from {reference_name}'s: {failures}"
+    failures = disagreements(outputs, [env_id for env_id, *_ in CASES])
+    assert not failures, f"digests that differ from {next(iter(outputs))}'s: {failures}"

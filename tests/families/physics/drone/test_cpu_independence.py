@@ -16,13 +16,12 @@ import json
 import os
 from typing import Any
 
-import numpy as np
 import pytest
 
 if os.environ.get("ENVSUITE_REQUIRE_ALL_EXTRAS") != "1":
     pytest.importorskip("pybullet")
 
-from envsuite.testing.cpu_kernels import outputs_under_kernels
+from envsuite.testing.cpu_kernels import disagreements, outputs_under_kernels
 
 # (env id, kwargs, seed, action size, steps)
 CASES: list[tuple[str, dict[str, Any], int, int, int]] = [
@@ -81,14 +80,5 @@ print(json.dumps(digests))
 
 def test_drone_transcripts_do_not_depend_on_the_cpus_kernels() -> None:
     outputs = outputs_under_kernels(CHILD, json.dumps(CASES))
-    digests = {name: json.loads(out) for name, out in outputs.items()}
-    reference_name, reference = next(iter(digests.items()))
-    assert np.shape(reference) == (len(CASES),)
-    differing = {
-        f"{env_id} {kwargs}": sorted(
-            name for name, values in digests.items() if values[index] != reference[index]
-        )
-        for index, (env_id, kwargs, *_) in enumerate(CASES)
-    }
-    failures = {case: names for case, names in differing.items() if names}
-    assert not failures, f"digests that differ from {reference_name}'s: {failures}"
+    failures = disagreements(outputs, [f"{env_id} {kwargs}" for env_id, kwargs, *_ in CASES])
+    assert not failures, f"digests that differ from {next(iter(outputs))}'s: {failures}"
