@@ -82,12 +82,40 @@ def _name_patterns(
     patterns = tuple(
         (name, re.compile(rf"(?<![a-z0-9_-]){re.escape(name)}(?![a-z0-9_-])")) for name in lowered
     )
+    indices: dict[str, list[int]] = {}
+    for index, name in enumerate(lowered):
+        indices.setdefault(name, []).append(index)
     alone: dict[str, int] = {}
     for index, name in enumerate(lowered):
-        found = [other for other, (_, pattern) in enumerate(patterns) if pattern.search(name)]
-        if found == [index]:
+        if "" in indices:  # an empty name's pattern matches at any boundary: ask the patterns
+            found = {other for other, (_, pattern) in enumerate(patterns) if pattern.search(name)}
+        else:
+            found = _names_within(name, indices)
+        if found == {index}:
             alone[name] = index
     return patterns, alone
+
+
+#: The characters a whole-word name must not touch (the patterns' look-arounds).
+_WORD_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_-")
+
+
+def _names_within(text: str, indices: Mapping[str, list[int]]) -> set[int]:
+    """The indices of the (non-empty) names whose whole-word pattern finds them in ``text``.
+
+    The same answer as searching ``text`` with every name's pattern, found by looking up
+    each piece of ``text`` that starts and ends where a whole word may: linear in the
+    names, where a search per pair of names was quadratic (10,000 arms: 10**8 searches).
+    """
+    size = len(text)
+    starts = [i for i in range(size) if i == 0 or text[i - 1] not in _WORD_CHARACTERS]
+    ends = [j for j in range(1, size + 1) if j == size or text[j] not in _WORD_CHARACTERS]
+    found: set[int] = set()
+    for start in starts:
+        for end in ends:
+            if end > start:
+                found.update(indices.get(text[start:end], ()))
+    return found
 
 
 def exact_answers(names: Sequence[str]) -> Mapping[str, int]:

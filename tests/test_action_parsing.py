@@ -1,9 +1,14 @@
 from __future__ import annotations
 
+import random
+import re
+import types
+
 import numpy as np
 import pytest
 
-from envsuite.action_parsing import parse_choice, parse_index, parse_named_choice
+from envsuite import action_parsing
+from envsuite.action_parsing import _name_patterns, parse_choice, parse_index, parse_named_choice
 from envsuite.env_base import InvalidAction
 
 NAMES = ("blue", "green", "button-2", "button-21", "stag hunt")
@@ -67,3 +72,48 @@ def test_a_name_answered_alone_that_holds_another_name_names_both() -> None:
     assert parse_named_choice("button-1", names) == 3
     assert parse_named_choice("button-10", names) == 4
     assert parse_named_choice("I press blue.", names) == 2
+
+
+def _alone_by_searching(names: tuple[str, ...]) -> dict[str, int]:
+    """The names that name only themselves, by a search with every name's pattern."""
+    patterns, _ = _name_patterns(names)
+    alone = {}
+    for index, (name, _pattern) in enumerate(patterns):
+        found = [other for other, (_, pattern) in enumerate(patterns) if pattern.search(name)]
+        if found == [index]:
+            alone[name] = index
+    return alone
+
+
+def test_the_names_that_name_only_themselves_are_found_as_by_searching():
+    rng = random.Random(7)
+    pieces = ["red", "Red", "button", "1", "12", "a-b", "a", "b_c", " ", "-", "_", ".", "İ", "é"]
+    for _ in range(3000):
+        names = tuple(
+            "".join(rng.choice(pieces) for _ in range(rng.randint(1, 4)))
+            for _ in range(rng.randint(1, 7))
+        )
+        assert _name_patterns(names)[1] == _alone_by_searching(names), names
+    for names in [("red", "red"), ("red", "RED", "blue"), ("", "red"), ("red blue", "red", "blue")]:
+        assert _name_patterns(names)[1] == _alone_by_searching(names), names
+
+
+def test_the_table_of_names_takes_no_search_per_pair_of_names(monkeypatch):
+    searches = []
+
+    class CountingPattern:
+        def __init__(self, pattern: re.Pattern[str]) -> None:
+            self.pattern = pattern
+
+        def search(self, text: str) -> re.Match[str] | None:
+            searches.append(text)
+            return self.pattern.search(text)
+
+    counting = types.SimpleNamespace(
+        compile=lambda *a: CountingPattern(re.compile(*a)), escape=re.escape
+    )
+    monkeypatch.setattr(action_parsing, "re", counting)
+    names = tuple(f"arm {i}" for i in range(200))
+    _, alone = _name_patterns.__wrapped__(names)
+    assert len(alone) == 200 and alone["arm 199"] == 199
+    assert searches == []  # a search per pair was 40,000 here (10**8 at 10,000 arms)
