@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable, Sequence
+
 UNKNOWN_ID = "No environment with id {id!r} is registered.{hint}"
 BAD_ID = (
     "{id!r} is not an envsuite id: ids look like 'envsuite/<Name>-v<N>' "
@@ -55,3 +58,11 @@ class RecordFileError(ValueError):
     Defined here, with the other errors, so that reporting it (``envsuite.cli.exits``)
     does not import the records' models; :mod:`envsuite.records` raises it and exports it.
     """
+
+
+def closest_names(unknown: Iterable[str], known: Sequence[str]) -> list[str]:
+    """For each unknown name, the closest known one if any is close (``difflib``'s measure).
+
+    Used for "did you mean" hints on misspelt keyword arguments and metric names.
+    """
+    return [close for name in unknown for close in difflib.get_close_matches(name, known, 1)]

@@ -231,7 +231,7 @@ class EnvSpec:
         ]
         unknown = sorted(set(merged) - set(accepted))
         if unknown and not accepts_any:
-            close = [c for name in unknown for c in difflib.get_close_matches(name, accepted, 1)]
+            close = errors.closest_names(unknown, accepted)
             hint = f" Did you mean {', '.join(close)}?" if close else ""
             raise errors.InvalidKwargsError(
                 errors.UNKNOWN_KWARG.format(

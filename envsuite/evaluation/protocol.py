@@ -33,7 +33,6 @@ submission against the same opponents.
 
 from __future__ import annotations
 
-import difflib
 import functools
 import json
 import re
@@ -62,7 +61,7 @@ from envsuite.agents.lineup import (
     panel_seatings,
     seatings,
 )
-from envsuite.errors import UnknownEnvError, UsageError
+from envsuite.errors import UnknownEnvError, UsageError, closest_names
 from envsuite.evaluation.jobs import EpisodeJob
 from envsuite.jsonable import canonical_json, to_jsonable
 from envsuite.registry import registry
@@ -212,7 +211,7 @@ class TaskProtocol(BaseModel):
     def _metrics(cls, value: list[str]) -> list[str]:
         unknown = [m for m in value if not METRIC_PATTERN.match(m)]
         if unknown:
-            close = [c for m in unknown for c in difflib.get_close_matches(m, NAMED_METRICS, 1)]
+            close = closest_names(unknown, NAMED_METRICS)
             hint = f" (did you mean {', '.join(map(repr, close))}?)" if close else ""
             known = ", ".join(NAMED_METRICS)
             raise ValueError(
